@@ -1,0 +1,84 @@
+/**
+ * Builds the application as a Fastify instance without listening, so tests `inject()` into the
+ * real thing and `server.ts` only boots it.
+ */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { SchemaObject } from 'ajv';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import { healthRoutes } from './health/health.routes.js';
+import { registerBearerAuth } from './http/auth.js';
+import { ErrorSchema } from './http/error-schema.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { registerJsonBodyParser } from './http/json-body.js';
+import { registerOpenApi } from './http/openapi.js';
+import { registerResponseHeaders, requestIdOf } from './http/request-context.js';
+import { createValidatorCompiler } from './http/validation.js';
+import { createKeyVerifier } from './keys/keys.service.js';
+import { petsRoutes } from './pets/pets.routes.js';
+import { NewPetSchema, PetSchema, PetsSchema, PetStatusSchema } from './pets/pets.schemas.js';
+
+export interface AppDeps {
+  db: Kysely<Database>;
+  config: Pick<Config, 'logLevel' | 'bodyLimitBytes' | 'publicBaseUrl' | 'stagingBaseUrl' | 'keyCacheTtlMs'>;
+  /** The clock, in epoch milliseconds; tests move it to check expiry and the sunset date. */
+  now?: () => number;
+  /** Where log lines go; the default is standard output. */
+  logStream?: NodeJS.WritableStream;
+}
+
+/** Schemas named in the OpenAPI components and referenced by `$ref` from the routes. */
+const SHARED_SCHEMAS = [PetStatusSchema, NewPetSchema, PetSchema, PetsSchema, ErrorSchema] as SchemaObject[];
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { db, config } = deps;
+  const now = deps.now ?? Date.now;
+
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
+      redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
+    },
+    genReqId: requestIdOf,
+    // One log line per request, written in onResponse below, instead of Fastify's two.
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
+    bodyLimit: config.bodyLimitBytes,
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  app.setValidatorCompiler(createValidatorCompiler(SHARED_SCHEMAS));
+  registerErrorHandling(app);
+  registerJsonBodyParser(app);
+  registerResponseHeaders(app);
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        route: request.routeOptions.url,
+        statusCode: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 100) / 100,
+        keyPrefix: request.apiKey?.prefix,
+      },
+      'request',
+    );
+  });
+
+  await registerOpenApi(app, config);
+  await app.register(healthRoutes, { db });
+
+  const verifier = createKeyVerifier(db, { cacheTtlMs: config.keyCacheTtlMs, now });
+  await app.register(
+    async (v1) => {
+      registerBearerAuth(v1, verifier);
+      await v1.register(petsRoutes, { db, now });
+    },
+    { prefix: '/v1' },
+  );
+
+  return app;
+}

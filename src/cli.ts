@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+/**
+ * The `animal-store` command: serve (the default), migrate, and keys create | list | revoke.
+ * Exit codes: 0 done, 1 failed, 2 wrong usage.
+ */
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createDb } from './db/create-db.js';
+import { migrateToLatest } from './db/migrate.js';
+import { issueApiKey, listKeys, parseDuration, revokeKey } from './keys/keys.service.js';
+import { serve } from './server.js';
+
+const USAGE = `Usage:
+  animal-store [serve] [--no-bootstrap-key]     start the HTTP service (runs migrations first)
+  animal-store migrate                          apply database migrations and exit
+  animal-store keys create --name NAME [--expires-in 30d]
+                                                make an API key; the key alone is printed on stdout
+  animal-store keys list [--json]               list keys (never their secrets)
+  animal-store keys revoke ID                   revoke a key at once
+
+Configuration comes from environment variables (PORT, HOST, DATABASE_URL, ...); see the README.`;
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      'no-bootstrap-key': { type: 'boolean', default: false },
+      name: { type: 'string' },
+      'expires-in': { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const [command = 'serve', sub, ...rest] = positionals;
+  const config = loadConfig();
+
+  switch (command) {
+    case 'serve':
+      if (sub !== undefined) throw new UsageError(`serve takes no argument (got ${sub})`);
+      return serve(config, { bootstrapKey: !values['no-bootstrap-key'] });
+    case 'migrate':
+      return withDb(config, async (db) => {
+        const applied = await migrateToLatest(db);
+        process.stderr.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'Already up to date.\n');
+      });
+    case 'keys':
+      return keys(config, sub, rest, values);
+    default:
+      throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  }
+}
+
+async function keys(config: Config, sub: string | undefined, rest: string[], values: { name?: string; 'expires-in'?: string; json?: boolean }) {
+  switch (sub) {
+    case 'create': {
+      if (!values.name || values.name.trim() === '') throw new UsageError('keys create needs --name NAME');
+      const expiresIn = values['expires-in'];
+      const expiresInMs = expiresIn === undefined ? undefined : parseDuration(expiresIn);
+      if (expiresIn !== undefined && expiresInMs === undefined) throw new UsageError(`--expires-in must look like 90s, 15m, 12h or 30d (got ${expiresIn})`);
+      return withDb(config, async (db) => {
+        await migrateToLatest(db);
+        const issued = await issueApiKey(db, { name: values.name!, expiresInMs });
+        const expires = issued.expiresAt ? `expires ${issued.expiresAt.toISOString()}` : 'never expires';
+        process.stderr.write(`Created key ${issued.id} "${issued.name}" (${issued.prefix}…, ${expires}). Store it now: it is not shown again.\n`);
+        process.stdout.write(`${issued.key}\n`);
+      });
+    }
+    case 'list':
+      return withDb(config, async (db) => {
+        await migrateToLatest(db);
+        const all = await listKeys(db);
+        if (values.json) {
+          process.stdout.write(`${JSON.stringify(all, null, 2)}\n`);
+          return;
+        }
+        process.stdout.write(['ID\tPREFIX\tNAME\tCREATED\tEXPIRES\tREVOKED', ...all.map((k) =>
+          [k.id, `${k.prefix}…`, k.name, k.createdAt.toISOString(), k.expiresAt?.toISOString() ?? '-', k.revokedAt?.toISOString() ?? '-'].join('\t'),
+        )].join('\n') + '\n');
+      });
+    case 'revoke': {
+      const id = rest[0];
+      if (id === undefined || !/^\d+$/.test(id) || !Number.isSafeInteger(Number(id))) throw new UsageError('keys revoke needs the numeric ID shown by keys list');
+      return withDb(config, async (db) => {
+        await migrateToLatest(db);
+        const revoked = await revokeKey(db, Number(id));
+        if (!revoked) throw new Error(`no key has id ${id}`);
+        process.stderr.write(`Revoked key ${revoked.id} "${revoked.name}" (${revoked.prefix}…) at ${revoked.revokedAt?.toISOString()}.\n`);
+      });
+    }
+    default:
+      throw new UsageError(sub === undefined ? 'keys needs a subcommand: create, list or revoke' : `unknown keys subcommand ${JSON.stringify(sub)}`);
+  }
+}
+
+async function withDb(config: Config, work: (db: ReturnType<typeof createDb>['db']) => Promise<void>): Promise<void> {
+  const handle = createDb(config.databaseUrl, { poolMax: 1, statementTimeoutMs: config.databaseStatementTimeoutMs });
+  try {
+    await work(handle.db);
+  } finally {
+    await handle.close();
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    process.stderr.write(`animal-store: ${(error as Error).message}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`animal-store: ${error instanceof ConfigError ? error.message : (error as Error).message}\n`);
+  process.exit(1);
+});

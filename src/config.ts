@@ -1,0 +1,120 @@
+/**
+ * Configuration: read once from the environment at boot, validated as a whole,
+ * so an operator sees every bad value in one message instead of one per restart.
+ */
+
+import { dialectOf, redactPassword } from './db/create-db.js';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  databasePoolMax: number;
+  databaseStatementTimeoutMs: number;
+  logLevel: LogLevel;
+  publicBaseUrl: string;
+  stagingBaseUrl: string;
+  bodyLimitBytes: number;
+  keyCacheTtlMs: number;
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** The documented defaults; `.env.example` and the README table list the same values. */
+export const CONFIG_DEFAULTS = {
+  PORT: '8080',
+  HOST: '127.0.0.1',
+  DATABASE_URL: 'sqlite:./data/animal-store.db',
+  DATABASE_POOL_MAX: '10',
+  DATABASE_STATEMENT_TIMEOUT_MS: '5000',
+  LOG_LEVEL: 'info',
+  PUBLIC_BASE_URL: 'http://localhost:8080/v1',
+  STAGING_BASE_URL: 'http://localhost:8081/v1',
+  BODY_LIMIT: '64KiB',
+  KEY_CACHE_TTL_MS: '5000',
+  SHUTDOWN_TIMEOUT_MS: '10000',
+} as const;
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const read = (name: keyof typeof CONFIG_DEFAULTS): string => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? CONFIG_DEFAULTS[name] : value.trim();
+  };
+
+  const integer = (name: keyof typeof CONFIG_DEFAULTS, min: number, max: number): number => {
+    const raw = read(name);
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got ${JSON.stringify(raw)})`);
+      return Number(CONFIG_DEFAULTS[name]);
+    }
+    return Number(raw);
+  };
+
+  const baseUrl = (name: 'PUBLIC_BASE_URL' | 'STAGING_BASE_URL'): string => {
+    const raw = read(name).replace(/\/+$/, '');
+    let url: URL | undefined;
+    try {
+      url = new URL(raw);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !['http:', 'https:'].includes(url.protocol) || !url.pathname.endsWith('/v1')) {
+      problems.push(`${name} must be an http(s) URL ending in /v1 (got ${JSON.stringify(raw)})`);
+      return CONFIG_DEFAULTS[name];
+    }
+    return raw;
+  };
+
+  const logLevel = read('LOG_LEVEL') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got ${JSON.stringify(logLevel)})`);
+  }
+
+  const databaseUrl = read('DATABASE_URL');
+  if (dialectOf(databaseUrl) === undefined) {
+    problems.push(
+      `DATABASE_URL must be sqlite:PATH, a file path, or postgres://… (got ${JSON.stringify(redactPassword(databaseUrl))})`,
+    );
+  }
+
+  const bodyLimitBytes = parseByteSize(read('BODY_LIMIT'));
+  if (bodyLimitBytes === undefined || bodyLimitBytes < 1024 || bodyLimitBytes > 16 * 1024 * 1024) {
+    problems.push(`BODY_LIMIT must be a size from 1KiB to 16MiB, such as 65536 or 64KiB (got ${JSON.stringify(read('BODY_LIMIT'))})`);
+  }
+
+  const config: Config = {
+    port: integer('PORT', 0, 65535),
+    host: read('HOST'),
+    databaseUrl,
+    databasePoolMax: integer('DATABASE_POOL_MAX', 1, 1000),
+    databaseStatementTimeoutMs: integer('DATABASE_STATEMENT_TIMEOUT_MS', 100, 600_000),
+    logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : 'info',
+    publicBaseUrl: baseUrl('PUBLIC_BASE_URL'),
+    stagingBaseUrl: baseUrl('STAGING_BASE_URL'),
+    bodyLimitBytes: bodyLimitBytes ?? 65536,
+    keyCacheTtlMs: integer('KEY_CACHE_TTL_MS', 0, 300_000),
+    shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 0, 600_000),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+const BYTE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1000, kib: 1024, mb: 1_000_000, mib: 1024 * 1024 };
+
+export function parseByteSize(raw: string): number | undefined {
+  const match = /^(\d+)\s*([a-z]*)$/i.exec(raw);
+  const unit = match && BYTE_UNITS[match[2]!.toLowerCase()];
+  return match && unit ? Number(match[1]) * unit : undefined;
+}

@@ -1,0 +1,118 @@
+/**
+ * The only module that knows which database dialect runs. Everything else receives a
+ * `Kysely<Database>` and writes one set of queries for both SQLite and PostgreSQL.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './database.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface DbOptions {
+  /** Largest number of pooled PostgreSQL connections (SQLite uses a single connection). */
+  poolMax?: number;
+  /** Longest a statement may run, or wait for a lock, before it fails. */
+  statementTimeoutMs?: number;
+}
+
+export interface DbHandle {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  /** Where the data lives, with any password hidden: safe to log. */
+  location: string;
+  close(): Promise<void>;
+}
+
+const POSTGRES_URL = /^postgres(ql)?:\/\//i;
+const OTHER_URL_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/** Tells which dialect a DATABASE_URL selects, or why it selects none. */
+export function dialectOf(url: string): DialectName | undefined {
+  if (POSTGRES_URL.test(url)) return 'postgres';
+  if (url.startsWith('sqlite:')) return 'sqlite';
+  return OTHER_URL_SCHEME.test(url) || url === '' ? undefined : 'sqlite';
+}
+
+/** `sqlite:./a.db`, `sqlite:///abs/a.db`, `sqlite::memory:` and a plain file path all name a SQLite file. */
+export function sqlitePathOf(url: string): string {
+  const path = url.replace(/^sqlite:/, '').replace(/^\/\/(?=\/)/, '');
+  return path === ':memory:' ? path : resolve(path);
+}
+
+export function createDb(url: string, options: DbOptions = {}): DbHandle {
+  const dialect = dialectOf(url);
+  const statementTimeoutMs = options.statementTimeoutMs ?? 5000;
+  const plugins = [new CamelCasePlugin()];
+
+  if (dialect === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolMax ?? 10,
+      // A statement that runs too long is cancelled by the server; a connection that
+      // stops answering (network cut) is abandoned by the client a little later.
+      statement_timeout: statementTimeoutMs,
+      query_timeout: statementTimeoutMs + 1000,
+      connectionTimeoutMillis: statementTimeoutMs,
+      keepAlive: true,
+      types: { getTypeParser: postgresTypeParser },
+    });
+    // An idle client that loses its connection emits 'error'; the pool drops it and makes a new one.
+    pool.on('error', () => {});
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
+    return { db, dialect, location: redactPassword(url), close: () => db.destroy() };
+  }
+
+  if (dialect === 'sqlite') {
+    const path = sqlitePathOf(url);
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const sqlite = new SQLite(path, { timeout: statementTimeoutMs });
+    // WAL lets readers run while one writer writes; NORMAL sync is durable across process crashes.
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins });
+    return { db, dialect, location: `sqlite:${path}`, close: () => db.destroy() };
+  }
+
+  throw new Error(`DATABASE_URL must be sqlite:PATH, a file path, or postgres://… (got ${JSON.stringify(redactPassword(url))})`);
+}
+
+const INT8_OID = 20;
+
+/**
+ * `pg` returns int8 (bigint) as a string because it may not fit a JS number. Every int8 we
+ * store (ids, category ids, epoch milliseconds) is bounded to 2^53−1, so converting here, in
+ * one place, is exact; a value beyond that is a corrupted row and fails loudly rather than rounding.
+ */
+function postgresTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
+  if (oid === INT8_OID) return parseInt8;
+  return format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text');
+}
+
+export function parseInt8(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed)) throw new RangeError(`int8 value ${value} is beyond 2^53-1 and cannot be represented exactly`);
+  return parsed;
+}
+
+export function redactPassword(url: string): string {
+  return url.replace(/\/\/([^:/@]+):([^@]*)@/, '//$1:***@');
+}
+
+/** Errors that mean "the database cannot serve now, try again", as opposed to a bug. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const err = error as { code?: unknown; message?: unknown } | null;
+  if (!err || typeof err !== 'object') return false;
+  const code = typeof err.code === 'string' ? err.code : '';
+  const message = typeof err.message === 'string' ? err.message : '';
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_BUSY', 'SQLITE_LOCKED'].includes(code) ||
+    // PostgreSQL: connection exceptions (08…), shutdown or start-up (57P…), statement timeout (57014).
+    /^(08|57P)/.test(code) ||
+    code === '57014' ||
+    /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error/i.test(message)
+  );
+}

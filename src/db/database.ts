@@ -1,0 +1,40 @@
+/**
+ * The one description of what is stored. Column names are snake_case in the database and
+ * camelCase here (Kysely's CamelCasePlugin maps them), so repositories read like the domain.
+ */
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+export type PetStatus = 'available' | 'pending' | 'sold';
+
+/** Times are stored as Unix epoch milliseconds: one representation on every dialect. */
+type EpochMs = number;
+
+export interface PetTable {
+  id: Generated<number>;
+  name: string;
+  categoryId: number;
+  status: PetStatus;
+  createdAt: ColumnType<EpochMs, EpochMs, never>;
+}
+
+export interface ApiKeyTable {
+  id: Generated<number>;
+  name: string;
+  /** The first characters of the key, shown in listings and logs so a key can be recognised. */
+  prefix: string;
+  /** Hex SHA-256 of the whole key; the plaintext is never stored. */
+  secretHash: string;
+  createdAt: ColumnType<EpochMs, EpochMs, never>;
+  expiresAt: EpochMs | null;
+  revokedAt: EpochMs | null;
+}
+
+export interface Database {
+  pets: PetTable;
+  apiKeys: ApiKeyTable;
+}
+
+export type PetRow = Selectable<PetTable>;
+export type NewPetRow = Insertable<PetTable>;
+export type ApiKeyRow = Selectable<ApiKeyTable>;
+export type NewApiKeyRow = Insertable<ApiKeyTable>;

@@ -1,0 +1,21 @@
+/**
+ * Runs the migrations. Kysely's Migrator takes a lock (an advisory lock on PostgreSQL), so
+ * several instances starting at once apply each migration exactly once.
+ */
+import { type Kysely, type Migration, type MigrationResultSet, Migrator } from 'kysely';
+import * as initial from './migrations/2026-11-25T00-initial.js';
+
+// Listed by hand rather than read from a folder, so the compiled package needs no file-system lookup.
+const MIGRATIONS: Record<string, Migration> = {
+  '2026-11-25T00-initial': initial,
+};
+
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+  const result: MigrationResultSet = await migrator.migrateToLatest();
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`Migration ${failed ?? '(unknown)'} failed: ${String(result.error)}`, { cause: result.error });
+  }
+  return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,42 @@
+/**
+ * The closed list of error codes the service can answer, each with its HTTP status.
+ * Services throw `AppError(code, message)`; only the HTTP error handler turns it into a response.
+ * Adding a code here is an API change: document it in the README and the OpenAPI document.
+ */
+
+export const ERROR_CODES = {
+  validation_failed: { status: 400, description: 'A parameter or the body is missing, has the wrong type, or breaks a limit.' },
+  malformed_json: { status: 400, description: 'The body is not valid JSON, is empty, or holds an integer that JSON cannot carry exactly.' },
+  invalid_cursor: { status: 400, description: 'The cursor is not one this service made, or was made for another status filter.' },
+  unauthorized: { status: 401, description: 'The bearer API key is missing, unknown, expired or revoked.' },
+  pet_not_found: { status: 404, description: 'No pet has this id.' },
+  route_not_found: { status: 404, description: 'No operation lives at this path.' },
+  method_not_allowed: { status: 405, description: 'The path exists but not with this method; see the Allow header.' },
+  operation_removed: { status: 410, description: 'The operation was deprecated and has passed its sunset date.' },
+  payload_too_large: { status: 413, description: 'The body is larger than the configured limit.' },
+  unsupported_media_type: { status: 415, description: 'The body is not application/json.' },
+  internal_error: { status: 500, description: 'An unexpected failure; the request id in X-Request-Id finds it in the log.' },
+  service_unavailable: { status: 503, description: 'The database cannot be reached right now; retry after the Retry-After delay.' },
+} as const satisfies Record<string, { status: number; description: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ErrorDetail {
+  /** JSON pointer-like location of the offending value, such as `/body/categoryId`. */
+  field: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = ERROR_CODES[code].status;
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * Bearer authentication. It runs on `onRequest`, before the body is read or validated, so a
+ * request without a valid key learns nothing else about itself: it gets 401 first.
+ * Routes opt out with `config: { public: true }` (health checks, the OpenAPI document, docs).
+ */
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../errors.js';
+import type { KeyVerifier, VerifiedKey } from '../keys/keys.service.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** True for routes that need no API key. */
+    public?: boolean;
+  }
+  interface FastifyRequest {
+    apiKey?: VerifiedKey;
+  }
+}
+
+const BEARER = /^Bearer +([^\s]+) *$/i;
+const REALM = 'realm="animal-store"';
+
+export function registerBearerAuth(app: FastifyInstance, verifier: KeyVerifier): void {
+  app.decorateRequest('apiKey', undefined);
+  app.addHook('onRequest', async (request, reply) => {
+    // Unknown routes have no url pattern; they answer 404/405 without asking for a key.
+    if (request.routeOptions.config.public || request.routeOptions.url === undefined) return;
+
+    const header = request.headers.authorization;
+    const token = header === undefined ? undefined : BEARER.exec(header)?.[1];
+    if (token === undefined) {
+      // RFC 6750 §3.1: a request with no credentials gets the challenge without an error code.
+      reply.header('www-authenticate', header === undefined ? `Bearer ${REALM}` : `Bearer ${REALM}, error="invalid_request"`);
+      throw new AppError(
+        'unauthorized',
+        header === undefined ? 'a valid API key is required: send Authorization: Bearer <API_KEY>' : 'the Authorization header must be: Bearer <API_KEY>',
+      );
+    }
+    const key = await verifier.verify(token);
+    if (!key) {
+      reply.header('www-authenticate', `Bearer ${REALM}, error="invalid_token"`);
+      throw new AppError('unauthorized', 'the API key is unknown, expired or revoked');
+    }
+    request.apiKey = key;
+  });
+}

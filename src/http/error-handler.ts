@@ -1,0 +1,77 @@
+/**
+ * The one place that turns failures into responses. Everything the service can answer as an
+ * error, the framework's own failures included, leaves here as `{code, message, status}`.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { isDatabaseUnavailable } from '../db/create-db.js';
+import { AppError, type ErrorDetail } from '../errors.js';
+import { describeValidationErrors } from './validation.js';
+
+/** Seconds a client should wait before retrying when the database is unreachable. */
+export const RETRY_AFTER_SECONDS = 5;
+
+const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'] as const;
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  // A second router of every route's path, used only to tell 404 from 405 and fill `Allow`.
+  const knownPaths = FindMyWay();
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat().map((m) => m.toUpperCase() as HTTPMethod)) {
+      if (!knownPaths.hasRoute(method, route.url)) knownPaths.on(method, route.url, () => {});
+    }
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = METHODS.filter((method) => knownPaths.find(method, path) !== null);
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      return sendError(reply, new AppError('method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`));
+    }
+    return sendError(reply, new AppError('route_not_found', `no operation at ${request.method} ${path}`));
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const appError = toAppError(error, request);
+    if (appError.code === 'internal_error') request.log.error({ err: error }, 'request failed');
+    else if (appError.code === 'service_unavailable') request.log.warn({ err: error }, 'database unavailable');
+    if (appError.code === 'service_unavailable') reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    return sendError(reply, appError);
+  });
+}
+
+export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+  const body: { code: string; message: string; status: number; details?: ErrorDetail[] } = {
+    code: error.code,
+    message: error.message,
+    status: error.status,
+  };
+  if (error.details && error.details.length > 0) body.details = error.details;
+  return reply.code(error.status).type('application/json; charset=utf-8').send(body);
+}
+
+function toAppError(error: FastifyError, request: FastifyRequest): AppError {
+  if (error instanceof AppError) return error;
+  if (error.validation) {
+    const problems = describeValidationErrors(error.validation as never, error.validationContext);
+    return new AppError('validation_failed', problems.map((p) => p.message).join('; ') || 'request is invalid', problems);
+  }
+  if (isDatabaseUnavailable(error)) return new AppError('service_unavailable', 'the database is not reachable; retry later');
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError(
+        'unsupported_media_type',
+        `body must be application/json, not ${request.headers['content-type'] ?? 'a body without Content-Type'}`,
+      );
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('payload_too_large', `body is larger than ${request.routeOptions.bodyLimit} bytes`);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('malformed_json', 'body is empty; send a JSON object');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('malformed_json', 'Content-Length does not match the body');
+  }
+  // Any other client error the framework raises (a malformed URL, say) keeps its 4xx meaning.
+  if (error.statusCode === 400) return new AppError('validation_failed', error.message);
+  return new AppError('internal_error', 'internal error; quote the X-Request-Id header when reporting it');
+}

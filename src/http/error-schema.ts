@@ -1,0 +1,65 @@
+/** The one shape of every error body the service answers, and helpers to document it per route. */
+import { Type } from '@sinclair/typebox';
+import { ERROR_CODES, type ErrorCode } from '../errors.js';
+
+export const ErrorSchema = Type.Object(
+  {
+    code: Type.Unsafe<ErrorCode>({
+      type: 'string',
+      enum: Object.keys(ERROR_CODES),
+      description: `Machine-readable, stable error code. The closed list:\n\n${Object.entries(ERROR_CODES)
+        .map(([code, { status, description }]) => `- \`${code}\` (${status}): ${description}`)
+        .join('\n')}`,
+    }),
+    message: Type.String({ description: 'Human-readable description; it names the offending field when there is one. Wording may change.' }),
+    status: Type.Integer({ minimum: 400, maximum: 599, description: 'The HTTP status code of the response.' }),
+    details: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            field: Type.String({ description: 'Where the problem is, such as `body.categoryId` or `query.limit`.' }),
+            message: Type.String(),
+          },
+          { additionalProperties: false },
+        ),
+        { description: 'Every problem found, when there is more than one kind to tell (validation errors).' },
+      ),
+    ),
+  },
+  {
+    $id: 'Error',
+    additionalProperties: false,
+    examples: [{ code: 'validation_failed', message: 'body.categoryId must be integer', status: 400 }],
+  },
+);
+
+const EXAMPLES: Record<ErrorCode, string> = {
+  validation_failed: 'body.categoryId must be integer',
+  malformed_json: 'body is not valid JSON: Unexpected end of JSON input',
+  invalid_cursor: 'cursor was made for status=sold; repeat the same status filter or start again without a cursor',
+  unauthorized: 'a valid API key is required: send Authorization: Bearer <API_KEY>',
+  pet_not_found: 'no pet has id 42',
+  route_not_found: 'no operation at GET /v1/animals',
+  method_not_allowed: 'DELETE is not allowed on /v1/pets; allowed: GET, HEAD, POST',
+  operation_removed: 'GET /v1/pets/{petId} was removed on 2030-12-05; use GET /v1/pets',
+  payload_too_large: 'body is larger than 65536 bytes',
+  unsupported_media_type: 'body must be application/json, not text/plain',
+  internal_error: 'internal error; quote the X-Request-Id header when reporting it',
+  service_unavailable: 'the database is not reachable; retry later',
+};
+
+/** An OpenAPI response entry for a status, listing the codes it can carry, with an example of each. */
+export function errorResponse(description: string, ...codes: ErrorCode[]) {
+  return Type.Unsafe({
+    $ref: 'Error',
+    description: `${description} Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
+    examples: codes.map((code) => ({ code, message: EXAMPLES[code], status: ERROR_CODES[code].status })),
+  });
+}
+
+/** The errors every authenticated operation can answer. */
+export const COMMON_ERROR_RESPONSES = {
+  401: errorResponse('The API key is missing, unknown, expired or revoked. Carries `WWW-Authenticate: Bearer`.', 'unauthorized'),
+  500: errorResponse('Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it.', 'internal_error'),
+  503: errorResponse('The database is unreachable. Carries `Retry-After` (seconds).', 'service_unavailable'),
+};

@@ -1,0 +1,115 @@
+/**
+ * Request validation. JSON bodies are checked exactly as sent: no type coercion, no defaults
+ * filled in, no unknown fields silently dropped. Query strings and path parameters are text, so
+ * integer fields are converted from text, but only when they are plain decimal digits: Ajv's own
+ * coercion would accept `1e2`, `0x10` or an empty string.
+ */
+import { Ajv, type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv';
+import type { FastifySchemaCompiler } from 'fastify';
+
+const DECIMAL_INTEGER = /^-?\d+$/;
+
+function createAjv(options: { useDefaults: boolean }, sharedSchemas: SchemaObject[]): Ajv {
+  const ajv = new Ajv({
+    coerceTypes: false,
+    removeAdditional: false,
+    useDefaults: options.useDefaults,
+    allErrors: true,
+    strict: true,
+  });
+  // int64 values are bounded by minimum/maximum in each schema; the format asserts exactness too.
+  ajv.addFormat('int64', { type: 'number', validate: (value: number) => Number.isSafeInteger(value) });
+  for (const schema of sharedSchemas) ajv.addSchema(schema);
+  return ajv;
+}
+
+export function createValidatorCompiler(sharedSchemas: SchemaObject[]): FastifySchemaCompiler<SchemaObject> {
+  const bodyAjv = createAjv({ useDefaults: false }, sharedSchemas);
+  const textAjv = createAjv({ useDefaults: true }, sharedSchemas);
+
+  return ({ schema, httpPart }) => {
+    if (httpPart === 'body') return bodyAjv.compile(schema);
+    const validate = textAjv.compile(schema);
+    const integerFields = integerPropertiesOf(schema);
+    const validateText = ((data: Record<string, unknown>) => {
+      for (const field of integerFields) {
+        const value = data[field];
+        if (typeof value === 'string' && DECIMAL_INTEGER.test(value)) data[field] = Number(value);
+      }
+      const valid = validate(data);
+      validateText.errors = validate.errors;
+      return valid;
+    }) as ValidateFunction;
+    return validateText;
+  };
+}
+
+function integerPropertiesOf(schema: SchemaObject): string[] {
+  const properties = (schema.properties ?? {}) as Record<string, SchemaObject>;
+  return Object.entries(properties)
+    .filter(([, property]) => property.type === 'integer')
+    .map(([name]) => name);
+}
+
+const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
+
+export interface ValidationProblem {
+  field: string;
+  message: string;
+}
+
+/** Turns Ajv errors into messages that name the field and say what is expected of it. */
+export function describeValidationErrors(errors: ErrorObject[], httpPart: string | undefined): ValidationProblem[] {
+  const part = PART_NAMES[httpPart ?? 'body'] ?? 'body';
+  const problems = errors
+    .filter((error) => error.keyword !== 'if')
+    .map((error) => describe(error, part));
+  // allErrors can report one field twice (for example `type` and `format`); keep the first of each.
+  const seen = new Set<string>();
+  return problems.filter((p) => (seen.has(p.field) ? false : (seen.add(p.field), true)));
+}
+
+function describe(error: ErrorObject, part: string): ValidationProblem {
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const field = (name: string[]) => [part, ...name].join('.');
+  const params = error.params as Record<string, unknown>;
+
+  switch (error.keyword) {
+    case 'required': {
+      const name = field([...path, String(params.missingProperty)]);
+      return { field: name, message: `${name} is required` };
+    }
+    case 'additionalProperties': {
+      const extra = String(params.additionalProperty);
+      const name = field([...path, extra]);
+      if (part === 'body' && path.length === 0 && extra === 'id') {
+        return { field: name, message: `${name} must not be sent: the id is assigned by the service` };
+      }
+      const kind = part === 'body' ? 'field' : `${part} parameter`;
+      return { field: name, message: `${name} is not a known ${kind}` };
+    }
+    case 'type': {
+      const name = path.length === 0 ? part : field(path);
+      const article = /^[aeiou]/.test(String(params.type)) ? 'an' : 'a';
+      return { field: name, message: `${name} must be ${article} ${params.type}${part === 'body' ? '' : ' written in decimal digits'}` };
+    }
+    case 'enum':
+      return { field: field(path), message: `${field(path)} must be one of: ${(params.allowedValues as unknown[]).join(', ')}` };
+    case 'pattern':
+      return { field: field(path), message: `${field(path)} must contain a character other than white space` };
+    case 'minimum':
+    case 'maximum':
+      return { field: field(path), message: `${field(path)} must be ${error.keyword === 'minimum' ? 'at least' : 'at most'} ${params.limit}` };
+    case 'minLength':
+    case 'maxLength':
+      return {
+        field: field(path),
+        message: `${field(path)} must have ${error.keyword === 'minLength' ? 'at least' : 'at most'} ${params.limit} characters`,
+      };
+    default:
+      return { field: field(path), message: `${field(path)} ${error.message ?? 'is invalid'}` };
+  }
+}

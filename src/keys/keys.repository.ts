@@ -1,0 +1,26 @@
+/** SQL for API keys. Every function takes the database (or a transaction) first. */
+import type { Kysely } from 'kysely';
+import type { ApiKeyRow, Database, NewApiKeyRow } from '../db/database.js';
+
+export async function insertApiKey(db: Kysely<Database>, row: NewApiKeyRow): Promise<ApiKeyRow> {
+  return db.insertInto('apiKeys').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findApiKeyByHash(db: Kysely<Database>, secretHash: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom('apiKeys').selectAll().where('secretHash', '=', secretHash).executeTakeFirst();
+}
+
+export async function listApiKeys(db: Kysely<Database>): Promise<ApiKeyRow[]> {
+  return db.selectFrom('apiKeys').selectAll().orderBy('id').execute();
+}
+
+export async function countApiKeys(db: Kysely<Database>): Promise<number> {
+  const { count } = await db.selectFrom('apiKeys').select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+/** Marks a key revoked; answers the row, or undefined when no key has this id. Revoking twice keeps the first time. */
+export async function revokeApiKey(db: Kysely<Database>, id: number, revokedAt: number): Promise<ApiKeyRow | undefined> {
+  await db.updateTable('apiKeys').set({ revokedAt }).where('id', '=', id).where('revokedAt', 'is', null).execute();
+  return db.selectFrom('apiKeys').selectAll().where('id', '=', id).executeTakeFirst();
+}

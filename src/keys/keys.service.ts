@@ -1,0 +1,120 @@
+/**
+ * API keys: issue, list, revoke and verify. Used by the auth hook and by the CLI; it knows
+ * nothing of HTTP.
+ */
+import type { Kysely } from 'kysely';
+import type { ApiKeyRow, Database } from '../db/database.js';
+import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-key-token.js';
+import { countApiKeys, findApiKeyByHash, insertApiKey, listApiKeys, revokeApiKey } from './keys.repository.js';
+
+export type Clock = () => number;
+
+/** A key as shown to an operator: everything but the secret. */
+export interface ApiKeySummary {
+  id: number;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export interface IssuedApiKey extends ApiKeySummary {
+  /** The plaintext key: shown once, never stored. */
+  key: string;
+}
+
+export async function issueApiKey(
+  db: Kysely<Database>,
+  input: { name: string; expiresInMs?: number | undefined },
+  now: Clock = Date.now,
+): Promise<IssuedApiKey> {
+  const name = input.name.trim();
+  if (name === '' || name.length > 100) throw new Error('A key name must have 1 to 100 characters.');
+  const { key, prefix, secretHash } = generateApiKey();
+  const createdAt = now();
+  const row = await insertApiKey(db, {
+    name,
+    prefix,
+    secretHash,
+    createdAt,
+    expiresAt: input.expiresInMs === undefined ? null : createdAt + input.expiresInMs,
+    revokedAt: null,
+  });
+  return { ...summarize(row), key };
+}
+
+export async function listKeys(db: Kysely<Database>): Promise<ApiKeySummary[]> {
+  return (await listApiKeys(db)).map(summarize);
+}
+
+export async function hasAnyKey(db: Kysely<Database>): Promise<boolean> {
+  return (await countApiKeys(db)) > 0;
+}
+
+export async function revokeKey(db: Kysely<Database>, id: number, now: Clock = Date.now): Promise<ApiKeySummary | undefined> {
+  const row = await revokeApiKey(db, id, now());
+  return row && summarize(row);
+}
+
+function summarize(row: ApiKeyRow): ApiKeySummary {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: new Date(row.createdAt),
+    expiresAt: row.expiresAt === null ? null : new Date(row.expiresAt),
+    revokedAt: row.revokedAt === null ? null : new Date(row.revokedAt),
+  };
+}
+
+const DURATION_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Parses `--expires-in` values such as `90s`, `15m`, `12h`, `30d`. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d{1,6})([smhd])$/.exec(text.trim());
+  if (!match) return undefined;
+  const ms = Number(match[1]) * DURATION_UNITS[match[2]!]!;
+  return ms > 0 ? ms : undefined;
+}
+
+export interface VerifiedKey {
+  id: number;
+  prefix: string;
+}
+
+export interface KeyVerifier {
+  verify(token: string): Promise<VerifiedKey | undefined>;
+}
+
+/**
+ * Verifies bearer keys, remembering keys found valid for `cacheTtlMs` so the hot path does
+ * not query the database on every request. The price is bounded: a revoked key keeps working
+ * on an instance for at most `cacheTtlMs`. Unknown keys are never cached, so a new key works
+ * at once everywhere; expiry is checked on every call against the clock.
+ */
+export function createKeyVerifier(db: Kysely<Database>, options: { cacheTtlMs: number; now?: Clock; maxEntries?: number }): KeyVerifier {
+  const now = options.now ?? Date.now;
+  const maxEntries = options.maxEntries ?? 10_000;
+  const cache = new Map<string, { key: ApiKeyRow; cachedUntil: number }>();
+
+  const usable = (key: ApiKeyRow, at: number) => key.revokedAt === null && (key.expiresAt === null || key.expiresAt > at);
+
+  return {
+    async verify(token) {
+      if (!looksLikeApiKey(token)) return undefined;
+      const secretHash = hashApiKey(token);
+      const at = now();
+      let key = cache.get(secretHash)?.key;
+      if (!key || cache.get(secretHash)!.cachedUntil <= at) {
+        cache.delete(secretHash);
+        key = await findApiKeyByHash(db, secretHash);
+        if (key && usable(key, at) && options.cacheTtlMs > 0) {
+          if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
+          cache.set(secretHash, { key, cachedUntil: at + options.cacheTtlMs });
+        }
+      }
+      return key && usable(key, at) ? { id: key.id, prefix: key.prefix } : undefined;
+    },
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * The pets API contract as TypeBox schemas: they validate requests, serialise responses and
+ * generate the OpenAPI document, so the three cannot drift apart.
+ */
+import { type Static, Type } from '@sinclair/typebox';
+import type { PetStatus } from '../db/database.js';
+
+/** Largest integer JSON numbers carry exactly in JavaScript (2^53−1); int64 inputs are bounded by it. */
+export const MAX_EXACT_INTEGER = Number.MAX_SAFE_INTEGER;
+export const PET_STATUSES = ['available', 'pending', 'sold'] as const satisfies readonly PetStatus[];
+export const DEFAULT_PET_STATUS: PetStatus = 'available';
+export const PAGE_SIZE = { min: 1, max: 100, default: 20 } as const;
+export const NAME_MAX_LENGTH = 200;
+
+export const PetStatusSchema = Type.Unsafe<PetStatus>({
+  $id: 'PetStatus',
+  type: 'string',
+  enum: [...PET_STATUSES],
+  description: 'Availability of an animal. Any status may follow any other: the service imposes no transitions.',
+});
+
+const int64 = (description: string, example: number) =>
+  Type.Integer({ format: 'int64', minimum: 1, maximum: MAX_EXACT_INTEGER, description, examples: [example] });
+
+const nameSchema = Type.String({
+  minLength: 1,
+  maxLength: NAME_MAX_LENGTH,
+  pattern: '\\S',
+  description: `The animal's name: 1 to ${NAME_MAX_LENGTH} characters (UTF-16 code units), not only white space. Stored and returned exactly as sent, without trimming.`,
+  examples: ['Rex'],
+});
+
+const categoryIdSchema = int64(
+  'Identifier of the category the animal belongs to: an integer from 1 to 2^53−1 (9007199254740991), the largest that every JSON client reads exactly. Category records themselves are not part of this API yet.',
+  3,
+);
+
+export const NewPetSchema = Type.Object(
+  {
+    name: nameSchema,
+    categoryId: categoryIdSchema,
+    status: Type.Optional(
+      Type.Unsafe<PetStatus>({
+        $ref: 'PetStatus',
+        default: DEFAULT_PET_STATUS,
+        description: `Availability status; \`${DEFAULT_PET_STATUS}\` when omitted.`,
+      }),
+    ),
+  },
+  {
+    $id: 'NewPet',
+    additionalProperties: false,
+    description:
+      'An animal to add. Fields are checked strictly: no type is converted (`"5"` is not an integer), `null` is not a value, an unknown field is rejected by name, and `id` is rejected because the service assigns it.',
+    examples: [{ name: 'Rex', categoryId: 3, status: 'available' }],
+  },
+);
+export type NewPet = Static<typeof NewPetSchema>;
+
+export const PetSchema = Type.Object(
+  {
+    id: int64('Unique identifier assigned by the service: it grows with each new animal and is never reused.', 42),
+    name: nameSchema,
+    categoryId: categoryIdSchema,
+    status: Type.Unsafe<PetStatus>({ $ref: 'PetStatus' }),
+  },
+  { $id: 'Pet', additionalProperties: false, examples: [{ id: 42, name: 'Rex', categoryId: 3, status: 'available' }] },
+);
+export type Pet = Static<typeof PetSchema>;
+
+export const PetsSchema = Type.Array(Type.Ref(PetSchema), {
+  $id: 'Pets',
+  description: 'A page of animals in ascending id order. When more follow, the response carries a `Link` header with `rel="next"`.',
+});
+
+export const ListPetsQuerySchema = Type.Object(
+  {
+    limit: Type.Integer({
+      minimum: PAGE_SIZE.min,
+      maximum: PAGE_SIZE.max,
+      default: PAGE_SIZE.default,
+      description: `Maximum number of animals returned: a whole number from ${PAGE_SIZE.min} to ${PAGE_SIZE.max} written in decimal digits.`,
+    }),
+    status: Type.Optional(Type.Unsafe<PetStatus>({ $ref: 'PetStatus', description: 'Return only animals with this status.' })),
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'Opaque position from the `Link: <…>; rel="next"` header of the previous page. Use it with the same `status` filter it was made for; `limit` may change between pages.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ListPetsQuery = Static<typeof ListPetsQuerySchema>;
+
+export const PetIdParamsSchema = Type.Object({
+  petId: int64('Identifier of the animal to retrieve.', 42),
+});
+export type PetIdParams = Static<typeof PetIdParamsSchema>;

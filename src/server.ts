@@ -1,0 +1,86 @@
+/**
+ * Boots the service: database, migrations, first key, the app, and a graceful stop on
+ * SIGTERM/SIGINT (stop accepting, finish requests in flight, close the database, exit 0).
+ */
+import type { Config } from './config.js';
+import { buildApp } from './app.js';
+import { createDb } from './db/create-db.js';
+import { migrateToLatest } from './db/migrate.js';
+import { hasAnyKey, issueApiKey } from './keys/keys.service.js';
+
+export interface ServeOptions {
+  /** Make and print a key when the key store is empty, so a new user can call the API at once. */
+  bootstrapKey: boolean;
+}
+
+/** Prepares the database for serving: migrations, then the first key if there is none. */
+export async function prepareDatabase(config: Config, options: ServeOptions): Promise<void> {
+  const handle = createDb(config.databaseUrl, { poolMax: 1, statementTimeoutMs: config.databaseStatementTimeoutMs });
+  try {
+    await migrateToLatest(handle.db);
+    if (options.bootstrapKey && !(await hasAnyKey(handle.db))) {
+      const issued = await issueApiKey(handle.db, { name: 'bootstrap' });
+      printBootstrapKey(config, issued.key);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Serves HTTP until a stop signal; assumes `prepareDatabase` ran. */
+export async function serveHttp(config: Config): Promise<void> {
+  const handle = createDb(config.databaseUrl, { poolMax: config.databasePoolMax, statementTimeoutMs: config.databaseStatementTimeoutMs });
+  const app = await buildApp({ db: handle.db, config });
+  app.log.info({ database: handle.location }, 'database opened');
+
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'stopping: finishing requests in flight');
+    // A request that never ends must not keep the process alive past the shutdown timeout.
+    const force = setTimeout(() => {
+      app.log.error('requests still running after SHUTDOWN_TIMEOUT_MS; exiting anyway');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    force.unref();
+    try {
+      await app.close();
+      await handle.close();
+      app.log.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'stop failed');
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+export async function serve(config: Config, options: ServeOptions): Promise<void> {
+  await prepareDatabase(config, options);
+  await serveHttp(config);
+}
+
+function printBootstrapKey(config: Config, key: string): void {
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const base = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}/v1`;
+  // Written straight to the terminal, never to the log: a key must not end up in log storage.
+  process.stdout.write(
+    [
+      '',
+      'The key store was empty, so this API key was made (name "bootstrap"). It is shown only now:',
+      '',
+      `  ${key}`,
+      '',
+      'Try it:',
+      `  curl -H "Authorization: Bearer ${key}" ${base}/pets`,
+      '',
+      'Manage keys with: animal-store keys create --name NAME | keys list | keys revoke ID',
+      '',
+    ].join('\n') + '\n',
+  );
+}
