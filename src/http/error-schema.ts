@@ -29,12 +29,12 @@ export const ErrorSchema = Type.Object(
   {
     $id: 'Error',
     additionalProperties: false,
-    examples: [{ code: 'validation_failed', message: 'body.categoryId must be integer', status: 400 }],
+    examples: [{ code: 'validation_failed', message: 'body.categoryId must be an integer', status: 400 }],
   },
 );
 
 const EXAMPLES: Record<ErrorCode, string> = {
-  validation_failed: 'body.categoryId must be integer',
+  validation_failed: 'body.categoryId must be an integer',
   malformed_json: 'body is not valid JSON: Unexpected end of JSON input',
   invalid_cursor: 'cursor was made for status=sold; repeat the same status filter or start again without a cursor',
   unauthorized: 'a valid API key is required: send Authorization: Bearer <API_KEY>',
@@ -50,11 +50,17 @@ const EXAMPLES: Record<ErrorCode, string> = {
 
 /** An OpenAPI response entry for a status, listing the codes it can carry, with an example of each. */
 export function errorResponse(description: string, ...codes: ErrorCode[]) {
-  return Type.Unsafe({
-    $ref: 'Error',
+  return {
     description: `${description} Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
-    examples: codes.map((code) => ({ code, message: EXAMPLES[code], status: ERROR_CODES[code].status })),
-  });
+    content: {
+      'application/json': {
+        schema: Type.Ref(ErrorSchema),
+        examples: Object.fromEntries(
+          codes.map((code) => [code, { value: { code, message: EXAMPLES[code], status: ERROR_CODES[code].status } }]),
+        ),
+      },
+    },
+  };
 }
 
 /** The errors every authenticated operation can answer. */

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { AppError } from '../errors.js';
 import { COMMON_ERROR_RESPONSES, errorResponse } from '../http/error-schema.js';
-import { ListPetsQuerySchema, NewPetSchema, PetIdParamsSchema, PetSchema, PetsSchema } from './pets.schemas.js';
+import { ListPetsQuerySchema, NewPetSchema, PAGE_SIZE, PetIdParamsSchema, PetSchema, PetsSchema } from './pets.schemas.js';
 import { createPet, getPet, listPets } from './pets.service.js';
 
 /**
@@ -48,7 +48,8 @@ export const petsRoutes: FastifyPluginAsyncTypebox<PetsRoutesOptions> = async (a
       },
     },
     async (request, reply) => {
-      const { limit, status, cursor } = request.query;
+      // The schema's default fills `limit` in; the fallback only satisfies the type.
+      const { limit = PAGE_SIZE.default, status, cursor } = request.query;
       const page = await listPets(db, { limit, status, cursor });
       if (page.nextCursor) {
         const next = new URLSearchParams({ limit: String(limit), ...(status ? { status } : {}), cursor: page.nextCursor });

@@ -39,9 +39,11 @@ export const NewPetSchema = Type.Object(
   {
     name: nameSchema,
     categoryId: categoryIdSchema,
+    // Inline rather than a $ref to PetStatus, so the default can be documented beside it.
     status: Type.Optional(
       Type.Unsafe<PetStatus>({
-        $ref: 'PetStatus',
+        type: 'string',
+        enum: [...PET_STATUSES],
         default: DEFAULT_PET_STATUS,
         description: `Availability status; \`${DEFAULT_PET_STATUS}\` when omitted.`,
       }),
@@ -75,12 +77,14 @@ export const PetsSchema = Type.Array(Type.Ref(PetSchema), {
 
 export const ListPetsQuerySchema = Type.Object(
   {
-    limit: Type.Integer({
-      minimum: PAGE_SIZE.min,
-      maximum: PAGE_SIZE.max,
-      default: PAGE_SIZE.default,
-      description: `Maximum number of animals returned: a whole number from ${PAGE_SIZE.min} to ${PAGE_SIZE.max} written in decimal digits.`,
-    }),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: PAGE_SIZE.min,
+        maximum: PAGE_SIZE.max,
+        default: PAGE_SIZE.default,
+        description: `Maximum number of animals returned: a whole number from ${PAGE_SIZE.min} to ${PAGE_SIZE.max} written in decimal digits; ${PAGE_SIZE.default} when omitted.`,
+      }),
+    ),
     status: Type.Optional(Type.Unsafe<PetStatus>({ $ref: 'PetStatus', description: 'Return only animals with this status.' })),
     cursor: Type.Optional(
       Type.String({

@@ -1,0 +1,51 @@
+/** A fresh app on a fresh database, driven through inject(): the default component test. */
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import type { DialectName } from '../../src/db/create-db.js';
+import { issueApiKey } from '../../src/keys/keys.service.js';
+import { createTestDatabase, type TestDatabase } from './test-db.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: TestDatabase;
+  /** A valid key's Authorization header. */
+  auth: { authorization: string };
+  /** Every log line the app wrote, parsed. */
+  logs: Record<string, unknown>[];
+  /** Moves the app's clock. */
+  clock: { now: number };
+  close(): Promise<void>;
+}
+
+export async function createTestApp(
+  dialect: DialectName,
+  options: { env?: Record<string, string>; now?: number } = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase(dialect);
+  const config = loadConfig({ LOG_LEVEL: 'info', ...options.env });
+  const clock = { now: options.now ?? Date.now() };
+  const logs: Record<string, unknown>[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) logs.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const app = await buildApp({ db: database.db, config, now: () => clock.now, logStream });
+  await app.ready();
+  const issued = await issueApiKey(database.db, { name: 'test' }, () => clock.now);
+  return {
+    app,
+    database,
+    auth: { authorization: `Bearer ${issued.key}` },
+    logs,
+    clock,
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
+
