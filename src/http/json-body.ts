@@ -30,14 +30,20 @@ export function parseExactJson(text: string): unknown {
     throw new AppError('malformed_json', `body is not valid JSON: ${(error as Error).message}`);
   }
   for (const [token] of text.matchAll(STRING_OR_NUMBER)) {
-    if (token.startsWith('"')) continue;
-    const number = Number(token);
-    if (Number.isInteger(number) && !Number.isSafeInteger(number)) {
+    if (!token.startsWith('"') && losesPrecision(token)) {
       throw new AppError(
         'malformed_json',
-        `body holds the number ${token}, beyond 2^53-1 (9007199254740991): it cannot be read exactly, so it is refused rather than rounded`,
+        `body holds the number ${token}, which JSON.parse cannot read exactly (integers are exact up to 2^53-1, 9007199254740991), so it is refused rather than rounded`,
       );
     }
   }
   return value;
+}
+
+/** True when reading this JSON number literal as a JS number would change an integer's value. */
+function losesPrecision(token: string): boolean {
+  const number = Number(token);
+  if (/^-?\d+$/.test(token)) return BigInt(token) !== BigInt(number);
+  // 9.007199254740993e15 and the like: an integer written in another form, beyond exact range.
+  return Number.isInteger(number) && !Number.isSafeInteger(number);
 }

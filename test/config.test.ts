@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { CONFIG_DEFAULTS, ConfigError, loadConfig, parseByteSize } from '../src/config.js';
+
+describe('loadConfig', () => {
+  it('with an empty environment > answers the documented defaults', () => {
+    assert.deepEqual(loadConfig({}), {
+      port: 8080,
+      host: '127.0.0.1',
+      databaseUrl: 'sqlite:./data/animal-store.db',
+      databasePoolMax: 10,
+      databaseStatementTimeoutMs: 5000,
+      logLevel: 'info',
+      publicBaseUrl: 'http://localhost:8080/v1',
+      stagingBaseUrl: 'http://localhost:8081/v1',
+      bodyLimitBytes: 65536,
+      keyCacheTtlMs: 5000,
+      shutdownTimeoutMs: 10000,
+    });
+  });
+
+  it('with every value set > reads each', () => {
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://u:p@db/store',
+      DATABASE_POOL_MAX: '20',
+      LOG_LEVEL: 'debug',
+      PUBLIC_BASE_URL: 'https://api.store.test/v1/',
+      STAGING_BASE_URL: 'https://staging.store.test/v1',
+      BODY_LIMIT: '1MiB',
+      KEY_CACHE_TTL_MS: '0',
+    });
+    assert.equal(config.port, 0);
+    assert.equal(config.databaseUrl, 'postgres://u:p@db/store');
+    assert.equal(config.publicBaseUrl, 'https://api.store.test/v1');
+    assert.equal(config.bodyLimitBytes, 1024 * 1024);
+    assert.equal(config.keyCacheTtlMs, 0);
+  });
+
+  it('with several bad values > names every one in one error, and hides passwords', () => {
+    assert.throws(
+      () => loadConfig({ PORT: 'abc', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://root:secret@db/x', PUBLIC_BASE_URL: 'https://api.test/v2', BODY_LIMIT: 'lots' }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.equal(error.problems.length, 5);
+        for (const name of ['PORT', 'LOG_LEVEL', 'DATABASE_URL', 'PUBLIC_BASE_URL', 'BODY_LIMIT']) assert.match(error.message, new RegExp(name));
+        assert.doesNotMatch(error.message, /secret/);
+        return true;
+      },
+    );
+  });
+
+  it('with a plain file path as DATABASE_URL > accepts it as SQLite', () => {
+    assert.equal(loadConfig({ DATABASE_URL: './store.db' }).databaseUrl, './store.db');
+  });
+
+  it('defaults > are all valid', () => {
+    assert.doesNotThrow(() => loadConfig({ ...CONFIG_DEFAULTS }));
+  });
+});
+
+describe('parseByteSize', () => {
+  it('units > answer bytes', () => {
+    assert.equal(parseByteSize('65536'), 65536);
+    assert.equal(parseByteSize('64KiB'), 65536);
+    assert.equal(parseByteSize('64kb'), 64000);
+    assert.equal(parseByteSize('2MiB'), 2097152);
+    assert.equal(parseByteSize('64 parsecs'), undefined);
+  });
+});

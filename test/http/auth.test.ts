@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { issueApiKey, revokeKey } from '../../src/keys/keys.service.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { TEST_DIALECTS } from '../helpers/test-db.js';
+
+for (const dialect of TEST_DIALECTS) {
+  describe(`bearer authentication on ${dialect}`, () => {
+    let t: TestApp;
+    before(async () => {
+      // The key cache is off so that revocation is seen at once; its bound is tested in keys.service.test.ts.
+      t = await createTestApp(dialect, { env: { KEY_CACHE_TTL_MS: '0' } });
+    });
+    after(() => t.close());
+
+    const operations = [
+      { method: 'GET' as const, url: '/v1/pets' },
+      { method: 'POST' as const, url: '/v1/pets', payload: { name: 'Rex', categoryId: 1 } },
+      { method: 'GET' as const, url: '/v1/pets/1' },
+    ];
+
+    for (const operation of operations) {
+      it(`${operation.method} ${operation.url} without Authorization > answers 401 with a Bearer challenge`, async () => {
+        const response = await t.app.inject(operation);
+        assert.equal(response.statusCode, 401);
+        assert.deepEqual(response.json(), {
+          code: 'unauthorized',
+          message: 'a valid API key is required: send Authorization: Bearer <API_KEY>',
+          status: 401,
+        });
+        assert.equal(response.headers['www-authenticate'], 'Bearer realm="animal-store"');
+      });
+    }
+
+    it('a request with no key and an invalid body > answers 401, not 400', async () => {
+      const response = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { 'content-type': 'application/json' }, payload: '{oops' });
+      assert.equal(response.statusCode, 401);
+      const wrongType = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { 'content-type': 'text/plain' }, payload: 'x' });
+      assert.equal(wrongType.statusCode, 401);
+    });
+
+    for (const [scenario, header] of [
+      ['an unknown key', 'Bearer ask_0000000000000000000000000000000000000000000'],
+      ['a token of the wrong shape', 'Bearer hunter2'],
+      ['the Basic scheme', 'Basic dXNlcjpwYXNz'],
+      ['an empty bearer', 'Bearer '],
+    ]) {
+      it(`${scenario} > answers 401 with an error in the challenge`, async () => {
+        const response = await t.app.inject({ method: 'GET', url: '/v1/pets', headers: { authorization: header! } });
+        assert.equal(response.statusCode, 401);
+        assert.equal(response.json().code, 'unauthorized');
+        assert.match(String(response.headers['www-authenticate']), /^Bearer realm="animal-store", error="invalid_(token|request)"$/);
+      });
+    }
+
+    it('the scheme in any case > is accepted', async () => {
+      const key = t.auth.authorization.slice('Bearer '.length);
+      for (const scheme of ['bearer', 'BEARER', 'BeArEr']) {
+        const response = await t.app.inject({ method: 'GET', url: '/v1/pets', headers: { authorization: `${scheme} ${key}` } });
+        assert.equal(response.statusCode, 200, scheme);
+      }
+    });
+
+    it('a revoked key > answers 401', async () => {
+      const issued = await issueApiKey(t.database.db, { name: 'soon revoked' });
+      const headers = { authorization: `Bearer ${issued.key}` };
+      assert.equal((await t.app.inject({ method: 'GET', url: '/v1/pets', headers })).statusCode, 200);
+      await revokeKey(t.database.db, issued.id);
+      assert.equal((await t.app.inject({ method: 'GET', url: '/v1/pets', headers })).statusCode, 401);
+    });
+
+    it('an expired key > answers 401 from its expiry instant on', async () => {
+      const issued = await issueApiKey(t.database.db, { name: 'short', expiresInMs: 60_000 }, () => t.clock.now);
+      const headers = { authorization: `Bearer ${issued.key}` };
+      assert.equal((await t.app.inject({ method: 'GET', url: '/v1/pets', headers })).statusCode, 200);
+      t.clock.now += 60_000;
+      assert.equal((await t.app.inject({ method: 'GET', url: '/v1/pets', headers })).statusCode, 401);
+      t.clock.now -= 60_000;
+    });
+
+    it('the OpenAPI document, docs and health checks > need no key', async () => {
+      for (const url of ['/v1/openapi.json', '/docs', '/healthz', '/readyz']) {
+        const response = await t.app.inject({ method: 'GET', url });
+        assert.ok(response.statusCode === 200 || response.statusCode === 302, `${url}: ${response.statusCode}`);
+      }
+    });
+  });
+}

@@ -1,0 +1,155 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { TEST_DIALECTS } from '../helpers/test-db.js';
+
+/** Asserts the one Error shape: exactly code, message, status (and details when given). */
+function assertErrorBody(response: { statusCode: number; headers: Record<string, unknown>; json(): any }, code: string, status: number) {
+  assert.equal(response.statusCode, status);
+  assert.match(String(response.headers['content-type']), /^application\/json/);
+  const body = response.json();
+  assert.deepEqual(Object.keys(body).filter((k) => k !== 'details').sort(), ['code', 'message', 'status']);
+  assert.equal(body.code, code);
+  assert.equal(body.status, status);
+  assert.equal(typeof body.message, 'string');
+  assert.ok(body.message.length > 0);
+  return body as { code: string; message: string; status: number };
+}
+
+for (const dialect of TEST_DIALECTS) {
+  describe(`error answers on ${dialect}`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp(dialect, { env: { BODY_LIMIT: '2KiB' } });
+    });
+    after(() => t.close());
+
+    const postRaw = (payload: string, contentType?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/pets',
+        headers: { ...t.auth, ...(contentType ? { 'content-type': contentType } : {}) },
+        payload,
+      });
+
+    it('unknown route > answers 404 route_not_found', async () => {
+      const body = assertErrorBody(await t.app.inject({ method: 'GET', url: '/v1/animals' }), 'route_not_found', 404);
+      assert.equal(body.message, 'no operation at GET /v1/animals');
+    });
+
+    it('known path with a wrong method > answers 405 method_not_allowed with Allow', async () => {
+      const response = await t.app.inject({ method: 'DELETE', url: '/v1/pets', headers: t.auth });
+      assertErrorBody(response, 'method_not_allowed', 405);
+      assert.equal(response.headers.allow, 'GET, HEAD, POST');
+      const onePet = await t.app.inject({ method: 'PUT', url: '/v1/pets/12' });
+      assertErrorBody(onePet, 'method_not_allowed', 405);
+      assert.equal(onePet.headers.allow, 'GET, HEAD');
+    });
+
+    it('malformed JSON > answers 400 malformed_json', async () => {
+      assertErrorBody(await postRaw('{"name": "Rex",', 'application/json'), 'malformed_json', 400);
+    });
+
+    it('an empty JSON body > answers 400 malformed_json', async () => {
+      assertErrorBody(await postRaw('', 'application/json'), 'malformed_json', 400);
+    });
+
+    it('no body at all > answers 400 validation_failed', async () => {
+      const response = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: t.auth });
+      assertErrorBody(response, 'validation_failed', 400);
+    });
+
+    it('a JSON body with __proto__ > answers 400 malformed_json', async () => {
+      assertErrorBody(await postRaw('{"name":"x","categoryId":1,"__proto__":{"admin":true}}', 'application/json'), 'malformed_json', 400);
+    });
+
+    it('a body over BODY_LIMIT > answers 413 payload_too_large and stores nothing', async () => {
+      const response = await postRaw(JSON.stringify({ name: 'x'.repeat(3000), categoryId: 1 }), 'application/json');
+      assertErrorBody(response, 'payload_too_large', 413);
+      assert.equal((await t.database.db.selectFrom('pets').selectAll().execute()).length, 0);
+    });
+
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
+      it(`a ${contentType} body > answers 415 unsupported_media_type`, async () => {
+        assertErrorBody(await postRaw('name=Rex', contentType), 'unsupported_media_type', 415);
+      });
+    }
+
+    it('application/json with a charset > is accepted', async () => {
+      const response = await postRaw('{"name":"Rex","categoryId":1}', 'application/json; charset=utf-8');
+      assert.equal(response.statusCode, 201);
+    });
+
+    it('every JSON answer > carries no-store, nosniff and a request id', async () => {
+      for (const response of [
+        await t.app.inject({ method: 'GET', url: '/v1/pets', headers: t.auth }),
+        await t.app.inject({ method: 'GET', url: '/v1/nothing' }),
+      ]) {
+        assert.equal(response.headers['cache-control'], 'no-store');
+        assert.equal(response.headers['x-content-type-options'], 'nosniff');
+        assert.match(String(response.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+      }
+    });
+
+    it('a sane X-Request-Id > is echoed and logged; an unsafe one is replaced', async () => {
+      const echoed = await t.app.inject({ method: 'GET', url: '/v1/pets', headers: { ...t.auth, 'x-request-id': 'trace-42.a:b' } });
+      assert.equal(echoed.headers['x-request-id'], 'trace-42.a:b');
+      assert.ok(t.logs.some((line) => line.requestId === 'trace-42.a:b' && line.msg === 'request' && line.statusCode === 200));
+      const replaced = await t.app.inject({ method: 'GET', url: '/v1/pets', headers: { ...t.auth, 'x-request-id': 'bad id\u0007<script>' } });
+      assert.match(String(replaced.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+    });
+
+    it('each request > is logged as one line without the API key', async () => {
+      const before = t.logs.length;
+      await t.app.inject({ method: 'GET', url: '/v1/pets?limit=3', headers: { ...t.auth, 'x-request-id': 'one-line' } });
+      const lines = t.logs.slice(before).filter((line) => line.requestId === 'one-line');
+      assert.equal(lines.length, 1);
+      assert.equal(lines[0]!.route, '/v1/pets');
+      const key = t.auth.authorization.slice('Bearer '.length);
+      assert.ok(!JSON.stringify(t.logs).includes(key));
+    });
+
+    it('an unexpected failure > answers 500 internal_error without internals, and logs the cause', async () => {
+      const other = await createTestApp(dialect);
+      try {
+        await sql`drop table pets`.execute(other.database.db);
+        const response = await other.app.inject({ method: 'GET', url: '/v1/pets', headers: { ...other.auth, 'x-request-id': 'boom-1' } });
+        const body = assertErrorBody(response, 'internal_error', 500);
+        assert.doesNotMatch(body.message, /pets|table|sql|relation/i);
+        assert.ok(other.logs.some((line) => line.requestId === 'boom-1' && line.level === 50 && JSON.stringify(line.err).match(/pets/)));
+      } finally {
+        await other.close();
+      }
+    });
+  });
+}
+
+describe('health routes', () => {
+  it('GET /healthz and /readyz without a key > answer 200', async () => {
+    const t = await createTestApp('sqlite');
+    try {
+      const alive = await t.app.inject({ method: 'GET', url: '/healthz' });
+      assert.equal(alive.statusCode, 200);
+      assert.deepEqual(alive.json(), { status: 'ok' });
+      const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+      assert.equal(ready.statusCode, 200);
+      assert.deepEqual(ready.json(), { status: 'ready' });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('GET /readyz when the database is closed > answers 503 service_unavailable with Retry-After', async () => {
+    const t = await createTestApp('sqlite');
+    try {
+      await t.database.close();
+      const response = await t.app.inject({ method: 'GET', url: '/readyz' });
+      assert.equal(response.statusCode, 503);
+      assert.equal(response.json().code, 'service_unavailable');
+      assert.equal(response.headers['retry-after'], '5');
+    } finally {
+      await t.app.close();
+    }
+  });
+});
