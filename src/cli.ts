@@ -3,6 +3,7 @@
  * The `animal-store` command: serve (the default), migrate, and keys create | list | revoke.
  * Exit codes: 0 done, 1 failed, 2 wrong usage.
  */
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createDb } from './db/create-db.js';
@@ -11,7 +12,9 @@ import { issueApiKey, listKeys, parseDuration, revokeKey } from './keys/keys.ser
 import { serve } from './server.js';
 
 const USAGE = `Usage:
-  animal-store [serve] [--no-bootstrap-key]     start the HTTP service (runs migrations first)
+  animal-store [serve] [--no-bootstrap-key] [--workers N]
+                                                start the HTTP service (runs migrations first);
+                                                --workers N serves from N processes (0: one per core)
   animal-store migrate                          apply database migrations and exit
   animal-store keys create --name NAME [--expires-in 30d]
                                                 make an API key; the key alone is printed on stdout
@@ -29,6 +32,7 @@ async function main(argv: string[]): Promise<void> {
     strict: true,
     options: {
       'no-bootstrap-key': { type: 'boolean', default: false },
+      workers: { type: 'string', default: '1' },
       name: { type: 'string' },
       'expires-in': { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -45,7 +49,7 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case 'serve':
       if (sub !== undefined) throw new UsageError(`serve takes no argument (got ${sub})`);
-      return serve(config, { bootstrapKey: !values['no-bootstrap-key'] });
+      return serve(config, { bootstrapKey: !values['no-bootstrap-key'], workers: parseWorkers(values.workers) });
     case 'migrate':
       return withDb(config, async (db) => {
         const applied = await migrateToLatest(db);
@@ -56,6 +60,12 @@ async function main(argv: string[]): Promise<void> {
     default:
       throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   }
+}
+
+function parseWorkers(text: string): number {
+  if (!/^\d{1,3}$/.test(text) || Number(text) > 256) throw new UsageError(`--workers takes a whole number from 0 to 256 (got ${text})`);
+  // 0 means one per core: the cores this process may use, not all the machine has.
+  return Number(text) === 0 ? availableParallelism() : Number(text);
 }
 
 async function keys(config: Config, sub: string | undefined, rest: string[], values: { name?: string; 'expires-in'?: string; json?: boolean }) {

@@ -1,7 +1,11 @@
 /**
  * Boots the service: database, migrations, first key, the app, and a graceful stop on
  * SIGTERM/SIGINT (stop accepting, finish requests in flight, close the database, exit 0).
+ * With `--workers N` the primary process prepares the database once, then supervises N
+ * worker processes (node:cluster) that share the listening port.
  */
+import cluster, { type Worker } from 'node:cluster';
+import { pino } from 'pino';
 import type { Config } from './config.js';
 import { buildApp } from './app.js';
 import { createDb } from './db/create-db.js';
@@ -11,10 +15,12 @@ import { hasAnyKey, issueApiKey } from './keys/keys.service.js';
 export interface ServeOptions {
   /** Make and print a key when the key store is empty, so a new user can call the API at once. */
   bootstrapKey: boolean;
+  /** Worker processes; 1 serves from this process. */
+  workers: number;
 }
 
 /** Prepares the database for serving: migrations, then the first key if there is none. */
-export async function prepareDatabase(config: Config, options: ServeOptions): Promise<void> {
+export async function prepareDatabase(config: Config, options: Pick<ServeOptions, 'bootstrapKey'>): Promise<void> {
   const handle = createDb(config.databaseUrl, { poolMax: 1, statementTimeoutMs: config.databaseStatementTimeoutMs });
   try {
     await migrateToLatest(handle.db);
@@ -61,8 +67,60 @@ export async function serveHttp(config: Config): Promise<void> {
 }
 
 export async function serve(config: Config, options: ServeOptions): Promise<void> {
+  if (cluster.isWorker) return serveHttp(config);
   await prepareDatabase(config, options);
-  await serveHttp(config);
+  return options.workers > 1 ? superviseWorkers(config, options.workers) : serveHttp(config);
+}
+
+/** A worker that dies within this long of starting is failing at boot; restarting it would only loop. */
+const MIN_WORKER_LIFETIME_MS = 5000;
+
+/**
+ * The primary of `--workers N`: forks the workers, replaces one that dies unexpectedly, and on
+ * SIGTERM/SIGINT passes the signal on and exits 0 once every worker has stopped cleanly.
+ */
+function superviseWorkers(config: Config, count: number): Promise<void> {
+  const log = pino({ level: config.logLevel }).child({ role: 'primary' });
+  const startedAt = new Map<Worker, number>();
+  let stopping = false;
+  let failed = false;
+
+  const fork = () => startedAt.set(cluster.fork(), Date.now());
+  for (let i = 0; i < count; i++) fork();
+  log.info({ workers: count }, 'workers started');
+
+  cluster.on('exit', (worker, code, signal) => {
+    const lived = Date.now() - (startedAt.get(worker) ?? 0);
+    startedAt.delete(worker);
+    if (stopping) {
+      if (code !== 0) failed = true;
+      if (startedAt.size === 0) {
+        log.info('all workers stopped');
+        process.exit(failed ? 1 : 0);
+      }
+      return;
+    }
+    if (lived < MIN_WORKER_LIFETIME_MS) {
+      log.fatal({ pid: worker.process.pid, code, signal }, 'a worker died while starting; stopping the others');
+      stopping = true;
+      failed = true;
+      for (const other of startedAt.keys()) other.process.kill('SIGTERM');
+      if (startedAt.size === 0) process.exit(1);
+      return;
+    }
+    log.error({ pid: worker.process.pid, code, signal }, 'a worker died; starting another');
+    fork();
+  });
+
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stopping workers');
+    for (const worker of startedAt.keys()) worker.process.kill('SIGTERM');
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  return new Promise(() => {});
 }
 
 function printBootstrapKey(config: Config, key: string): void {
