@@ -59,8 +59,11 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
       keepAlive: true,
       types: { getTypeParser: postgresTypeParser },
     });
-    // An idle client that loses its connection emits 'error'; the pool drops it and makes a new one.
+    // A client that loses its connection emits 'error'. The query it was running (if any)
+    // fails on its own and the pool replaces the client, so the event itself needs no action;
+    // unheard, though, it would be an uncaught exception that kills the process.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
     return { db, dialect, location: redactPassword(url), close: () => db.destroy() };
   }

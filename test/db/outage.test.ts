@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createDb, type DbHandle } from '../../src/db/create-db.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { issueApiKey } from '../../src/keys/keys.service.js';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { createEmptyDatabaseUrl } from '../helpers/test-db.js';
+
+const STATEMENT_TIMEOUT_MS = 1000;
+
+describe('PostgreSQL outage', { skip: process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set' }, () => {
+  let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;
+  let proxy: TcpProxy;
+  let handle: DbHandle;
+  let app: FastifyInstance;
+  let auth: { authorization: string };
+
+  before(async () => {
+    place = await createEmptyDatabaseUrl('postgres');
+    const direct = new URL(place.url);
+    proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+    const viaProxy = new URL(place.url);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    handle = createDb(viaProxy.toString(), { poolMax: 4, statementTimeoutMs: STATEMENT_TIMEOUT_MS });
+    await migrateToLatest(handle.db);
+    auth = { authorization: `Bearer ${(await issueApiKey(handle.db, { name: 'outage' })).key}` };
+    // No key cache: every request needs the database, as an uncached instance would.
+    app = await buildApp({ db: handle.db, config: loadConfig({ LOG_LEVEL: 'silent', KEY_CACHE_TTL_MS: '0' }) });
+    await app.ready();
+  });
+  after(async () => {
+    await app?.close();
+    await handle?.close();
+    await proxy?.close();
+    await place?.remove();
+  });
+
+  const listPets = () => app.inject({ method: 'GET', url: '/v1/pets', headers: auth });
+  const assertUnavailable = (response: Awaited<ReturnType<typeof listPets>>) => {
+    assert.equal(response.statusCode, 503, response.body);
+    assert.deepEqual(response.json(), { code: 'service_unavailable', message: response.json().message, status: 503 });
+    assert.equal(response.headers['retry-after'], '5');
+  };
+  /** Retries until the service answers 200 again; the pool must heal by itself. */
+  const waitForRecovery = async () => {
+    for (let attempt = 0; attempt < 40; attempt++) {
+      const response = await listPets();
+      if (response.statusCode === 200) return attempt;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    assert.fail('the service did not recover after the database came back');
+  };
+
+  it('when the connection is cut > answers 503 with Retry-After, readyz fails, and it recovers by itself', { timeout: 30_000 }, async () => {
+    assert.equal((await listPets()).statusCode, 200);
+    await proxy.cut();
+    assertUnavailable(await listPets());
+    assertUnavailable(
+      await app.inject({ method: 'POST', url: '/v1/pets', headers: { ...auth, 'content-type': 'application/json' }, payload: { name: 'x', categoryId: 1 } }),
+    );
+    const ready = await app.inject({ method: 'GET', url: '/readyz' });
+    assert.equal(ready.statusCode, 503);
+    assert.equal(ready.json().code, 'service_unavailable');
+    assert.equal((await app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
+
+    await proxy.restore();
+    await waitForRecovery();
+    assert.equal((await app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
+  });
+
+  // The test's own timeout is the bound: a request stuck on a silent network would hang forever.
+  it('when the network goes silent > answers 503 once the timeouts pass instead of hanging, then recovers', { timeout: 30_000 }, async () => {
+    assert.equal((await listPets()).statusCode, 200);
+    proxy.stall();
+    const [list, ready] = await Promise.all([listPets(), app.inject({ method: 'GET', url: '/readyz' })]);
+    assertUnavailable(list);
+    assert.equal(ready.statusCode, 503);
+    await proxy.cut();
+    await proxy.restore();
+    await waitForRecovery();
+  });
+});
