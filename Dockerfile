@@ -1,0 +1,29 @@
+# Container image of animal-store. NOT TESTED HERE: the machines this project is built on
+# have no container engine. Build: docker build -t animal-store .
+FROM node:20-bookworm-slim AS build
+# better-sqlite3 compiles its native binding when no prebuilt one matches.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    DATABASE_URL=sqlite:/data/animal-store.db
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+RUN mkdir /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=3s CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# The service handles SIGTERM itself (drains requests, closes the database, exits 0).
+ENTRYPOINT ["node", "dist/cli.js"]
+CMD ["serve"]
