@@ -9,7 +9,6 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { createDb } from './db/create-db.js';
 import { migrateToLatest } from './db/migrate.js';
 import { issueApiKey, listKeys, parseDuration, revokeKey } from './keys/keys.service.js';
-import { serve } from './server.js';
 
 const USAGE = `Usage:
   animal-store [serve] [--no-bootstrap-key] [--workers N]
@@ -44,12 +43,16 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const [command = 'serve', sub, ...rest] = positionals;
+  if (!['serve', 'migrate', 'keys'].includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   const config = loadConfig();
 
   switch (command) {
-    case 'serve':
+    case 'serve': {
       if (sub !== undefined) throw new UsageError(`serve takes no argument (got ${sub})`);
+      // Loaded only here, so the key and migrate commands do not load the whole web stack.
+      const { serve } = await import('./server.js');
       return serve(config, { bootstrapKey: !values['no-bootstrap-key'], workers: parseWorkers(values.workers) });
+    }
     case 'migrate':
       return withDb(config, async (db) => {
         const applied = await migrateToLatest(db);

@@ -5,6 +5,7 @@
  * worker processes (node:cluster) that share the listening port.
  */
 import cluster, { type Worker } from 'node:cluster';
+import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import type { Config } from './config.js';
 import { buildApp } from './app.js';
@@ -19,22 +20,23 @@ export interface ServeOptions {
   workers: number;
 }
 
-/** Prepares the database for serving: migrations, then the first key if there is none. */
-export async function prepareDatabase(config: Config, options: Pick<ServeOptions, 'bootstrapKey'>): Promise<void> {
+/**
+ * Prepares the database for serving: migrations, then the first key if there is none.
+ * Answers that key, to be shown once the service listens.
+ */
+export async function prepareDatabase(config: Config, options: Pick<ServeOptions, 'bootstrapKey'>): Promise<string | undefined> {
   const handle = createDb(config.databaseUrl, { poolMax: 1, statementTimeoutMs: config.databaseStatementTimeoutMs });
   try {
     await migrateToLatest(handle.db);
-    if (options.bootstrapKey && !(await hasAnyKey(handle.db))) {
-      const issued = await issueApiKey(handle.db, { name: 'bootstrap' });
-      printBootstrapKey(config, issued.key);
-    }
+    if (options.bootstrapKey && !(await hasAnyKey(handle.db))) return (await issueApiKey(handle.db, { name: 'bootstrap' })).key;
+    return undefined;
   } finally {
     await handle.close();
   }
 }
 
-/** Serves HTTP until a stop signal; assumes `prepareDatabase` ran. */
-export async function serveHttp(config: Config): Promise<void> {
+/** Serves HTTP until a stop signal, and answers the base URL it listens on; assumes `prepareDatabase` ran. */
+export async function serveHttp(config: Config): Promise<string> {
   const handle = createDb(config.databaseUrl, { poolMax: config.databasePoolMax, statementTimeoutMs: config.databaseStatementTimeoutMs });
   const app = await buildApp({ db: handle.db, config });
   app.log.info({ database: handle.location }, 'database opened');
@@ -64,12 +66,21 @@ export async function serveHttp(config: Config): Promise<void> {
   process.once('SIGINT', stop);
 
   await app.listen({ port: config.port, host: config.host });
+  return baseUrlOf(config.host, (app.server.address() as AddressInfo | null)?.port ?? config.port);
 }
 
 export async function serve(config: Config, options: ServeOptions): Promise<void> {
-  if (cluster.isWorker) return serveHttp(config);
-  await prepareDatabase(config, options);
-  return options.workers > 1 ? superviseWorkers(config, options.workers) : serveHttp(config);
+  if (cluster.isWorker) {
+    await serveHttp(config);
+    return;
+  }
+  const bootstrapKey = await prepareDatabase(config, options);
+  if (options.workers > 1) {
+    if (bootstrapKey) printBootstrapKey(bootstrapKey, baseUrlOf(config.host, config.port));
+    return superviseWorkers(config, options.workers);
+  }
+  const baseUrl = await serveHttp(config);
+  if (bootstrapKey) printBootstrapKey(bootstrapKey, baseUrl);
 }
 
 /** A worker that dies within this long of starting is failing at boot; restarting it would only loop. */
@@ -123,9 +134,12 @@ function superviseWorkers(config: Config, count: number): Promise<void> {
   return new Promise(() => {});
 }
 
-function printBootstrapKey(config: Config, key: string): void {
-  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  const base = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}/v1`;
+function baseUrlOf(host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}/v1`;
+}
+
+function printBootstrapKey(key: string, base: string): void {
   // Written straight to the terminal, never to the log: a key must not end up in log storage.
   process.stdout.write(
     [

@@ -1,0 +1,229 @@
+/**
+ * Real processes for end-to-end tests: the built command (`dist/cli.js`) run as a child process,
+ * either to completion (`runCli`) or as a listening server (`spawnService`). Several servers may
+ * run at once, against one database or several. Every child started here is remembered, so an
+ * `after` hook can stop them all (`stopAllServices`) and none outlives the test process.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { CONFIG_DEFAULTS } from '../../src/config.js';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const CLI_PATH = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+export type ExtraEnv = Record<string, string | undefined>;
+
+export interface ExitResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface CliResult extends ExitResult {
+  stdout: string;
+  stderr: string;
+}
+
+export type LogLine = Record<string, unknown> & { msg?: unknown; level?: unknown };
+
+export interface SpawnServiceOptions {
+  /** The DATABASE_URL the server uses: a `sqlite:` path or a `postgres://` URL. */
+  databaseUrl: string;
+  /** More environment, applied last (so it may override PORT, HOST, LOG_LEVEL); `undefined` removes a variable. */
+  env?: ExtraEnv;
+  /** Command-line arguments; `['serve', '--no-bootstrap-key']` by default. */
+  args?: string[];
+  /** How long to wait for the "Server listening at" log line; 15 s by default. */
+  startTimeoutMs?: number;
+}
+
+export interface RunningService {
+  /** `http://127.0.0.1:PORT`, without a trailing slash. */
+  baseUrl: string;
+  port: number;
+  process: ChildProcess;
+  /** Every JSON log line the server wrote on stdout so far, parsed, in order. */
+  logs: LogLine[];
+  /** Everything written on stdout so far, log lines and anything else (the bootstrap key). */
+  stdout(): string;
+  stderr(): string;
+  /** Settles when the process has exited. */
+  exited: Promise<ExitResult>;
+  /** Waits for a log line (already written or still to come) that the predicate accepts. */
+  waitForLog(predicate: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
+  /** Sends a signal (SIGTERM by default) and waits for the exit; kills it and throws if it takes longer than timeoutMs. */
+  stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<ExitResult>;
+}
+
+const live = new Set<ChildProcess>();
+
+// Last resort: whatever happens to the tests, no server outlives the test process.
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
+/** The environment of a child: this process's, without any service configuration or test-runner variable, plus `extra`. */
+export function childEnv(extra: ExtraEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of [...Object.keys(CONFIG_DEFAULTS), 'NODE_TEST_CONTEXT']) delete env[name];
+  for (const [name, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return env;
+}
+
+function assertBuilt(): void {
+  if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} does not exist: run \`npm run build\` first (npm test does)`);
+}
+
+function track(child: ChildProcess): Promise<ExitResult> {
+  live.add(child);
+  return new Promise((resolve) => {
+    child.once('exit', (code, signal) => {
+      live.delete(child);
+      resolve({ code, signal });
+    });
+  });
+}
+
+/** Runs `node dist/cli.js ...args` to completion and answers its exit and its output. */
+export async function runCli(args: string[], env: ExtraEnv, options: { timeoutMs?: number } = {}): Promise<CliResult> {
+  assertBuilt();
+  const child = spawn(process.execPath, [CLI_PATH, ...args], { cwd: REPO_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = track(child);
+  // 'exit' may come before the pipes are drained; 'close' comes after both.
+  const closed = new Promise((resolve) => child.once('close', resolve));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const result = await exited;
+  await closed;
+  clearTimeout(timer);
+  if (result.signal === 'SIGKILL') throw new Error(`animal-store ${args.join(' ')} did not finish within ${timeoutMs} ms\n${stderr}`);
+  return { ...result, stdout, stderr };
+}
+
+const LISTENING = /^Server listening at (http:\/\/\S+)$/;
+
+/** Starts `node dist/cli.js serve` on a free port and resolves once it listens. */
+export async function spawnService(options: SpawnServiceOptions): Promise<RunningService> {
+  assertBuilt();
+  const args = options.args ?? ['serve', '--no-bootstrap-key'];
+  const env = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: options.databaseUrl, ...options.env };
+  const child = spawn(process.execPath, [CLI_PATH, ...args], { cwd: REPO_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = track(child);
+  // A forgotten server must not keep the test process alive; the 'exit' hook above then kills it.
+  child.unref();
+  for (const stream of [child.stdout, child.stderr]) (stream as unknown as { unref?: () => void }).unref?.();
+  let exitResult: ExitResult | undefined;
+  void exited.then((result) => (exitResult = result));
+
+  let stdout = '';
+  let stderr = '';
+  let partial = '';
+  const logs: LogLine[] = [];
+  const waiters = new Set<{ predicate: (line: LogLine) => boolean; resolve: (line: LogLine) => void }>();
+
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const text of lines) {
+      if (!text.startsWith('{')) continue;
+      let line: LogLine;
+      try {
+        line = JSON.parse(text) as LogLine;
+      } catch {
+        continue;
+      }
+      logs.push(line);
+      for (const waiter of waiters) {
+        if (waiter.predicate(line)) {
+          waiters.delete(waiter);
+          waiter.resolve(line);
+        }
+      }
+    }
+  });
+
+  const waitForLog = (predicate: (line: LogLine) => boolean, timeoutMs = 5000): Promise<LogLine> => {
+    const seen = logs.find(predicate);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        predicate,
+        resolve: (line: LogLine) => {
+          clearTimeout(timer);
+          resolve(line);
+        },
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(waiter);
+        reject(new Error(`no matching log line within ${timeoutMs} ms; stdout:\n${stdout}\nstderr:\n${stderr}`));
+      }, timeoutMs);
+      waiters.add(waiter);
+    });
+  };
+
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM', timeoutMs = 10_000): Promise<ExitResult> => {
+    if (exitResult) return exitResult;
+    child.kill(signal);
+    let timer: NodeJS.Timeout | undefined;
+    const result = await Promise.race([exited, new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)))]);
+    clearTimeout(timer);
+    if (result === 'timeout') {
+      child.kill('SIGKILL');
+      await exited;
+      throw new Error(`the server did not exit within ${timeoutMs} ms of ${signal}; stdout:\n${stdout}\nstderr:\n${stderr}`);
+    }
+    return result;
+  };
+
+  const startTimeoutMs = options.startTimeoutMs ?? 15_000;
+  let listening: LogLine;
+  try {
+    listening = await Promise.race([
+      waitForLog((line) => typeof line.msg === 'string' && LISTENING.test(line.msg), startTimeoutMs),
+      exited.then((result) => {
+        throw new Error(`the server exited (${JSON.stringify(result)}) before listening; stdout:\n${stdout}\nstderr:\n${stderr}`);
+      }),
+    ]);
+  } catch (error) {
+    if (!exitResult) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    throw error;
+  }
+  const baseUrl = LISTENING.exec(listening.msg as string)![1]!.replace(/\/+$/, '');
+  return {
+    baseUrl,
+    port: Number(new URL(baseUrl).port),
+    process: child,
+    logs,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+    waitForLog,
+    stop,
+  };
+}
+
+/** Stops every child still running (SIGTERM, then SIGKILL after timeoutMs); for `after` hooks. */
+export async function stopAllServices(timeoutMs = 5000): Promise<void> {
+  await Promise.all(
+    [...live].map(async (child) => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      await exited;
+      clearTimeout(timer);
+    }),
+  );
+}
