@@ -46,6 +46,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // One log line per request, written in onResponse below, instead of Fastify's two.
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
+    // A client gets this long to send its whole request, so slow senders cannot hold sockets forever.
+    requestTimeout: 30_000,
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -6,6 +6,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { AddressInfo } from 'node:net';
+import { basename, relative } from 'node:path';
 import { pino } from 'pino';
 import type { Config } from './config.js';
 import { buildApp } from './app.js';
@@ -151,8 +152,14 @@ function printBootstrapKey(key: string, base: string): void {
       'Try it:',
       `  curl -H "Authorization: Bearer ${key}" ${base}/pets`,
       '',
-      'Manage keys with: animal-store keys create --name NAME | keys list | keys revoke ID',
+      `Manage keys with: ${commandName()} keys create --name NAME | keys list | keys revoke ID`,
       '',
     ].join('\n') + '\n',
   );
+}
+
+/** How the user invoked this command, for hints: `node dist/cli.js` from a clone, else `animal-store`. */
+function commandName(): string {
+  const script = process.argv[1] ?? '';
+  return basename(script) === 'cli.js' ? `node ${relative(process.cwd(), script) || script}` : 'animal-store';
 }
