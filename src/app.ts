@@ -14,6 +14,7 @@ import { ErrorSchema } from './http/error-schema.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerRateLimit } from './http/rate-limit.js';
 import { registerResponseHeaders, requestIdOf } from './http/request-context.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { createKeyVerifier } from './keys/keys.service.js';
@@ -22,7 +23,7 @@ import { NewPetSchema, PetSchema, PetsSchema, PetStatusSchema } from './pets/pet
 
 export interface AppDeps {
   db: Kysely<Database>;
-  config: Pick<Config, 'logLevel' | 'bodyLimitBytes' | 'publicBaseUrl' | 'stagingBaseUrl' | 'keyCacheTtlMs'>;
+  config: Pick<Config, 'logLevel' | 'bodyLimitBytes' | 'publicBaseUrl' | 'stagingBaseUrl' | 'keyCacheTtlMs' | 'rateLimitPerMinute'>;
   /** The clock, in epoch milliseconds; tests move it to check expiry and the sunset date. */
   now?: () => number;
   /** Where log lines go; the default is standard output. */
@@ -76,6 +77,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const verifier = createKeyVerifier(db, { cacheTtlMs: config.keyCacheTtlMs, now });
   await app.register(
     async (v1) => {
+      // Counted before the key is verified, so bad keys cannot flood the key lookup.
+      registerRateLimit(v1, { limitPerMinute: config.rateLimitPerMinute, now });
       registerBearerAuth(v1, verifier);
       await v1.register(petsRoutes, { db, now });
     },

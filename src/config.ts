@@ -19,6 +19,7 @@ export interface Config {
   stagingBaseUrl: string;
   bodyLimitBytes: number;
   keyCacheTtlMs: number;
+  rateLimitPerMinute: number;
   shutdownTimeoutMs: number;
 }
 
@@ -41,6 +42,7 @@ export const CONFIG_DEFAULTS = {
   STAGING_BASE_URL: 'http://localhost:8081/v1',
   BODY_LIMIT: '64KiB',
   KEY_CACHE_TTL_MS: '5000',
+  RATE_LIMIT_PER_MINUTE: '1200',
   SHUTDOWN_TIMEOUT_MS: '10000',
 } as const;
 
@@ -105,6 +107,7 @@ export function loadConfig(env: Env = process.env): Config {
     stagingBaseUrl: baseUrl('STAGING_BASE_URL'),
     bodyLimitBytes: bodyLimitBytes ?? 65536,
     keyCacheTtlMs: integer('KEY_CACHE_TTL_MS', 0, 300_000),
+    rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 0, 10_000_000),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 0, 600_000),
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       stagingBaseUrl: 'http://localhost:8081/v1',
       bodyLimitBytes: 65536,
       keyCacheTtlMs: 5000,
+      rateLimitPerMinute: 1200,
       shutdownTimeoutMs: 10000,
     });
   });

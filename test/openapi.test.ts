@@ -40,9 +40,9 @@ describe('openapi.json', () => {
     assert.deepEqual(Object.values(operations).map((o) => o.operationId), ['listPets', 'createPet', 'getPet']);
     assert.deepEqual(document.security, [{ bearerAuth: [] }]);
     assert.deepEqual(document.components.securitySchemes.bearerAuth, { ...document.components.securitySchemes.bearerAuth, type: 'http', scheme: 'bearer' });
-    assert.deepEqual(Object.keys(operations.listPets.responses).sort(), ['200', '400', '401', '500', '503']);
-    assert.deepEqual(Object.keys(operations.createPet.responses).sort(), ['201', '400', '401', '413', '415', '500', '503']);
-    assert.deepEqual(Object.keys(operations.getPet.responses).sort(), ['200', '400', '401', '404', '410', '500', '503']);
+    assert.deepEqual(Object.keys(operations.listPets.responses).sort(), ['200', '400', '401', '429', '500', '503']);
+    assert.deepEqual(Object.keys(operations.createPet.responses).sort(), ['201', '400', '401', '413', '415', '429', '500', '503']);
+    assert.deepEqual(Object.keys(operations.getPet.responses).sort(), ['200', '400', '401', '404', '410', '429', '500', '503']);
     assert.equal(operations.getPet.deprecated, true);
     assert.equal(document.components.schemas.NewPet.properties.status.default, 'available');
     assert.deepEqual(document.components.schemas.Error.properties.code.enum, Object.keys(ERROR_CODES));

@@ -12,6 +12,7 @@ export interface OpenApiOptions {
   stagingBaseUrl: string;
   bodyLimitBytes: number;
   keyCacheTtlMs: number;
+  rateLimitPerMinute: number;
 }
 
 const API_VERSION_PREFIX = '/v1';
@@ -71,7 +72,11 @@ function describeApi(options: OpenApiOptions): string {
 - **Identifiers** (\`id\`, \`categoryId\`) are int64 in the range 1 to 2^53−1, the range every JSON client reads exactly; ids grow and are never reused.
 - **Pagination** beyond \`limit\`: an opaque \`cursor\` and a \`Link: <…>; rel="next"\` header (RFC 8288); the body stays a bare array.
 - **Size limit**: request bodies of at most ${options.bodyLimitBytes} bytes (configurable); larger ones answer 413.
-- **Rate limits**: none are enforced by this version.
+- **Rate limits**: ${
+    options.rateLimitPerMinute === 0
+      ? 'none on this deployment.'
+      : `${options.rateLimitPerMinute} requests per minute per API key (per client address for requests without a well-formed key), in fixed one-minute windows counted by each server process. Every answer carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds); over the limit the answer is 429 \`rate_limited\` with \`Retry-After\`.`
+  }
 - **Versioning**: the version is the \`/v1\` path segment. \`GET /pets/{petId}\` is deprecated and removed on 5 December 2030 (see its \`Deprecation\` and \`Sunset\` headers).
 - Every response carries \`X-Request-Id\`; send your own (letters, digits, \`._:-\`, up to 128) to trace a call.
 

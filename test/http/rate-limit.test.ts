@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { issueApiKey } from '../../src/keys/keys.service.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+describe('rate limit', () => {
+  let t: TestApp;
+  before(async () => {
+    // A window start, so the whole test stays inside one minute of the injected clock.
+    t = await createTestApp('sqlite', { env: { RATE_LIMIT_PER_MINUTE: '3' }, now: Date.parse('2027-01-01T00:00:00Z') });
+  });
+  after(() => t.close());
+
+  const list = (headers: Record<string, string>) => t.app.inject({ method: 'GET', url: '/v1/pets', headers });
+
+  it('within the limit > answers normally with RateLimit headers counting down', async () => {
+    const remaining: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await list(t.auth);
+      assert.equal(response.statusCode, 200);
+      assert.equal(response.headers['ratelimit-limit'], '3');
+      assert.equal(response.headers['ratelimit-reset'], '60');
+      remaining.push(String(response.headers['ratelimit-remaining']));
+    }
+    assert.deepEqual(remaining, ['2', '1', '0']);
+  });
+
+  it('over the limit > answers 429 rate_limited with Retry-After until the next window', async () => {
+    t.clock.now += 15_000;
+    const response = await list(t.auth);
+    assert.equal(response.statusCode, 429);
+    assert.deepEqual(response.json(), { code: 'rate_limited', message: response.json().message, status: 429 });
+    assert.equal(response.headers['retry-after'], '45');
+    assert.equal(response.headers['ratelimit-remaining'], '0');
+
+    t.clock.now += 45_000;
+    assert.equal((await list(t.auth)).statusCode, 200);
+  });
+
+  it('another key > has its own allowance', async () => {
+    const other = await issueApiKey(t.database.db, { name: 'other' });
+    assert.equal((await list({ authorization: `Bearer ${other.key}` })).statusCode, 200);
+  });
+
+  it('requests without a well-formed key > are counted per address, before the key lookup', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await list({ authorization: 'Bearer not-a-key' })).statusCode);
+    assert.deepEqual(statuses, [401, 401, 401, 429]);
+  });
+
+  it('health checks and the OpenAPI document > are not limited', async () => {
+    for (let i = 0; i < 5; i++) {
+      assert.equal((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
+      assert.equal((await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).statusCode, 200);
+    }
+  });
+});
+
+describe('rate limit set to 0', () => {
+  it('any number of requests > is never limited and carries no RateLimit headers', async () => {
+    const t = await createTestApp('sqlite', { env: { RATE_LIMIT_PER_MINUTE: '0' } });
+    try {
+      for (let i = 0; i < 5; i++) {
+        const response = await t.app.inject({ method: 'GET', url: '/v1/pets', headers: t.auth });
+        assert.equal(response.statusCode, 200);
+        assert.equal(response.headers['ratelimit-limit'], undefined);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
