@@ -73,6 +73,12 @@ export type Pet = Static<typeof PetSchema>;
 export const PetsSchema = Type.Array(Type.Ref(PetSchema), {
   $id: 'Pets',
   description: 'A page of animals in ascending id order. When more follow, the response carries a `Link` header with `rel="next"`.',
+  examples: [
+    [
+      { id: 41, name: 'Bella', categoryId: 1, status: 'available' },
+      { id: 42, name: 'Rex', categoryId: 3, status: 'available' },
+    ],
+  ],
 });
 
 export const ListPetsQuerySchema = Type.Object(

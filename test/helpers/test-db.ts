@@ -29,13 +29,13 @@ export async function createEmptyDatabaseUrl(dialect: DialectName): Promise<{ ur
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
   const schema = `test_${randomBytes(6).toString('hex')}`;
-  await withAdmin(adminUrl, (client) => client.query(`create schema ${schema}`));
+  await withAdmin(adminUrl, (client) => client.query(`create schema ${client.escapeIdentifier(schema)}`));
   const url = new URL(adminUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return {
     url: url.toString(),
     remove: async () => {
-      await withAdmin(adminUrl, (client) => client.query(`drop schema if exists ${schema} cascade`));
+      await withAdmin(adminUrl, (client) => client.query(`drop schema if exists ${client.escapeIdentifier(schema)} cascade`));
     },
   };
 }
