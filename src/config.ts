@@ -38,6 +38,7 @@ export const CONFIG_DEFAULTS = {
   DATABASE_POOL_MAX: '10',
   DATABASE_STATEMENT_TIMEOUT_MS: '5000',
   LOG_LEVEL: 'info',
+  /** Unset, the public URL follows PORT: http://localhost:PORT/v1. */
   PUBLIC_BASE_URL: 'http://localhost:8080/v1',
   STAGING_BASE_URL: 'http://localhost:8081/v1',
   BODY_LIMIT: '64KiB',
@@ -64,8 +65,9 @@ export function loadConfig(env: Env = process.env): Config {
     return Number(raw);
   };
 
-  const baseUrl = (name: 'PUBLIC_BASE_URL' | 'STAGING_BASE_URL'): string => {
-    const raw = read(name).replace(/\/+$/, '');
+  const baseUrl = (name: 'PUBLIC_BASE_URL' | 'STAGING_BASE_URL', fallback: string): string => {
+    const given = env[name]?.trim();
+    const raw = (given ? given : fallback).replace(/\/+$/, '');
     let url: URL | undefined;
     try {
       url = new URL(raw);
@@ -74,7 +76,7 @@ export function loadConfig(env: Env = process.env): Config {
     }
     if (!url || !['http:', 'https:'].includes(url.protocol) || !url.pathname.endsWith('/v1')) {
       problems.push(`${name} must be an http(s) URL ending in /v1 (got ${JSON.stringify(raw)})`);
-      return CONFIG_DEFAULTS[name];
+      return fallback;
     }
     return raw;
   };
@@ -96,15 +98,19 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`BODY_LIMIT must be a size from 1KiB to 16MiB, such as 65536 or 64KiB (got ${JSON.stringify(read('BODY_LIMIT'))})`);
   }
 
+  const port = integer('PORT', 0, 65535);
+  // Unset, the public URL follows PORT, so the "Try it out" buttons of /docs reach this very process.
+  const localBaseUrl = `http://localhost:${port || 8080}/v1`;
+
   const config: Config = {
-    port: integer('PORT', 0, 65535),
+    port,
     host: read('HOST'),
     databaseUrl,
     databasePoolMax: integer('DATABASE_POOL_MAX', 1, 1000),
     databaseStatementTimeoutMs: integer('DATABASE_STATEMENT_TIMEOUT_MS', 100, 600_000),
     logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : 'info',
-    publicBaseUrl: baseUrl('PUBLIC_BASE_URL'),
-    stagingBaseUrl: baseUrl('STAGING_BASE_URL'),
+    publicBaseUrl: baseUrl('PUBLIC_BASE_URL', localBaseUrl),
+    stagingBaseUrl: baseUrl('STAGING_BASE_URL', CONFIG_DEFAULTS.STAGING_BASE_URL),
     bodyLimitBytes: bodyLimitBytes ?? 65536,
     keyCacheTtlMs: integer('KEY_CACHE_TTL_MS', 0, 300_000),
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 0, 10_000_000),

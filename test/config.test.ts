@@ -52,6 +52,11 @@ describe('loadConfig', () => {
     );
   });
 
+  it('with PORT set and PUBLIC_BASE_URL unset > points the public URL at that port', () => {
+    assert.equal(loadConfig({ PORT: '9000' }).publicBaseUrl, 'http://localhost:9000/v1');
+    assert.equal(loadConfig({ PORT: '9000', PUBLIC_BASE_URL: 'https://api.store.test/v1' }).publicBaseUrl, 'https://api.store.test/v1');
+  });
+
   it('with a plain file path as DATABASE_URL > accepts it as SQLite', () => {
     assert.equal(loadConfig({ DATABASE_URL: './store.db' }).databaseUrl, './store.db');
   });
