@@ -97,24 +97,36 @@ export function createKeyVerifier(db: Kysely<Database>, options: { cacheTtlMs: n
   const now = options.now ?? Date.now;
   const maxEntries = options.maxEntries ?? 10_000;
   const cache = new Map<string, { key: ApiKeyRow; cachedUntil: number }>();
+  // Concurrent requests with the same uncached key share one database lookup.
+  const lookups = new Map<string, Promise<ApiKeyRow | undefined>>();
 
   const usable = (key: ApiKeyRow, at: number) => key.revokedAt === null && (key.expiresAt === null || key.expiresAt > at);
+
+  const lookUp = (secretHash: string): Promise<ApiKeyRow | undefined> => {
+    let lookup = lookups.get(secretHash);
+    if (!lookup) {
+      lookup = findApiKeyByHash(db, secretHash).finally(() => lookups.delete(secretHash));
+      lookups.set(secretHash, lookup);
+    }
+    return lookup;
+  };
 
   return {
     async verify(token) {
       if (!looksLikeApiKey(token)) return undefined;
       const secretHash = hashApiKey(token);
-      const at = now();
-      let key = cache.get(secretHash)?.key;
-      if (!key || cache.get(secretHash)!.cachedUntil <= at) {
-        cache.delete(secretHash);
-        key = await findApiKeyByHash(db, secretHash);
+      const cached = cache.get(secretHash);
+      let key = cached && cached.cachedUntil > now() ? cached.key : undefined;
+      if (!key) {
+        key = await lookUp(secretHash);
+        const at = now();
         if (key && usable(key, at) && options.cacheTtlMs > 0) {
+          cache.delete(secretHash);
           if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
           cache.set(secretHash, { key, cachedUntil: at + options.cacheTtlMs });
         }
       }
-      return key && usable(key, at) ? { id: key.id, prefix: key.prefix } : undefined;
+      return key && usable(key, now()) ? { id: key.id, prefix: key.prefix } : undefined;
     },
   };
 }

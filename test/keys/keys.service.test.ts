@@ -79,3 +79,26 @@ describe('parseDuration', () => {
     for (const text of ['', '30', 'd', '0d', '1.5d', '-1d', '1w', '30 days']) assert.equal(parseDuration(text), undefined, text);
   });
 });
+
+describe('createKeyVerifier', () => {
+  it('many concurrent verifications of one uncached key > share a single database lookup', async () => {
+    const database = await createTestDatabase('sqlite');
+    try {
+      const issued = await issueApiKey(database.db, { name: 'popular' });
+      let lookups = 0;
+      const counting = database.db.withPlugin({
+        transformQuery: (args) => {
+          if (args.node.kind === 'SelectQueryNode') lookups += 1;
+          return args.node;
+        },
+        transformResult: async (args) => args.result,
+      });
+      const verifier = createKeyVerifier(counting, { cacheTtlMs: 5000 });
+      const results = await Promise.all(Array.from({ length: 20 }, () => verifier.verify(issued.key)));
+      assert.ok(results.every((r) => r?.id === issued.id));
+      assert.equal(lookups, 1);
+    } finally {
+      await database.drop();
+    }
+  });
+});
