@@ -11,7 +11,7 @@ import type { Database } from './db/database.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerBearerAuth } from './http/auth.js';
 import { ErrorSchema } from './http/error-schema.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
@@ -49,7 +49,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: config.bodyLimitBytes,
     // A client gets this long to send its whole request, so slow senders cannot hold sockets forever.
     requestTimeout: 30_000,
-    return503OnClosing: true,
+    // While stopping, requests that still arrive on open connections are served (and those
+    // connections closed), rather than answered with Fastify's own 503 body.
+    return503OnClosing: false,
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);

@@ -2,6 +2,8 @@
  * The one place that turns failures into responses. Everything the service can answer as an
  * error, the framework's own failures included, leaves here as `{code, message, status}`.
  */
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { isDatabaseUnavailable } from '../db/create-db.js';
@@ -39,6 +41,39 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (appError.code === 'service_unavailable') reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     return sendError(reply, appError);
   });
+}
+
+/**
+ * Fastify's `frameworkErrors`: failures found before any route is chosen (a URL that does not
+ * decode, an over-long path parameter), answered in the one Error shape.
+ */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  // No route was chosen, so no hook runs: the headers every answer carries are set here.
+  reply.headers({ 'x-request-id': reply.request.id, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+  sendError(reply, new AppError('bad_request', error.code === 'FST_ERR_BAD_URL' ? `the URL is not valid: ${error.message}` : error.message));
+}
+
+/**
+ * Node's `clientError`: the HTTP parser rejected the request before Fastify saw it (a malformed
+ * request line or header, headers too large, a request that took too long to arrive). There is
+ * no request object, so the Error body is written straight to the socket.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const appError =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? new AppError('request_timeout', 'the request was not received completely in time')
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? new AppError('headers_too_large', 'the request headers are too large')
+        : new AppError('bad_request', 'the HTTP request is malformed');
+  const body = JSON.stringify({ code: appError.code, message: appError.message, status: appError.status });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { type AddressInfo, connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -151,5 +152,47 @@ describe('health routes', () => {
     } finally {
       await t.app.close();
     }
+  });
+});
+
+describe('errors found before routing', () => {
+  let t: TestApp;
+  let port: number;
+  before(async () => {
+    t = await createTestApp('sqlite');
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as AddressInfo).port;
+  });
+  after(() => t.close());
+
+  /** Sends raw bytes, as a broken client would, and answers the raw HTTP response. */
+  const rawRequest = (text: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.end(text));
+      let answer = '';
+      socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk));
+      socket.on('close', () => resolve(answer)).on('error', reject);
+    });
+  const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+
+  it('a URL that does not decode > answers 400 bad_request in the Error shape with the usual headers', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/v1/pets/%E0%A4%A' });
+    assertErrorBody(response, 'bad_request', 400);
+    assert.match(String(response.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+    assert.equal(response.headers['x-content-type-options'], 'nosniff');
+    assert.equal(response.headers['cache-control'], 'no-store');
+  });
+
+  it('a malformed header line > answers 400 bad_request in the Error shape', async () => {
+    const answer = await rawRequest('GET /v1/pets HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n');
+    assert.match(answer, /^HTTP\/1\.1 400 /);
+    assert.match(answer, /\r\nContent-Type: application\/json/i);
+    assert.deepEqual(bodyOf(answer), { code: 'bad_request', message: 'the HTTP request is malformed', status: 400 });
+  });
+
+  it('headers beyond the server limit > answer 431 headers_too_large in the Error shape', async () => {
+    const answer = await rawRequest(`GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    assert.match(answer, /^HTTP\/1\.1 431 /);
+    assert.deepEqual(bodyOf(answer), { code: 'headers_too_large', message: 'the request headers are too large', status: 431 });
   });
 });
