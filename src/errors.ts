@@ -6,7 +6,7 @@
 
 export const ERROR_CODES = {
   validation_failed: { status: 400, description: 'A parameter or the body is missing, has the wrong type, or breaks a limit.' },
-  malformed_json: { status: 400, description: 'The body is not valid JSON, is empty, or holds an integer that JSON cannot carry exactly.' },
+  malformed_json: { status: 400, description: 'The body is not valid JSON in UTF-8, is empty, or holds a number that cannot be read exactly (it would be rounded).' },
   invalid_cursor: { status: 400, description: 'The cursor is not one this service made, or was made for another status filter.' },
   bad_request: { status: 400, description: 'The HTTP request itself is malformed: an invalid URL encoding or request line or header.' },
   unauthorized: { status: 401, description: 'The bearer API key is missing, unknown, expired or revoked.' },
@@ -16,7 +16,7 @@ export const ERROR_CODES = {
   request_timeout: { status: 408, description: 'The request was not received completely in time.' },
   operation_removed: { status: 410, description: 'The operation was deprecated and has passed its sunset date.' },
   payload_too_large: { status: 413, description: 'The body is larger than the configured limit.' },
-  unsupported_media_type: { status: 415, description: 'The body is not application/json.' },
+  unsupported_media_type: { status: 415, description: 'The body is not application/json in UTF-8.' },
   headers_too_large: { status: 431, description: 'The request headers are larger than the server accepts.' },
   rate_limited: { status: 429, description: 'Too many requests from this key (or address) this minute; retry after the Retry-After delay.' },
   internal_error: { status: 500, description: 'An unexpected failure; the request id in X-Request-Id finds it in the log.' },
@@ -26,7 +26,7 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 export interface ErrorDetail {
-  /** JSON pointer-like location of the offending value, such as `/body/categoryId`. */
+  /** Where the offending value is, such as `body.categoryId` or `query.limit`. */
   field: string;
   message: string;
 }

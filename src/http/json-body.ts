@@ -1,36 +1,54 @@
 /**
- * The only body parser: JSON, and nothing else (other media types answer 415). JSON.parse
- * rounds integers beyond 2^53−1 without a word (9007199254740993 becomes …992), so the raw text
- * is scanned first and such a literal is refused instead of being silently changed.
+ * The only body parser: JSON in UTF-8, and nothing else (other media types and charsets answer
+ * 415). It refuses, rather than silently changes, what JSON.parse or the database would alter:
+ * bytes that are not UTF-8, number literals JSON.parse would round (9007199254740993 becomes
+ * …992, 2.9999999999999999 becomes 3), and strings no database can store as sent (a NUL, or
+ * half of a UTF-16 surrogate pair).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { AppError } from '../errors.js';
 
 // Strings are matched too, so digits inside a string are skipped rather than mistaken for numbers.
 const STRING_OR_NUMBER = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+const NUMBER_PARTS = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+const UNSTORABLE_CHARACTER = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     try {
-      done(null, parseExactJson(body as string));
+      done(null, parseExactJson(decodeUtf8(request, body as Buffer)));
     } catch (error) {
       done(error as Error, undefined);
     }
   });
 }
 
+function decodeUtf8(request: FastifyRequest, body: Buffer): string {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1];
+  if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+    throw new AppError('unsupported_media_type', `body must be JSON in UTF-8, not charset=${charset}`);
+  }
+  try {
+    return utf8.decode(body);
+  } catch {
+    throw new AppError('malformed_json', 'body is not valid UTF-8');
+  }
+}
+
 export function parseExactJson(text: string): unknown {
   if (text.trim() === '') throw new AppError('malformed_json', 'body is empty; send a JSON object');
   let value: unknown;
   try {
-    value = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+    value = secureJson.parse(text, refuseUnstorableStrings, { protoAction: 'error', constructorAction: 'error' });
   } catch (error) {
+    if (error instanceof AppError) throw error;
     throw new AppError('malformed_json', `body is not valid JSON: ${(error as Error).message}`);
   }
   for (const [token] of text.matchAll(STRING_OR_NUMBER)) {
-    if (!token.startsWith('"') && losesPrecision(token)) {
+    if (!token.startsWith('"') && changesWhenRead(token)) {
       throw new AppError(
         'malformed_json',
         `body holds the number ${token}, which JSON.parse cannot read exactly (integers are exact up to 2^53-1, 9007199254740991), so it is refused rather than rounded`,
@@ -40,10 +58,37 @@ export function parseExactJson(text: string): unknown {
   return value;
 }
 
-/** True when reading this JSON number literal as a JS number would change an integer's value. */
-function losesPrecision(token: string): boolean {
-  const number = Number(token);
-  if (/^-?\d+$/.test(token)) return BigInt(token) !== BigInt(number);
-  // 9.007199254740993e15 and the like: an integer written in another form, beyond exact range.
-  return Number.isInteger(number) && !Number.isSafeInteger(number);
+function refuseUnstorableStrings(this: unknown, key: string, value: unknown): unknown {
+  if (typeof value === 'string' && UNSTORABLE_CHARACTER.test(value)) {
+    const field = key === '' ? 'body' : `body.${key}`;
+    throw new AppError('validation_failed', `${field} holds a NUL character or an unpaired UTF-16 surrogate, which cannot be stored as sent`, [
+      { field, message: 'must not hold a NUL character or an unpaired UTF-16 surrogate' },
+    ]);
+  }
+  return value;
+}
+
+/**
+ * True when reading this JSON number literal as a JS number yields an integer other than the
+ * literal's exact value: a big integer rounded, or a fraction rounded to a whole number.
+ * Fractions that stay fractions are left to the schema, which refuses them where an integer is due.
+ */
+function changesWhenRead(token: string): boolean {
+  const read = Number(token);
+  if (!Number.isInteger(read)) return false;
+  const [, sign, whole, fraction = '', exponent = '0'] = NUMBER_PARTS.exec(token)!;
+  const digits = `${whole}${fraction}`.replace(/^0+(?=\d)/, '');
+  const scale = fraction.length - Number(exponent);
+  // The literal is digits × 10^-scale; past 400 digits of exponent JSON.parse gives 0 or Infinity anyway.
+  if (Math.abs(scale) > 400) return read !== 0 || /[1-9]/.test(digits);
+  let exact: bigint;
+  if (scale <= 0) exact = BigInt(digits) * 10n ** BigInt(-scale);
+  else {
+    const cut = digits.length - scale;
+    const kept = cut > 0 ? digits.slice(0, cut) : '0';
+    const dropped = cut > 0 ? digits.slice(cut) : digits;
+    if (/[1-9]/.test(dropped)) return true; // a fraction, read as a whole number
+    exact = BigInt(kept);
+  }
+  return (sign === '-' ? -exact : exact) !== BigInt(read);
 }

@@ -82,7 +82,7 @@ for (const dialect of TEST_DIALECTS) {
         ['name is a number', { name: 5, categoryId: 1 }, /body\.name must be a string/],
         ['name is null', { name: null, categoryId: 1 }, /body\.name must be a string/],
         ['status is unknown', { name: 'Rex', categoryId: 1, status: 'lost' }, /body\.status must be one of: available, pending, sold/],
-        ['status is null', { name: 'Rex', categoryId: 1, status: null }, /body\.status/],
+        ['status is null', { name: 'Rex', categoryId: 1, status: null }, /body\.status must be a string/],
         ['an unknown field is sent', { name: 'Rex', categoryId: 1, stauts: 'sold' }, /body\.stauts is not a known field/],
         ['id is sent', { id: 7, name: 'Rex', categoryId: 1 }, /body\.id must not be sent: the id is assigned by the service/],
         ['the body is an array', [{ name: 'Rex', categoryId: 1 }], /body must be an object/],
@@ -115,8 +115,73 @@ for (const dialect of TEST_DIALECTS) {
         assert.deepEqual(await storedPets(), before);
       });
 
-      it('when a number beyond 2^53 hides in exponent form > answers 400', async () => {
-        assert.equal((await post('{"name":"Big","categoryId":9.007199254740993e15}')).statusCode, 400);
+      for (const [scenario, literal] of [
+        ['a number beyond 2^53 hides in exponent form', '9.007199254740993e15'],
+        ['a fraction that JSON.parse would round to 3', '2.9999999999999999'],
+        ['a fraction just above 3', '3.0000000000000001'],
+        ['a tiny fraction that JSON.parse would read as 0', '1e-400'],
+      ]) {
+        it(`when categoryId is ${literal}, ${scenario} > answers 400 malformed_json and stores nothing`, async () => {
+          const before = await storedPets();
+          const response = await post(`{"name":"Exact","categoryId":${literal}}`);
+          assert.equal(response.statusCode, 400);
+          assert.equal(response.json().code, 'malformed_json');
+          assert.match(response.json().message, new RegExp(literal.replace(/[.+-]/g, '\\$&')));
+          assert.deepEqual(await storedPets(), before);
+        });
+      }
+
+      it('when categoryId is written 3.0 or 3e0 > accepts it as the integer 3', async () => {
+        for (const literal of ['3.0', '3e0', '300e-2']) {
+          const response = await post(`{"name":"Three","categoryId":${literal}}`);
+          assert.equal(response.statusCode, 201, literal);
+          assert.equal(response.json().categoryId, 3);
+        }
+      });
+
+      for (const [scenario, name] of [
+        ['a NUL character', 'f\\u0000g'],
+        ['an unpaired surrogate', 'e\\ud800'],
+        ['a lone low surrogate', '\\udc00x'],
+      ]) {
+        it(`when the name holds ${scenario} > answers 400 validation_failed on every database and stores nothing`, async () => {
+          const before = await storedPets();
+          const response = await post(`{"name":"${name}","categoryId":1}`);
+          assert.equal(response.statusCode, 400);
+          assert.equal(response.json().code, 'validation_failed');
+          assert.match(response.json().message, /body\.name holds a NUL character or an unpaired UTF-16 surrogate/);
+          assert.deepEqual(await storedPets(), before);
+        });
+      }
+
+      it('when the name is an emoji written as a surrogate pair > stores it exactly', async () => {
+        const response = await post('{"name":"\\ud83d\\udc08","categoryId":1}');
+        assert.equal(response.statusCode, 201);
+        assert.equal(response.json().name, '🐈');
+      });
+
+      it('when the body is not valid UTF-8 > answers 400 malformed_json and stores nothing', async () => {
+        const before = await storedPets();
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/v1/pets',
+          headers: { ...t.auth, 'content-type': 'application/json' },
+          payload: Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('","categoryId":1}')]),
+        });
+        assert.equal(response.statusCode, 400);
+        assert.deepEqual(response.json(), { code: 'malformed_json', message: 'body is not valid UTF-8', status: 400 });
+        assert.deepEqual(await storedPets(), before);
+      });
+
+      it('when the body declares charset=latin1 > answers 415 rather than misreading it', async () => {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/v1/pets',
+          headers: { ...t.auth, 'content-type': 'application/json; charset=latin1' },
+          payload: Buffer.from('{"name":"\xd1and\xfa","categoryId":1}', 'latin1'),
+        });
+        assert.equal(response.statusCode, 415);
+        assert.equal(response.json().code, 'unsupported_media_type');
       });
 
       it('when digits beyond 2^53 are inside a string > does not mistake them for a number', async () => {
