@@ -2,7 +2,8 @@
  * Runs the migrations. Kysely's Migrator takes a lock (an advisory lock on PostgreSQL), so
  * several instances starting at once apply each migration exactly once.
  */
-import { type Kysely, type Migration, type MigrationResultSet, Migrator, PostgresAdapter, sql } from 'kysely';
+import { type Kysely, type Migration, type MigrationResultSet, Migrator } from 'kysely';
+import { currentSchemaOf } from './dialect.js';
 import * as initial from './migrations/2026-11-25T00-initial.js';
 
 // Listed by hand rather than read from a folder, so the compiled package needs no file-system lookup.
@@ -11,7 +12,7 @@ const MIGRATIONS: Record<string, Migration> = {
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrationTableSchema = await postgresSchemaOf(db);
+  const migrationTableSchema = await currentSchemaOf(db);
   const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS }, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const result: MigrationResultSet = await migrator.migrateToLatest();
   if (result.error) {
@@ -21,13 +22,3 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
-/**
- * On PostgreSQL, the schema the connection writes to (the first of its search_path). Kysely
- * looks for its bookkeeping tables in every schema unless told one, so a database holding
- * several stores (one schema each) would otherwise see another store's migrations.
- */
-async function postgresSchemaOf(db: Kysely<any>): Promise<string | undefined> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-  return rows[0]?.schema;
-}

@@ -1,9 +1,7 @@
 /**
  * Page cursors: opaque to clients, but simply the last id of the previous page and the status
  * filter it was made for. Ids only grow, so walking `id > after` returns every pet once, and
- * pets added meanwhile appear at the end of the walk. One race remains on PostgreSQL: ids are
- * drawn before commit, so an insert that commits after a higher id became visible can fall
- * behind a walk that has already passed it. Closing it would serialise all inserts.
+ * pets added meanwhile appear at the end of the walk (createPet commits pets in id order).
  */
 import { AppError } from '../errors.js';
 import type { PetStatus } from '../db/database.js';

@@ -36,7 +36,7 @@ export const petsRoutes: FastifyPluginAsyncTypebox<PetsRoutesOptions> = async (a
         summary: 'List animals',
         description: `Returns at most \`limit\` animals in ascending id order, optionally only those of one \`status\`.
 
-**Pagination.** When more animals follow, the response carries \`Link: </v1/pets?…&cursor=…>; rel="next"\` (RFC 8288); follow it until no such link comes. The body stays a bare JSON array. Walking the pages returns every animal that existed when the walk began exactly once, and never one twice; animals added during the walk appear on later pages (on PostgreSQL, one whose creation was still committing while a later-numbered one was already visible can be passed by). A cursor must be used with the \`status\` filter it was made for.
+**Pagination.** When more animals follow, the response carries \`Link: </v1/pets?…&cursor=…>; rel="next"\` (RFC 8288); follow it until no such link comes. The body stays a bare JSON array. Walking the pages returns every animal exactly once, also while animals are being added: those appear on later pages. A cursor must be used with the \`status\` filter it was made for.
 
 **Strictness.** \`limit\` must be decimal digits (\`1.5\`, \`1e2\`, \`abc\` and an empty value are refused), and unknown query parameters are refused by name.`,
         querystring: ListPetsQuerySchema,

@@ -115,7 +115,7 @@ for (const dialect of TEST_DIALECTS) {
         assert.deepEqual(await storedPets(), before);
       });
 
-      for (const [scenario, literal] of [
+      for (const [scenario, literal] of <[string, string][]>[
         ['a number beyond 2^53 hides in exponent form', '9.007199254740993e15'],
         ['a fraction that JSON.parse would round to 3', '2.9999999999999999'],
         ['a fraction just above 3', '3.0000000000000001'],
@@ -139,7 +139,7 @@ for (const dialect of TEST_DIALECTS) {
         }
       });
 
-      for (const [scenario, name] of [
+      for (const [scenario, name] of <[string, string][]>[
         ['a NUL character', 'f\\u0000g'],
         ['an unpaired surrogate', 'e\\ud800'],
         ['a lone low surrogate', '\\udc00x'],
