@@ -23,7 +23,7 @@ import { NewPetSchema, PetSchema, PetsSchema, PetStatusSchema } from './pets/pet
 
 export interface AppDeps {
   db: Kysely<Database>;
-  config: Pick<Config, 'logLevel' | 'bodyLimitBytes' | 'publicBaseUrl' | 'stagingBaseUrl' | 'keyCacheTtlMs' | 'rateLimitPerMinute'>;
+  config: Pick<Config, 'logLevel' | 'bodyLimitBytes' | 'publicBaseUrl' | 'stagingBaseUrl' | 'keyCacheTtlMs' | 'rateLimitPerMinute' | 'trustProxy'>;
   /** The clock, in epoch milliseconds; tests move it to check expiry and the sunset date. */
   now?: () => number;
   /** Where log lines go; the default is standard output. */
@@ -52,6 +52,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // While stopping, requests that still arrive on open connections are served (and those
     // connections closed), rather than answered with Fastify's own 503 body.
     return503OnClosing: false,
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -81,7 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const verifier = createKeyVerifier(db, { cacheTtlMs: config.keyCacheTtlMs, now });
   await app.register(
     async (v1) => {
-      // Counted before the key is verified, so bad keys cannot flood the key lookup.
+      // Before auth: its onRequest hook turns away addresses that keep failing authentication.
       registerRateLimit(v1, { limitPerMinute: config.rateLimitPerMinute, now });
       registerBearerAuth(v1, verifier);
       await v1.register(petsRoutes, { db, now });
@@ -90,4 +91,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   return app;
+}
+
+/** Trusts the nearest `hops` proxies (Fastify's types take a function for a hop count). */
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
 }

@@ -20,6 +20,8 @@ export interface Config {
   bodyLimitBytes: number;
   keyCacheTtlMs: number;
   rateLimitPerMinute: number;
+  /** Fastify's trustProxy: whether (or which) proxies' X-Forwarded-For to believe. */
+  trustProxy: boolean | number | string[];
   shutdownTimeoutMs: number;
 }
 
@@ -44,6 +46,7 @@ export const CONFIG_DEFAULTS = {
   BODY_LIMIT: '64KiB',
   KEY_CACHE_TTL_MS: '5000',
   RATE_LIMIT_PER_MINUTE: '1200',
+  TRUST_PROXY: 'false',
   SHUTDOWN_TIMEOUT_MS: '10000',
 } as const;
 
@@ -81,6 +84,18 @@ export function loadConfig(env: Env = process.env): Config {
     return raw;
   };
 
+  const parseTrustProxy = (raw: string): Config['trustProxy'] => {
+    if (/^(true|false)$/i.test(raw)) return raw.toLowerCase() === 'true';
+    if (/^\d{1,2}$/.test(raw)) return Number(raw);
+    const addresses = raw.split(',').map((part) => part.trim());
+    if (addresses.every((part) => /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(part))) return addresses;
+    problems.push(`TRUST_PROXY must be true, false, a number of proxy hops, or comma-separated proxy addresses/CIDRs (got ${JSON.stringify(raw)})`);
+    return false;
+  };
+
+  const host = read('HOST');
+  if (!/^[A-Za-z0-9.:-]+$/.test(host)) problems.push(`HOST must be an IP address or a host name (got ${JSON.stringify(host)})`);
+
   const logLevel = read('LOG_LEVEL') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got ${JSON.stringify(logLevel)})`);
@@ -104,7 +119,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const config: Config = {
     port,
-    host: read('HOST'),
+    host,
     databaseUrl,
     databasePoolMax: integer('DATABASE_POOL_MAX', 1, 1000),
     databaseStatementTimeoutMs: integer('DATABASE_STATEMENT_TIMEOUT_MS', 100, 600_000),
@@ -114,6 +129,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: bodyLimitBytes ?? 65536,
     keyCacheTtlMs: integer('KEY_CACHE_TTL_MS', 0, 300_000),
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 0, 10_000_000),
+    trustProxy: parseTrustProxy(read('TRUST_PROXY')),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 0, 600_000),
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       bodyLimitBytes: 65536,
       keyCacheTtlMs: 5000,
       rateLimitPerMinute: 1200,
+      trustProxy: false,
       shutdownTimeoutMs: 10000,
     });
   });
@@ -55,6 +56,17 @@ describe('loadConfig', () => {
   it('with PORT set and PUBLIC_BASE_URL unset > points the public URL at that port', () => {
     assert.equal(loadConfig({ PORT: '9000' }).publicBaseUrl, 'http://localhost:9000/v1');
     assert.equal(loadConfig({ PORT: '9000', PUBLIC_BASE_URL: 'https://api.store.test/v1' }).publicBaseUrl, 'https://api.store.test/v1');
+  });
+
+  it('TRUST_PROXY > reads booleans, hop counts and address lists, and refuses anything else', () => {
+    assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true);
+    assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy, ['10.0.0.0/8', '127.0.0.1']);
+    assert.throws(() => loadConfig({ TRUST_PROXY: 'the load balancer' }), /TRUST_PROXY/);
+  });
+
+  it('HOST that is no address or name > is refused at once', () => {
+    assert.throws(() => loadConfig({ HOST: 'not a host!' }), /HOST must be an IP address or a host name/);
   });
 
   it('with a plain file path as DATABASE_URL > accepts it as SQLite', () => {

@@ -47,7 +47,7 @@ const EXAMPLES: Record<ErrorCode, string> = {
   operation_removed: 'GET /v1/pets/{petId} was removed on 2030-12-05; use GET /v1/pets',
   payload_too_large: 'body is larger than 65536 bytes',
   unsupported_media_type: 'body must be application/json, not text/plain',
-  rate_limited: 'more than 1200 requests in one minute; retry after 17 s',
+  rate_limited: 'more than 1200 requests in one minute with this key; retry after 17 s',
   internal_error: 'internal error; quote the X-Request-Id header when reporting it',
   service_unavailable: 'the database is not reachable; retry later',
 };
@@ -71,7 +71,7 @@ export function errorResponse(description: string, ...codes: ErrorCode[]) {
 export const COMMON_ERROR_RESPONSES = {
   401: errorResponse('The API key is missing, unknown, expired or revoked. Carries `WWW-Authenticate: Bearer`.', 'unauthorized'),
   429: errorResponse(
-    'Too many requests this minute from this key (or, without a well-formed key, this address). Carries `Retry-After` (seconds). Every answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`.',
+    'Too many requests this minute with this key, or too many failed authentications from this address. Carries `Retry-After` (seconds).',
     'rate_limited',
   ),
   500: errorResponse('Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it.', 'internal_error'),

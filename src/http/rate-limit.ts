@@ -1,65 +1,106 @@
 /**
- * Per-client rate limit: a fixed one-minute window per API key (or per address for requests
- * without a well-formed key), counted in this process's memory. It runs before the key is
- * verified, so a flood of bad keys cannot turn into a flood of database lookups.
+ * Rate limits, in fixed one-minute windows counted in this process's memory:
+ * - each API key may make `limitPerMinute` requests;
+ * - a client address whose requests failed authentication that many times is refused before
+ *   any key lookup, so neither bad keys nor random well-formed ones can flood the database.
+ * Counting the key after it is verified means only real keys get a counter: made-up keys
+ * cannot claim fresh allowances or push real clients' counters out of memory.
  *
- * Each process counts on its own: behind a load balancer with N instances (or N workers),
- * a client may make up to N × the limit per minute. That is documented, not hidden.
+ * Each process counts on its own: behind a load balancer with N instances (or N workers), a
+ * client may make up to N × the limit per minute. Behind a proxy, set TRUST_PROXY so the
+ * client address is the client's, not the proxy's.
  */
-import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../errors.js';
-import { looksLikeApiKey } from '../keys/api-key-token.js';
 
 const WINDOW_MS = 60_000;
-/** Beyond this many clients in one window, the oldest windows are forgotten first. */
-const MAX_TRACKED_CLIENTS = 100_000;
+/** Beyond this many counters in memory, the stalest are forgotten first. */
+const MAX_COUNTERS = 100_000;
 
 export interface RateLimitOptions {
-  /** Requests per client per minute; 0 turns the limit off. */
+  /** Requests per key (and failed authentications per address) per minute; 0 turns both off. */
   limitPerMinute: number;
   now: () => number;
 }
 
-export function registerRateLimit(app: FastifyInstance, options: RateLimitOptions): void {
+/** Registers the hooks in a scope where the bearer auth hook (onRequest) sets `request.apiKey`. */
+export function registerRateLimit(scope: FastifyInstance, options: RateLimitOptions): void {
   const { limitPerMinute: limit, now } = options;
   if (limit === 0) return;
-  const windows = new Map<string, { start: number; count: number }>();
+  const perKey = new WindowCounters(limit);
+  const failuresPerAddress = new WindowCounters(limit);
 
-  app.addHook('onRequest', async (request, reply) => {
-    const at = now();
-    const start = at - (at % WINDOW_MS);
-    const client = clientOf(request);
-    let window = windows.get(client);
-    if (!window || window.start !== start) {
-      windows.delete(client);
-      if (windows.size >= MAX_TRACKED_CLIENTS) forgetOldest(windows);
-      window = { start, count: 0 };
-      windows.set(client, window);
-    }
-    window.count += 1;
+  // Registered before the auth hook, so it runs first and spares the key lookup.
+  scope.addHook('onRequest', async (request, reply) => {
+    const window = failuresPerAddress.peek(request.ip, now());
+    if (window.exhausted) refuse(reply, window.resetSeconds, `more than ${limit} requests from this address failed authentication in one minute`);
+  });
 
-    const resetSeconds = Math.ceil((start + WINDOW_MS - at) / 1000);
+  // preParsing runs after every onRequest hook (so after auth) and before the body is read.
+  scope.addHook('preParsing', async (request, reply) => {
+    if (!request.apiKey) return;
+    const window = perKey.take(String(request.apiKey.id), now());
     reply.header('ratelimit-limit', String(limit));
-    reply.header('ratelimit-remaining', String(Math.max(0, limit - window.count)));
-    reply.header('ratelimit-reset', String(resetSeconds));
-    if (window.count > limit) {
-      reply.header('retry-after', String(resetSeconds));
-      throw new AppError('rate_limited', `more than ${limit} requests in one minute; retry after ${resetSeconds} s`);
-    }
+    reply.header('ratelimit-remaining', String(window.remaining));
+    reply.header('ratelimit-reset', String(window.resetSeconds));
+    if (window.exhausted) refuse(reply, window.resetSeconds, `more than ${limit} requests in one minute with this key`);
+  });
+
+  scope.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode === 401) failuresPerAddress.take(request.ip, now());
   });
 }
 
-function clientOf(request: FastifyRequest): string {
-  const token = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '')?.[1];
-  // The key's hash, not the key: nothing here should hold a secret longer than the request.
-  return token && looksLikeApiKey(token) ? `key:${createHash('sha256').update(token).digest('base64url')}` : `ip:${request.ip}`;
+function refuse(reply: FastifyReply, resetSeconds: number, reason: string): never {
+  reply.header('retry-after', String(resetSeconds));
+  throw new AppError('rate_limited', `${reason}; retry after ${resetSeconds} s`);
 }
 
-/** A client's entry is re-inserted at each new window, so the first entries are the stalest. */
-function forgetOldest(windows: Map<string, unknown>): void {
-  for (const client of windows.keys()) {
-    if (windows.size < MAX_TRACKED_CLIENTS) return;
-    windows.delete(client);
+/** Fixed-window counters: one count per client for the current minute. */
+class WindowCounters {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+
+  constructor(private readonly limit: number) {}
+
+  /** Counts one request and tells whether it is over the limit. */
+  take(client: string, at: number) {
+    const window = this.current(client, at);
+    window.count += 1;
+    return this.describe(window, at, window.count > this.limit);
   }
+
+  /** Tells whether the client has used up its allowance, without counting. */
+  peek(client: string, at: number) {
+    const window = this.windows.get(client);
+    const count = window && window.start === windowStart(at) ? window.count : 0;
+    return this.describe({ start: windowStart(at), count }, at, count >= this.limit);
+  }
+
+  private current(client: string, at: number) {
+    const start = windowStart(at);
+    let window = this.windows.get(client);
+    if (!window || window.start !== start) {
+      // Re-inserting moves the client to the end, so the first entries are always the stalest.
+      this.windows.delete(client);
+      for (const stale of this.windows.keys()) {
+        if (this.windows.size < MAX_COUNTERS) break;
+        this.windows.delete(stale);
+      }
+      window = { start, count: 0 };
+      this.windows.set(client, window);
+    }
+    return window;
+  }
+
+  private describe(window: { start: number; count: number }, at: number, exhausted: boolean) {
+    return {
+      exhausted,
+      remaining: Math.max(0, this.limit - window.count),
+      resetSeconds: Math.ceil((window.start + WINDOW_MS - at) / 1000),
+    };
+  }
+}
+
+function windowStart(at: number): number {
+  return at - (at % WINDOW_MS);
 }

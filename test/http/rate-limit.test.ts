@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { issueApiKey } from '../../src/keys/keys.service.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -42,10 +43,52 @@ describe('rate limit', () => {
     assert.equal((await list({ authorization: `Bearer ${other.key}` })).statusCode, 200);
   });
 
-  it('requests without a well-formed key > are counted per address, before the key lookup', async () => {
-    const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push((await list({ authorization: 'Bearer not-a-key' })).statusCode);
-    assert.deepEqual(statuses, [401, 401, 401, 429]);
+  it('an address whose requests keep failing authentication > is refused before any key lookup', async () => {
+    const other = await createTestApp('sqlite', { env: { RATE_LIMIT_PER_MINUTE: '3' }, now: Date.parse('2027-01-01T00:00:00Z') });
+    try {
+      const randomKey = () => `Bearer ask_${randomBytes(32).toString('base64url')}`;
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) statuses.push((await other.app.inject({ method: 'GET', url: '/v1/pets', headers: { authorization: randomKey() } })).statusCode);
+      statuses.push((await other.app.inject({ method: 'GET', url: '/v1/pets', headers: { authorization: 'Bearer nope' } })).statusCode);
+      assert.deepEqual(statuses, [401, 401, 401, 429]);
+      // Refused before the lookup: even a valid key from that address waits for the next window.
+      const refused = await other.app.inject({ method: 'GET', url: '/v1/pets', headers: other.auth });
+      assert.equal(refused.statusCode, 429);
+      assert.match(refused.json().message, /failed authentication/);
+      assert.equal(refused.headers['retry-after'], '60');
+      other.clock.now += 60_000;
+      assert.equal((await other.app.inject({ method: 'GET', url: '/v1/pets', headers: other.auth })).statusCode, 200);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('made-up well-formed keys > get no allowance of their own: they count as failures of the address', async () => {
+    const other = await createTestApp('sqlite', { env: { RATE_LIMIT_PER_MINUTE: '2' } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const response = await other.app.inject({ method: 'GET', url: '/v1/pets', headers: { authorization: `Bearer ask_${randomBytes(32).toString('base64url')}` } });
+        statuses.push(response.statusCode);
+        assert.equal(response.headers['ratelimit-limit'], undefined);
+      }
+      assert.deepEqual(statuses, [401, 401, 429]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('behind a trusted proxy > counts failures per forwarded client address', async () => {
+    const other = await createTestApp('sqlite', { env: { RATE_LIMIT_PER_MINUTE: '1', TRUST_PROXY: '1' } });
+    try {
+      const from = (client: string, authorization: string) =>
+        other.app.inject({ method: 'GET', url: '/v1/pets', headers: { authorization, 'x-forwarded-for': client } });
+      assert.equal((await from('203.0.113.7', 'Bearer bad')).statusCode, 401);
+      assert.equal((await from('203.0.113.7', 'Bearer bad')).statusCode, 429);
+      assert.equal((await from('198.51.100.9', other.auth.authorization)).statusCode, 200);
+    } finally {
+      await other.close();
+    }
   });
 
   it('health checks and the OpenAPI document > are not limited', async () => {
