@@ -12,6 +12,8 @@ import { AppError } from '../errors.js';
 // Strings are matched too, so digits inside a string are skipped rather than mistaken for numbers.
 const STRING_OR_NUMBER = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 const NUMBER_PARTS = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+// NUL is refused on purpose: PostgreSQL text cannot hold it, so SQLite and PostgreSQL would differ.
+// eslint-disable-next-line no-control-regex
 const UNSTORABLE_CHARACTER = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
