@@ -2,6 +2,7 @@
  * The one place that turns failures into responses. Everything the service can answer as an
  * error, the framework's own failures included, leaves here as `{code, message, status}`.
  */
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -58,8 +59,9 @@ export function answerFrameworkError(error: FastifyError, _request: FastifyReque
  * request line or header, headers too large, a request that took too long to arrive). There is
  * no request object, so the Error body is written straight to the socket.
  */
-export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+export function answerClientError(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const requestId = randomUUID();
   const appError =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? new AppError('request_timeout', 'the request was not received completely in time')
@@ -70,9 +72,12 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+        `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n` +
+        `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
+  // The one log line of this request, like every other request's.
+  this.log.info({ requestId, statusCode: appError.status, code: appError.code, parserError: error.code }, 'request');
   socket.destroy(error);
 }
 
@@ -92,7 +97,6 @@ function toAppError(error: FastifyError, request: FastifyRequest): AppError {
     const problems = describeValidationErrors(error.validation as never, error.validationContext);
     return new AppError('validation_failed', problems.map((p) => p.message).join('; ') || 'request is invalid', problems);
   }
-  if (isDatabaseUnavailable(error)) return new AppError('service_unavailable', 'the database is not reachable; retry later');
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError(
@@ -106,7 +110,9 @@ function toAppError(error: FastifyError, request: FastifyRequest): AppError {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('malformed_json', 'Content-Length does not match the body');
   }
-  // Any other client error the framework raises (a malformed URL, say) keeps its 4xx meaning.
-  if (error.statusCode === 400) return new AppError('validation_failed', error.message);
+  // Any other client error the framework raises (an aborted upload, say) keeps its 4xx meaning;
+  // it is checked before the database test because both can carry codes such as ECONNRESET.
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return new AppError('bad_request', error.message);
+  if (isDatabaseUnavailable(error)) return new AppError('service_unavailable', 'the database is not reachable; retry later');
   return new AppError('internal_error', 'internal error; quote the X-Request-Id header when reporting it');
 }

@@ -11,6 +11,8 @@ const DECIMAL_INTEGER = /^-?\d+$/;
 
 function createAjv(options: { useDefaults: boolean }, sharedSchemas: SchemaObject[]): Ajv {
   const ajv = new Ajv({
+    // Errors carry the offending value, so messages can tell a repeated parameter from a wrong one.
+    verbose: true,
     coerceTypes: false,
     removeAdditional: false,
     useDefaults: options.useDefaults,
@@ -93,8 +95,11 @@ function describe(error: ErrorObject, part: string): ValidationProblem {
     }
     case 'type': {
       const name = path.length === 0 ? part : field(path);
+      // A query parameter given twice arrives as an array.
+      if (part !== 'body' && Array.isArray(error.data)) return { field: name, message: `${name} must be given once` };
       const article = /^[aeiou]/.test(String(params.type)) ? 'an' : 'a';
-      return { field: name, message: `${name} must be ${article} ${params.type}${part === 'body' ? '' : ' written in decimal digits'}` };
+      const digits = part !== 'body' && params.type === 'integer' ? ' written in decimal digits' : '';
+      return { field: name, message: `${name} must be ${article} ${params.type}${digits}` };
     }
     case 'enum':
       return { field: field(path), message: `${field(path)} must be one of: ${(params.allowedValues as unknown[]).join(', ')}` };

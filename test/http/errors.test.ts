@@ -188,6 +188,26 @@ describe('errors found before routing', () => {
     assert.match(answer, /^HTTP\/1\.1 400 /);
     assert.match(answer, /\r\nContent-Type: application\/json/i);
     assert.deepEqual(bodyOf(answer), { code: 'bad_request', message: 'the HTTP request is malformed', status: 400 });
+    const requestId = /\r\nX-Request-Id: ([0-9a-f-]{36})\r\n/i.exec(answer)?.[1];
+    assert.ok(requestId, 'the answer carries a request id');
+    assert.ok(t.logs.some((line) => line.requestId === requestId && line.msg === 'request' && line.statusCode === 400));
+  });
+
+  it('a client that aborts its upload > is not mistaken for a database outage', async () => {
+    const before = t.logs.length;
+    const key = t.auth.authorization;
+    // Half the body, then the connection drops.
+    await new Promise<void>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.write(`POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`);
+        setTimeout(() => socket.destroy(), 100);
+      });
+      socket.on('close', () => resolve());
+    });
+    for (let i = 0; i < 50 && !t.logs.slice(before).some((line) => line.msg === 'request'); i++) await new Promise((r) => setTimeout(r, 20));
+    const lines = t.logs.slice(before);
+    assert.ok(lines.some((line) => line.msg === 'request'), 'the aborted request has its log line');
+    assert.ok(!lines.some((line) => line.msg === 'database unavailable'), JSON.stringify(lines));
   });
 
   it('headers beyond the server limit > answer 431 headers_too_large in the Error shape', async () => {

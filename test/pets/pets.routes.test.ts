@@ -342,6 +342,14 @@ for (const dialect of TEST_DIALECTS) {
       });
     }
 
+    for (const query of ['status=sold&status=pending', 'limit=5&limit=5', 'cursor=a&cursor=b']) {
+      it(`when a parameter is repeated (${query}) > answers 400 saying it must be given once`, async () => {
+        const response = await get(`/v1/pets?${query}`);
+        assert.equal(response.statusCode, 400);
+        assert.match(response.json().message, /^query\.(status|limit|cursor) must be given once$/);
+      });
+    }
+
     it('when limit is 1 and 100 > accepts both bounds', async () => {
       assert.equal((await get('/v1/pets?limit=1')).json().length, 1);
       assert.equal((await get('/v1/pets?limit=100')).statusCode, 200);
