@@ -10,7 +10,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerBearerAuth } from './http/auth.js';
-import { ErrorSchema } from './http/error-schema.js';
+import { ErrorSchema } from './http/responses.js';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';

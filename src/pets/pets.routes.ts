@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { AppError } from '../errors.js';
-import { COMMON_ERROR_RESPONSES, errorResponse } from '../http/error-schema.js';
+import { COMMON_ERROR_RESPONSES, errorResponse, HEADERS, header, withHeaders } from '../http/responses.js';
 import { ListPetsQuerySchema, NewPetSchema, PAGE_SIZE, PetIdParamsSchema, PetSchema, PetsSchema } from './pets.schemas.js';
 import { createPet, getPet, listPets } from './pets.service.js';
 
@@ -21,10 +21,11 @@ export interface PetsRoutesOptions {
   now: () => number;
 }
 
-const header = (description: string) => ({ type: 'string', description });
-const REQUEST_ID_HEADER = { 'X-Request-Id': header('The request id: the one the client sent when it was sane, else a new UUID.') };
-
-const VALIDATION_ERROR = errorResponse('A parameter breaks its schema; `message` names it, `details` lists every problem.', 'validation_failed');
+const DEPRECATION_HEADERS = {
+  Deprecation: header(`\`@${GET_PET_DEPRECATED_AT.getTime() / 1000}\`: deprecated since ${GET_PET_DEPRECATED_AT.toISOString().slice(0, 10)} (RFC 9745).`),
+  Sunset: header(`\`${GET_PET_SUNSET_AT.toUTCString()}\`: removed from then on (RFC 8594).`),
+  Link: header(`\`</v1/pets>; rel="successor-version", <${DEPRECATION_NOTICE_URL}>; rel="deprecation"; type="text/html"\``),
+};
 
 export const petsRoutes: FastifyPluginAsyncTypebox<PetsRoutesOptions> = async (app, { db, now }) => {
   app.get(
@@ -41,8 +42,12 @@ export const petsRoutes: FastifyPluginAsyncTypebox<PetsRoutesOptions> = async (a
 **Strictness.** \`limit\` must be decimal digits (\`1.5\`, \`1e2\`, \`abc\` and an empty value are refused), and unknown query parameters are refused by name.`,
         querystring: ListPetsQuerySchema,
         response: {
-          200: { ...Type.Ref(PetsSchema), description: 'A page of animals.', headers: { Link: header('`<…>; rel="next"` when more animals follow.'), ...REQUEST_ID_HEADER } },
-          400: errorResponse('A query parameter is invalid, or the cursor is.', 'validation_failed', 'invalid_cursor'),
+          200: {
+            ...Type.Ref(PetsSchema),
+            description: 'A page of animals.',
+            headers: { Link: header('`<…>; rel="next"` when more animals follow.'), ...HEADERS.requestId, ...HEADERS.rateLimit },
+          },
+          400: errorResponse('A query parameter is invalid, or the cursor is.', ['validation_failed', 'invalid_cursor'], HEADERS.rateLimit),
           ...COMMON_ERROR_RESPONSES,
         },
       },
@@ -74,11 +79,11 @@ The body is checked strictly and never altered: \`"5"\` is not an integer, \`1.5
           201: {
             ...Type.Ref(PetSchema),
             description: 'The animal was added.',
-            headers: { Location: header('The path of the new animal, `/v1/pets/{id}`.'), ...REQUEST_ID_HEADER },
+            headers: { Location: header('The path of the new animal, `/v1/pets/{id}`.'), ...HEADERS.requestId, ...HEADERS.rateLimit },
           },
-          400: errorResponse('The body is not valid JSON, or a field is missing or invalid.', 'validation_failed', 'malformed_json'),
-          413: errorResponse('The body is larger than the limit.', 'payload_too_large'),
-          415: errorResponse('The body is not `application/json`.', 'unsupported_media_type'),
+          400: errorResponse('The body is not valid JSON, or a field is missing or invalid.', ['validation_failed', 'malformed_json'], HEADERS.rateLimit),
+          413: errorResponse('The body is larger than the limit.', ['payload_too_large'], HEADERS.rateLimit),
+          415: errorResponse('The body is not `application/json` in UTF-8.', ['unsupported_media_type'], HEADERS.rateLimit),
           ...COMMON_ERROR_RESPONSES,
         },
       },
@@ -101,22 +106,17 @@ The body is checked strictly and never altered: \`"5"\` is not an integer, \`1.5
 
 Every answer carries \`Deprecation: @${GET_PET_DEPRECATED_AT.getTime() / 1000}\` (RFC 9745), \`Sunset: ${GET_PET_SUNSET_AT.toUTCString()}\` (RFC 8594) and \`Link\` to the successor and to this notice.`,
         params: PetIdParamsSchema,
-        response: {
-          200: {
-            ...Type.Ref(PetSchema),
-            description: 'The animal.',
-            headers: {
-              Deprecation: header(`\`@${GET_PET_DEPRECATED_AT.getTime() / 1000}\``),
-              Sunset: header(GET_PET_SUNSET_AT.toUTCString()),
-              Link: header(`\`</v1/pets>; rel="successor-version", <${DEPRECATION_NOTICE_URL}>; rel="deprecation"\``),
-              ...REQUEST_ID_HEADER,
-            },
+        // Every answer of this operation, errors included, carries the deprecation headers.
+        response: withHeaders(
+          {
+            200: { ...Type.Ref(PetSchema), description: 'The animal.', headers: { ...HEADERS.requestId, ...HEADERS.rateLimit } },
+            400: errorResponse('The petId is not an integer from 1 to 2^53−1.', ['validation_failed'], HEADERS.rateLimit),
+            404: errorResponse('No animal has this id.', ['pet_not_found'], HEADERS.rateLimit),
+            410: errorResponse('The operation has passed its sunset date.', ['operation_removed']),
+            ...COMMON_ERROR_RESPONSES,
           },
-          400: VALIDATION_ERROR,
-          404: errorResponse('No animal has this id.', 'pet_not_found'),
-          410: errorResponse('The operation has passed its sunset date.', 'operation_removed'),
-          ...COMMON_ERROR_RESPONSES,
-        },
+          DEPRECATION_HEADERS,
+        ),
       },
       onRequest: async () => {
         if (now() >= GET_PET_SUNSET_AT.getTime()) {

@@ -203,6 +203,35 @@ for (const dialect of TEST_DIALECTS) {
         assert.match(String(response.headers.link), /rel="deprecation"/);
       });
 
+      it('every answer, errors included > carries Deprecation, Sunset and Link, as the OpenAPI document says', async () => {
+        const created = (await post({ name: 'Any', categoryId: 1 })).json();
+        const saved = t.clock.now;
+        const answers: [number, () => Promise<{ statusCode: number; headers: Record<string, unknown> }>][] = [
+          [200, () => get(`/v1/pets/${created.id}`)],
+          [400, () => get('/v1/pets/abc')],
+          [401, () => t.app.inject({ method: 'GET', url: `/v1/pets/${created.id}` })],
+          [404, () => get('/v1/pets/987654321')],
+          [
+            410,
+            async () => {
+              t.clock.now = Date.parse('2031-01-01T00:00:00Z');
+              try {
+                return await get(`/v1/pets/${created.id}`);
+              } finally {
+                t.clock.now = saved;
+              }
+            },
+          ],
+        ];
+        for (const [status, answer] of answers) {
+          const response = await answer();
+          assert.equal(response.statusCode, status);
+          assert.equal(response.headers.deprecation, '@1795564800', `${status}`);
+          assert.equal(response.headers.sunset, 'Thu, 05 Dec 2030 00:00:00 GMT', `${status}`);
+          assert.equal(response.headers.link, '</v1/pets>; rel="successor-version", </docs#/pets/getPet>; rel="deprecation"; type="text/html"', `${status}`);
+        }
+      });
+
       it('when the pet does not exist > answers 404 pet_not_found with the deprecation headers', async () => {
         const response = await get('/v1/pets/987654321');
         assert.equal(response.statusCode, 404);

@@ -1,4 +1,7 @@
-/** The one shape of every error body the service answers, and helpers to document it per route. */
+/**
+ * How responses are documented: the one Error shape, error entries with examples, and the
+ * headers answers carry. Routes compose these so every documented answer says what it sends.
+ */
 import { Type } from '@sinclair/typebox';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
 
@@ -52,10 +55,27 @@ const EXAMPLES: Record<ErrorCode, string> = {
   service_unavailable: 'the database is not reachable; retry later',
 };
 
+type HeaderDocs = Record<string, { type: 'string'; description: string }>;
+
+export const header = (description: string) => ({ type: 'string' as const, description });
+
+/** Headers by the situation that brings them. */
+export const HEADERS = {
+  requestId: { 'X-Request-Id': header('The request id: the one the client sent when it was sane, else a new UUID. Also in the log line.') },
+  rateLimit: {
+    'RateLimit-Limit': header('Requests allowed per minute with this key (absent when rate limits are off).'),
+    'RateLimit-Remaining': header('Requests left in the current minute.'),
+    'RateLimit-Reset': header('Seconds until the current minute ends.'),
+  },
+  retryAfter: { 'Retry-After': header('Seconds to wait before retrying.') },
+  challenge: { 'WWW-Authenticate': header('`Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750).') },
+} satisfies Record<string, HeaderDocs>;
+
 /** An OpenAPI response entry for a status, listing the codes it can carry, with an example of each. */
-export function errorResponse(description: string, ...codes: ErrorCode[]) {
+export function errorResponse(description: string, codes: ErrorCode[], headers: HeaderDocs = {}) {
   return {
     description: `${description} Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
+    headers: { ...HEADERS.requestId, ...headers },
     content: {
       'application/json': {
         schema: Type.Ref(ErrorSchema),
@@ -69,11 +89,19 @@ export function errorResponse(description: string, ...codes: ErrorCode[]) {
 
 /** The errors every authenticated operation can answer. */
 export const COMMON_ERROR_RESPONSES = {
-  401: errorResponse('The API key is missing, unknown, expired or revoked. Carries `WWW-Authenticate: Bearer`.', 'unauthorized'),
+  401: errorResponse('The API key is missing, unknown, expired or revoked.', ['unauthorized'], HEADERS.challenge),
   429: errorResponse(
-    'Too many requests this minute with this key, or too many failed authentications from this address. Carries `Retry-After` (seconds).',
-    'rate_limited',
+    'Too many requests this minute with this key, or too many failed authentications from this address.',
+    ['rate_limited'],
+    { ...HEADERS.retryAfter, ...HEADERS.rateLimit },
   ),
-  500: errorResponse('Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it.', 'internal_error'),
-  503: errorResponse('The database is unreachable. Carries `Retry-After` (seconds).', 'service_unavailable'),
+  500: errorResponse('Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it.', ['internal_error']),
+  503: errorResponse('The database is unreachable.', ['service_unavailable'], HEADERS.retryAfter),
 };
+
+/** Adds headers to every response of an operation (an operation's own headers, such as deprecation). */
+export function withHeaders<T extends Record<number, { headers?: HeaderDocs }>>(responses: T, headers: HeaderDocs): T {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => [status, { ...response, headers: { ...response.headers, ...headers } }]),
+  ) as T;
+}
