@@ -25,5 +25,7 @@ VOLUME ["/data"]
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # The service handles SIGTERM itself (drains requests, closes the database, exits 0).
+# No first-start key: a container's stdout is a log stream, and a key must not land in logs.
+# Make keys with: docker run --rm -v DATA:/data IMAGE keys create --name NAME
 ENTRYPOINT ["node", "dist/cli.js"]
-CMD ["serve"]
+CMD ["serve", "--no-bootstrap-key"]

@@ -24,11 +24,21 @@ Configuration comes from environment variables (PORT, HOST, DATABASE_URL, ...); 
 
 class UsageError extends Error {}
 
+/** Which options each command takes; any other is a usage error rather than silently ignored. */
+const OPTIONS_OF: Record<string, string[]> = {
+  serve: ['no-bootstrap-key', 'workers'],
+  migrate: [],
+  'keys create': ['name', 'expires-in'],
+  'keys list': ['json'],
+  'keys revoke': [],
+};
+
 async function main(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals, tokens } = parseArgs({
     args: argv,
     allowPositionals: true,
     strict: true,
+    tokens: true,
     options: {
       'no-bootstrap-key': { type: 'boolean', default: false },
       workers: { type: 'string', default: '1' },
@@ -44,6 +54,13 @@ async function main(argv: string[]): Promise<void> {
   }
   const [command = 'serve', sub, ...rest] = positionals;
   if (!['serve', 'migrate', 'keys'].includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  const commandName = command === 'keys' && sub ? `keys ${sub}` : command;
+  const allowed = OPTIONS_OF[commandName] ?? [];
+  for (const token of tokens) {
+    if (token.kind === 'option' && token.name !== 'help' && !allowed.includes(token.name)) {
+      throw new UsageError(`${commandName} does not take --${token.name}`);
+    }
+  }
   const config = loadConfig();
 
   switch (command) {

@@ -77,7 +77,8 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   }
   const bootstrapKey = await prepareDatabase(config, options);
   if (options.workers > 1) {
-    if (bootstrapKey) printBootstrapKey(bootstrapKey, baseUrlOf(config.host, config.port));
+    // With PORT=0 the workers choose the port; their "Server listening" lines tell it.
+    if (bootstrapKey) printBootstrapKey(bootstrapKey, baseUrlOf(config.host, config.port === 0 ? 'PORT' : config.port));
     return superviseWorkers(config, options.workers);
   }
   const baseUrl = await serveHttp(config);
@@ -135,13 +136,14 @@ function superviseWorkers(config: Config, count: number): Promise<void> {
   return new Promise(() => {});
 }
 
-function baseUrlOf(host: string, port: number): string {
+function baseUrlOf(host: string, port: number | string): string {
   const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
   return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}/v1`;
 }
 
 function printBootstrapKey(key: string, base: string): void {
-  // Written straight to the terminal, never to the log: a key must not end up in log storage.
+  // Plain text, not a log line, so log shippers that parse the JSON lines skip it. Where stdout
+  // itself is stored (containers, service managers), start with --no-bootstrap-key instead.
   process.stdout.write(
     [
       '',

@@ -14,9 +14,8 @@ export async function listApiKeys(db: Kysely<Database>): Promise<ApiKeyRow[]> {
   return db.selectFrom('apiKeys').selectAll().orderBy('id').execute();
 }
 
-export async function countApiKeys(db: Kysely<Database>): Promise<number> {
-  const { count } = await db.selectFrom('apiKeys').select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
-  return Number(count);
+export async function anyApiKeyExists(db: Kysely<Database>): Promise<boolean> {
+  return (await db.selectFrom('apiKeys').select('id').limit(1).executeTakeFirst()) !== undefined;
 }
 
 /** Marks a key revoked; answers the row, or undefined when no key has this id. Revoking twice keeps the first time. */

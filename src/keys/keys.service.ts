@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { ApiKeyRow, Database } from '../db/database.js';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-key-token.js';
-import { countApiKeys, findApiKeyByHash, insertApiKey, listApiKeys, revokeApiKey } from './keys.repository.js';
+import { anyApiKeyExists, findApiKeyByHash, insertApiKey, listApiKeys, revokeApiKey } from './keys.repository.js';
 
 export type Clock = () => number;
 
@@ -49,7 +49,7 @@ export async function listKeys(db: Kysely<Database>): Promise<ApiKeySummary[]> {
 }
 
 export async function hasAnyKey(db: Kysely<Database>): Promise<boolean> {
-  return (await countApiKeys(db)) > 0;
+  return anyApiKeyExists(db);
 }
 
 export async function revokeKey(db: Kysely<Database>, id: number, now: Clock = Date.now): Promise<ApiKeySummary | undefined> {

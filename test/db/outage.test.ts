@@ -72,11 +72,16 @@ describe('PostgreSQL outage', { skip: process.env.TEST_DATABASE_URL ? false : 'T
     assert.equal((await app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
   });
 
-  // The test's own timeout is the bound: a request stuck on a silent network would hang forever.
-  it('when the network goes silent > answers 503 once the timeouts pass instead of hanging, then recovers', { timeout: 30_000 }, async () => {
+  // Not a performance figure but the documented bound: no request waits on the database longer
+  // than the statement timeout plus the client's one-second grace (docs/deploy.md). The slack
+  // covers a slow machine, not a hang: without the timeouts these requests never end.
+  it('when the network goes silent > answers 503 within the documented bound instead of hanging, then recovers', { timeout: 30_000 }, async () => {
     assert.equal((await listPets()).statusCode, 200);
     proxy.stall();
+    const started = performance.now();
     const [list, ready] = await Promise.all([listPets(), app.inject({ method: 'GET', url: '/readyz' })]);
+    const waitedMs = performance.now() - started;
+    assert.ok(waitedMs < STATEMENT_TIMEOUT_MS + 1000 + 2000, `waited ${Math.round(waitedMs)} ms`);
     assertUnavailable(list);
     assert.equal(ready.statusCode, 503);
     await proxy.cut();

@@ -699,5 +699,11 @@ describe('animal-store serve', { timeout: 120_000 }, () => {
       assert.match(result.stderr, /frobnicate/);
       assert.match(result.stderr, /Usage:/);
     });
+
+    it('answers exit code 2 for an option the command does not take, instead of ignoring it', async () => {
+      const result = await runCli(['keys', 'list', '--workers', '3'], { DATABASE_URL: newDatabaseUrl() });
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, /keys list does not take --workers/);
+    });
   });
 });
