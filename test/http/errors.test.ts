@@ -150,7 +150,8 @@ describe('health routes', () => {
       assert.equal(response.json().code, 'service_unavailable');
       assert.equal(response.headers['retry-after'], '5');
     } finally {
-      await t.app.close();
+      // close() again is harmless; it also removes the database file.
+      await t.close();
     }
   });
 });
