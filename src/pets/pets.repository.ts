@@ -1,9 +1,30 @@
 /** SQL for pets. Every function takes the database (or a transaction) first. */
 import type { Kysely } from 'kysely';
+import { waitForInsertTurn } from '../db/dialect.js';
 import type { Database, NewPetRow, PetRow, PetStatus } from '../db/database.js';
 
+/**
+ * Inserts a pet in one statement that waits for its turn before drawing an id, so pets become
+ * visible in id order and a reader paging by `id > cursor` never passes one still committing.
+ */
 export async function insertPet(db: Kysely<Database>, row: NewPetRow): Promise<PetRow> {
-  return db.insertInto('pets').values(row).returningAll().executeTakeFirstOrThrow();
+  return db
+    .with('insertTurn', (qc) => qc.selectNoFrom(waitForInsertTurn(db, 'pets.insert')))
+    .insertInto('pets')
+    .columns(['name', 'categoryId', 'status', 'createdAt'])
+    .expression((eb) =>
+      eb
+        .selectFrom('insertTurn')
+        // Typed casts: in INSERT … SELECT the target columns do not type the parameters.
+        .select([
+          eb.cast<string>(eb.val(row.name), 'text').as('name'),
+          eb.cast<number>(eb.val(row.categoryId), 'bigint').as('categoryId'),
+          eb.cast<string>(eb.val(row.status), 'text').as('status'),
+          eb.cast<number>(eb.val(row.createdAt), 'bigint').as('createdAt'),
+        ]),
+    )
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function findPetById(db: Kysely<Database>, id: number): Promise<PetRow | undefined> {

@@ -1,7 +1,6 @@
 /** The pets use cases. No HTTP here: routes, the CLI and tests all call these functions. */
 import type { Kysely } from 'kysely';
 import type { Database, PetRow, PetStatus } from '../db/database.js';
-import { serializeTransactions } from '../db/dialect.js';
 import { AppError } from '../errors.js';
 import { decodeCursor, encodeCursor } from './pets.cursor.js';
 import { DEFAULT_PET_STATUS, type NewPet, type Pet } from './pets.schemas.js';
@@ -26,13 +25,7 @@ export async function listPets(
 }
 
 export async function createPet(db: Kysely<Database>, newPet: NewPet, now: () => number = Date.now): Promise<Pet> {
-  return db.transaction().execute(async (trx) => {
-    // Ids are drawn when a row is inserted but become visible at commit. Inserting one at a
-    // time makes commits follow id order, so a reader walking `id > cursor` never passes a pet
-    // that is still to appear behind it.
-    await serializeTransactions(trx, 'pets.insert');
-    return toPet(await insertPet(trx, { ...newPet, status: newPet.status ?? DEFAULT_PET_STATUS, createdAt: now() }));
-  });
+  return toPet(await insertPet(db, { ...newPet, status: newPet.status ?? DEFAULT_PET_STATUS, createdAt: now() }));
 }
 
 export async function getPet(db: Kysely<Database>, id: number): Promise<Pet> {

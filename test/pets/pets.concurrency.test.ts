@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createDb, type DbHandle } from '../../src/db/create-db.js';
-import { serializeTransactions } from '../../src/db/dialect.js';
 import { encodeCursor } from '../../src/pets/pets.cursor.js';
 import { insertPet } from '../../src/pets/pets.repository.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -35,7 +34,6 @@ describe('GET /v1/pets while a slow create is committing on postgres', { skip: p
     const gate = new Promise<void>((resolve) => (release = resolve));
     let slowId: number | undefined;
     const slow = other.db.transaction().execute(async (trx) => {
-      await serializeTransactions(trx, 'pets.insert');
       slowId = (await insertPet(trx, { name: 'slow', categoryId: 1, status: 'available', createdAt: Date.now() })).id;
       await gate;
     });
