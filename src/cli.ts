@@ -6,7 +6,9 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createDb } from './db/create-db.js';
+import type { Kysely } from 'kysely';
+import { withDb } from './db/create-db.js';
+import type { Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { issueApiKey, listKeys, parseDuration, revokeKey } from './keys/keys.service.js';
 
@@ -71,7 +73,7 @@ async function main(argv: string[]): Promise<void> {
       return serve(config, { bootstrapKey: !values['no-bootstrap-key'], workers: parseWorkers(values.workers) });
     }
     case 'migrate':
-      return withDb(config, async (db) => {
+      return onDatabase(config, async (db) => {
         const applied = await migrateToLatest(db);
         process.stderr.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'Already up to date.\n');
       });
@@ -95,7 +97,7 @@ async function keys(config: Config, sub: string | undefined, rest: string[], val
       const expiresIn = values['expires-in'];
       const expiresInMs = expiresIn === undefined ? undefined : parseDuration(expiresIn);
       if (expiresIn !== undefined && expiresInMs === undefined) throw new UsageError(`--expires-in must look like 90s, 15m, 12h or 30d (got ${expiresIn})`);
-      return withDb(config, async (db) => {
+      return onDatabase(config, async (db) => {
         await migrateToLatest(db);
         const issued = await issueApiKey(db, { name: values.name!, expiresInMs });
         const expires = issued.expiresAt ? `expires ${issued.expiresAt.toISOString()}` : 'never expires';
@@ -104,7 +106,7 @@ async function keys(config: Config, sub: string | undefined, rest: string[], val
       });
     }
     case 'list':
-      return withDb(config, async (db) => {
+      return onDatabase(config, async (db) => {
         await migrateToLatest(db);
         const all = await listKeys(db);
         if (values.json) {
@@ -118,7 +120,7 @@ async function keys(config: Config, sub: string | undefined, rest: string[], val
     case 'revoke': {
       const id = rest[0];
       if (id === undefined || !/^\d+$/.test(id) || !Number.isSafeInteger(Number(id))) throw new UsageError('keys revoke needs the numeric ID shown by keys list');
-      return withDb(config, async (db) => {
+      return onDatabase(config, async (db) => {
         await migrateToLatest(db);
         const revoked = await revokeKey(db, Number(id));
         if (!revoked) throw new Error(`no key has id ${id}`);
@@ -130,13 +132,9 @@ async function keys(config: Config, sub: string | undefined, rest: string[], val
   }
 }
 
-async function withDb(config: Config, work: (db: ReturnType<typeof createDb>['db']) => Promise<void>): Promise<void> {
-  const handle = createDb(config.databaseUrl, { poolMax: 1, statementTimeoutMs: config.databaseStatementTimeoutMs });
-  try {
-    await work(handle.db);
-  } finally {
-    await handle.close();
-  }
+/** Runs a command's work on the configured database. */
+function onDatabase(config: Config, work: (db: Kysely<Database>) => Promise<void>): Promise<void> {
+  return withDb(config.databaseUrl, config.databaseStatementTimeoutMs, work);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
@@ -144,6 +142,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.stderr.write(`animal-store: ${(error as Error).message}\n\n${USAGE}\n`);
     process.exit(2);
   }
-  process.stderr.write(`animal-store: ${error instanceof ConfigError ? error.message : (error as Error).message}\n`);
+  const hint = (error as { code?: string }).code === 'EADDRINUSE' ? '\nAnother process uses this port: stop it, or start with PORT set to a free port.' : '';
+  process.stderr.write(`animal-store: ${error instanceof ConfigError ? error.message : (error as Error).message}${hint}\n`);
   process.exit(1);
 });

@@ -10,7 +10,7 @@ import { basename, relative } from 'node:path';
 import { pino } from 'pino';
 import type { Config } from './config.js';
 import { buildApp } from './app.js';
-import { createDb } from './db/create-db.js';
+import { createDb, withDb } from './db/create-db.js';
 import { migrateToLatest } from './db/migrate.js';
 import { hasAnyKey, issueApiKey } from './keys/keys.service.js';
 
@@ -21,19 +21,20 @@ export interface ServeOptions {
   workers: number;
 }
 
+/** Prepares the database for serving: the migrations, run once before any process serves. */
+export async function prepareDatabase(config: Config): Promise<void> {
+  await withDb(config.databaseUrl, config.databaseStatementTimeoutMs, migrateToLatest);
+}
+
 /**
- * Prepares the database for serving: migrations, then the first key if there is none.
- * Answers that key, to be shown once the service listens.
+ * Makes the first key when the key store is empty, once the service listens: made earlier, a
+ * key would be lost with a start that fails (a busy port, say), and no later start would show one.
  */
-export async function prepareDatabase(config: Config, options: Pick<ServeOptions, 'bootstrapKey'>): Promise<string | undefined> {
-  const handle = createDb(config.databaseUrl, { poolMax: 1, statementTimeoutMs: config.databaseStatementTimeoutMs });
-  try {
-    await migrateToLatest(handle.db);
-    if (options.bootstrapKey && !(await hasAnyKey(handle.db))) return (await issueApiKey(handle.db, { name: 'bootstrap' })).key;
-    return undefined;
-  } finally {
-    await handle.close();
-  }
+async function makeBootstrapKey(config: Config, baseUrl: string): Promise<void> {
+  await withDb(config.databaseUrl, config.databaseStatementTimeoutMs, async (db) => {
+    if (await hasAnyKey(db)) return;
+    printBootstrapKey((await issueApiKey(db, { name: 'bootstrap' })).key, baseUrl);
+  });
 }
 
 /** Serves HTTP until a stop signal, and answers the base URL it listens on; assumes `prepareDatabase` ran. */
@@ -75,14 +76,15 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     await serveHttp(config);
     return;
   }
-  const bootstrapKey = await prepareDatabase(config, options);
+  await prepareDatabase(config);
   if (options.workers > 1) {
-    // With PORT=0 the workers choose the port; their "Server listening" lines tell it.
-    if (bootstrapKey) printBootstrapKey(bootstrapKey, baseUrlOf(config.host, config.port === 0 ? 'PORT' : config.port));
+    if (options.bootstrapKey) {
+      cluster.once('listening', (_worker, address) => void makeBootstrapKey(config, baseUrlOf(config.host, address.port)));
+    }
     return superviseWorkers(config, options.workers);
   }
   const baseUrl = await serveHttp(config);
-  if (bootstrapKey) printBootstrapKey(bootstrapKey, baseUrl);
+  if (options.bootstrapKey) await makeBootstrapKey(config, baseUrl);
 }
 
 /** A worker that dies within this long of starting is failing at boot; restarting it would only loop. */
@@ -136,7 +138,7 @@ function superviseWorkers(config: Config, count: number): Promise<void> {
   return new Promise(() => {});
 }
 
-function baseUrlOf(host: string, port: number | string): string {
+function baseUrlOf(host: string, port: number): string {
   const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
   return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}/v1`;
 }

@@ -83,6 +83,16 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
   throw new Error(`DATABASE_URL must be sqlite:PATH, a file path, or postgres://… (got ${JSON.stringify(redactPassword(url))})`);
 }
 
+/** Opens one connection for a short piece of work (a CLI command, a start-up chore) and closes it after. */
+export async function withDb<T>(url: string, statementTimeoutMs: number, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  const handle = createDb(url, { poolMax: 1, statementTimeoutMs });
+  try {
+    return await work(handle.db);
+  } finally {
+    await handle.close();
+  }
+}
+
 const INT8_OID = 20;
 
 /**

@@ -15,10 +15,17 @@ export function requestIdOf(request: IncomingMessage): string {
 }
 
 export function registerResponseHeaders(app: FastifyInstance): void {
+  let stopping = false;
+  // From the start of a graceful stop, answers close their connection, so a keep-alive client
+  // sends its next request to a live instance instead of into a socket about to be reset.
+  app.addHook('preClose', async () => {
+    stopping = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   app.addHook('onSend', async (_request, reply, payload) => {
+    if (stopping) reply.header('connection', 'close');
     reply.header('x-content-type-options', 'nosniff');
     if (String(reply.getHeader('content-type') ?? '').startsWith('application/json')) reply.header('cache-control', 'no-store');
     return payload;

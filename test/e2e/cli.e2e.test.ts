@@ -590,6 +590,8 @@ for (const dialect of TEST_DIALECTS) {
       before(async () => {
         bootstrapDatabaseUrl = await newDatabaseUrl();
         first = await spawnService({ databaseUrl: bootstrapDatabaseUrl, args: ['serve'] });
+        // The key is made once the service listens, so it may follow the "listening" line.
+        for (let i = 0; i < 100 && !/ask_[A-Za-z0-9_-]{43}/.test(first.stdout()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
       });
       after(async () => {
         await first?.stop();

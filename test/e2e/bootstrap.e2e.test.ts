@@ -1,0 +1,51 @@
+/** The first-start key must reach the user: never made by a start that then fails. */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type RunningService, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
+import { createEmptyDatabaseUrl } from '../helpers/test-db.js';
+
+const KEY = /ask_[A-Za-z0-9_-]{43}/;
+
+describe('animal-store serve on an empty key store', { timeout: 60_000 }, () => {
+  let busy: { url: string; remove(): Promise<void> };
+  let fresh: { url: string; remove(): Promise<void> };
+  let occupant: RunningService;
+
+  before(async () => {
+    busy = await createEmptyDatabaseUrl('sqlite');
+    fresh = await createEmptyDatabaseUrl('sqlite');
+    occupant = await spawnService({ databaseUrl: busy.url });
+  });
+  after(async () => {
+    await stopAllServices();
+    await busy?.remove();
+    await fresh?.remove();
+  });
+
+  it('when its port is taken > exits 1 with a hint, makes no key, and the next start shows one', async () => {
+    const failed = await runCli(['serve'], { DATABASE_URL: fresh.url, PORT: String(occupant.port), HOST: '127.0.0.1' });
+    assert.equal(failed.code, 1, failed.stderr);
+    assert.match(failed.stderr, /EADDRINUSE[\s\S]*start with PORT set to a free port/);
+    assert.doesNotMatch(failed.stdout, KEY);
+
+    const listed = await runCli(['keys', 'list', '--json'], { DATABASE_URL: fresh.url });
+    assert.deepEqual(JSON.parse(listed.stdout), []);
+
+    const started = await spawnService({ databaseUrl: fresh.url, args: ['serve'] });
+    for (let i = 0; i < 50 && !KEY.test(started.stdout()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.match(started.stdout(), KEY);
+    assert.match(started.stdout(), new RegExp(`curl -H "Authorization: Bearer ask_[^"]+" ${started.baseUrl}/v1/pets`));
+  });
+
+  it('with --workers 2 and PORT=0 > prints the key with the port the workers listen on', async () => {
+    const place = await createEmptyDatabaseUrl('sqlite');
+    try {
+      const service = await spawnService({ databaseUrl: place.url, args: ['serve', '--workers', '2'] });
+      for (let i = 0; i < 50 && !KEY.test(service.stdout()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.match(service.stdout(), new RegExp(`${service.baseUrl}/v1/pets`));
+      assert.equal((await service.stop()).code, 0);
+    } finally {
+      await place.remove();
+    }
+  });
+});
