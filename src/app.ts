@@ -82,8 +82,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const verifier = createKeyVerifier(db, { cacheTtlMs: config.keyCacheTtlMs, now });
   await app.register(
     async (v1) => {
-      // Before auth: its onRequest hook turns away addresses that keep failing authentication.
-      registerRateLimit(v1, { limitPerMinute: config.rateLimitPerMinute, now });
+      // Before auth: its onRequest hook turns away addresses whose keys keep failing verification.
+      registerRateLimit(v1, { limitPerMinute: config.rateLimitPerMinute, now, verifier });
       registerBearerAuth(v1, verifier);
       await v1.register(petsRoutes, { db, now });
     },

@@ -27,7 +27,7 @@ export function registerBearerAuth(app: FastifyInstance, verifier: KeyVerifier):
     if (request.routeOptions.config.public || request.routeOptions.url === undefined) return;
 
     const header = request.headers.authorization;
-    const token = header === undefined ? undefined : BEARER.exec(header)?.[1];
+    const token = bearerTokenOf(header);
     if (token === undefined) {
       // RFC 6750 §3.1: a request with no credentials gets the challenge without an error code.
       reply.header('www-authenticate', header === undefined ? `Bearer ${REALM}` : `Bearer ${REALM}, error="invalid_request"`);
@@ -43,4 +43,9 @@ export function registerBearerAuth(app: FastifyInstance, verifier: KeyVerifier):
     }
     request.apiKey = key;
   });
+}
+
+/** The token of an `Authorization: Bearer <token>` header (scheme in any case), if it is one. */
+export function bearerTokenOf(header: string | undefined): string | undefined {
+  return header === undefined ? undefined : BEARER.exec(header)?.[1];
 }

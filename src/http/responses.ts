@@ -91,7 +91,7 @@ export function errorResponse(description: string, codes: ErrorCode[], headers: 
 export const COMMON_ERROR_RESPONSES = {
   401: errorResponse('The API key is missing, unknown, expired or revoked.', ['unauthorized'], HEADERS.challenge),
   429: errorResponse(
-    'Too many requests this minute with this key, or too many failed authentications from this address.',
+    'Too many requests this minute with this key, or too many failed key verifications from this address.',
     ['rate_limited'],
     { ...HEADERS.retryAfter, ...HEADERS.rateLimit },
   ),

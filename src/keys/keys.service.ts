@@ -85,6 +85,8 @@ export interface VerifiedKey {
 
 export interface KeyVerifier {
   verify(token: string): Promise<VerifiedKey | undefined>;
+  /** True when the key is valid by the cache alone, so verifying it needs no database lookup. */
+  isKnownValid(token: string): boolean;
 }
 
 /**
@@ -112,6 +114,12 @@ export function createKeyVerifier(db: Kysely<Database>, options: { cacheTtlMs: n
   };
 
   return {
+    isKnownValid(token) {
+      if (!looksLikeApiKey(token)) return false;
+      const cached = cache.get(hashApiKey(token));
+      const at = now();
+      return cached !== undefined && cached.cachedUntil > at && usable(cached.key, at);
+    },
     async verify(token) {
       if (!looksLikeApiKey(token)) return undefined;
       const secretHash = hashApiKey(token);
