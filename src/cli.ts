@@ -20,7 +20,8 @@ const USAGE = `Usage:
   animal-store keys create --name NAME [--expires-in 30d]
                                                 make an API key; the key alone is printed on stdout
   animal-store keys list [--json]               list keys (never their secrets)
-  animal-store keys revoke ID                   revoke a key at once
+  animal-store keys revoke ID                   revoke a key; every instance refuses it within
+                                                KEY_CACHE_TTL_MS (5 s by default)
 
 Configuration comes from environment variables (PORT, HOST, DATABASE_URL, ...); see the README.`;
 
@@ -57,6 +58,8 @@ async function main(argv: string[]): Promise<void> {
   const [command = 'serve', sub, ...rest] = positionals;
   if (!['serve', 'migrate', 'keys'].includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   const commandName = command === 'keys' && sub ? `keys ${sub}` : command;
+  const extra = positionals.slice(commandName.split(' ').length + (commandName === 'keys revoke' ? 1 : 0));
+  if (extra.length > 0 && (commandName in OPTIONS_OF)) throw new UsageError(`${commandName} takes no argument ${JSON.stringify(extra[0])}`);
   const allowed = OPTIONS_OF[commandName] ?? [];
   for (const token of tokens) {
     if (token.kind === 'option' && token.name !== 'help' && !allowed.includes(token.name)) {
@@ -67,7 +70,6 @@ async function main(argv: string[]): Promise<void> {
 
   switch (command) {
     case 'serve': {
-      if (sub !== undefined) throw new UsageError(`serve takes no argument (got ${sub})`);
       // Loaded only here, so the key and migrate commands do not load the whole web stack.
       const { serve } = await import('./server.js');
       return serve(config, { bootstrapKey: !values['no-bootstrap-key'], workers: parseWorkers(values.workers) });
@@ -94,6 +96,7 @@ async function keys(config: Config, sub: string | undefined, rest: string[], val
   switch (sub) {
     case 'create': {
       if (!values.name || values.name.trim() === '') throw new UsageError('keys create needs --name NAME');
+      if (values.name.trim().length > 100) throw new UsageError('--name must have at most 100 characters');
       const expiresIn = values['expires-in'];
       const expiresInMs = expiresIn === undefined ? undefined : parseDuration(expiresIn);
       if (expiresIn !== undefined && expiresInMs === undefined) throw new UsageError(`--expires-in must look like 90s, 15m, 12h or 30d (got ${expiresIn})`);
@@ -122,9 +125,15 @@ async function keys(config: Config, sub: string | undefined, rest: string[], val
       if (id === undefined || !/^\d+$/.test(id) || !Number.isSafeInteger(Number(id))) throw new UsageError('keys revoke needs the numeric ID shown by keys list');
       return onDatabase(config, async (db) => {
         await migrateToLatest(db);
-        const revoked = await revokeKey(db, Number(id));
+        const at = new Date();
+        const revoked = await revokeKey(db, Number(id), () => at.getTime());
         if (!revoked) throw new Error(`no key has id ${id}`);
-        process.stderr.write(`Revoked key ${revoked.id} "${revoked.name}" (${revoked.prefix}…) at ${revoked.revokedAt?.toISOString()}.\n`);
+        const what = `key ${revoked.id} "${revoked.name}" (${revoked.prefix}…)`;
+        process.stderr.write(
+          revoked.revokedAt?.getTime() === at.getTime()
+            ? `Revoked ${what}. Every instance refuses it within KEY_CACHE_TTL_MS (${config.keyCacheTtlMs} ms).\n`
+            : `${what} was already revoked at ${revoked.revokedAt?.toISOString()}; nothing changed.\n`,
+        );
       });
     }
     default:

@@ -29,6 +29,10 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
 }
 
 function decodeUtf8(request: FastifyRequest, body: Buffer): string {
+  const encoding = request.headers['content-encoding'];
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+    throw new AppError('unsupported_media_type', `Content-Encoding ${encoding} is not accepted; send the body uncompressed`);
+  }
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1];
   if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
     throw new AppError('unsupported_media_type', `body must be JSON in UTF-8, not charset=${charset}`);
@@ -47,17 +51,53 @@ export function parseExactJson(text: string): unknown {
     value = secureJson.parse(text, refuseUnstorableStrings, { protoAction: 'error', constructorAction: 'error' });
   } catch (error) {
     if (error instanceof AppError) throw error;
+    if (error instanceof RangeError) throw new AppError('malformed_json', 'body is nested too deeply');
     throw new AppError('malformed_json', `body is not valid JSON: ${(error as Error).message}`);
   }
   for (const [token] of text.matchAll(STRING_OR_NUMBER)) {
     if (!token.startsWith('"') && changesWhenRead(token)) {
+      const shown = token.length > 40 ? `${token.slice(0, 40)}…` : token;
       throw new AppError(
         'malformed_json',
-        `body holds the number ${token}, which JSON.parse cannot read exactly (integers are exact up to 2^53-1, 9007199254740991), so it is refused rather than rounded`,
+        `body holds the number ${shown}, which JSON.parse cannot read exactly (integers are exact up to 2^53-1, 9007199254740991), so it is refused rather than rounded`,
       );
     }
   }
+  const duplicate = firstDuplicateKey(text);
+  if (duplicate !== undefined) {
+    throw new AppError('malformed_json', `body gives the field ${JSON.stringify(duplicate)} twice; JSON.parse would keep only the last`);
+  }
   return value;
+}
+
+/**
+ * The first key that appears twice in one object of this (already valid) JSON text. Walks the
+ * text with an explicit stack, so deep nesting cannot overflow the call stack.
+ */
+function firstDuplicateKey(text: string): string | undefined {
+  const objects: ({ keys: Set<string>; expectingKey: boolean } | null)[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      const top = objects.at(-1);
+      if (top?.expectingKey) {
+        const key = JSON.parse(text.slice(i, end + 1)) as string;
+        if (top.keys.has(key)) return key;
+        top.keys.add(key);
+        top.expectingKey = false;
+      }
+      i = end;
+    } else if (c === '{') objects.push({ keys: new Set(), expectingKey: true });
+    else if (c === '[') objects.push(null);
+    else if (c === '}' || c === ']') objects.pop();
+    else if (c === ',') {
+      const top = objects.at(-1);
+      if (top) top.expectingKey = true;
+    }
+  }
+  return undefined;
 }
 
 function refuseUnstorableStrings(this: unknown, key: string, value: unknown): unknown {
@@ -80,9 +120,10 @@ function changesWhenRead(token: string): boolean {
   if (!Number.isInteger(read)) return false;
   const [, sign, whole, fraction = '', exponent = '0'] = NUMBER_PARTS.exec(token)!;
   const digits = `${whole}${fraction}`.replace(/^0+(?=\d)/, '');
+  // All zeros is exactly zero, however it is written (and 0e999999999 must not become a power of ten).
+  if (!/[1-9]/.test(digits)) return read !== 0;
+  // The literal is digits × 10^-scale. A finite integer `read` keeps -scale below ~310 here.
   const scale = fraction.length - Number(exponent);
-  // The literal is digits × 10^-scale; past 400 digits of exponent JSON.parse gives 0 or Infinity anyway.
-  if (Math.abs(scale) > 400) return read !== 0 || /[1-9]/.test(digits);
   let exact: bigint;
   if (scale <= 0) exact = BigInt(digits) * 10n ** BigInt(-scale);
   else {

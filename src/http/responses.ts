@@ -72,7 +72,7 @@ export const HEADERS = {
 } satisfies Record<string, HeaderDocs>;
 
 /** An OpenAPI response entry for a status, listing the codes it can carry, with an example of each. */
-export function errorResponse(description: string, codes: ErrorCode[], headers: HeaderDocs = {}) {
+export function errorResponse(description: string, codes: ErrorCode[], headers: HeaderDocs = {}, messages: Partial<Record<ErrorCode, string>> = {}) {
   return {
     description: `${description} Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
     headers: { ...HEADERS.requestId, ...headers },
@@ -80,7 +80,7 @@ export function errorResponse(description: string, codes: ErrorCode[], headers: 
       'application/json': {
         schema: Type.Ref(ErrorSchema),
         examples: Object.fromEntries(
-          codes.map((code) => [code, { value: { code, message: EXAMPLES[code], status: ERROR_CODES[code].status } }]),
+          codes.map((code) => [code, { value: { code, message: messages[code] ?? EXAMPLES[code], status: ERROR_CODES[code].status } }]),
         ),
       },
     },

@@ -106,11 +106,15 @@ The body is checked strictly and never altered: \`"5"\` is not an integer, \`1.5
 
 Every answer carries \`Deprecation: @${GET_PET_DEPRECATED_AT.getTime() / 1000}\` (RFC 9745), \`Sunset: ${GET_PET_SUNSET_AT.toUTCString()}\` (RFC 8594) and \`Link\` to the successor and to this notice.`,
         params: PetIdParamsSchema,
+        // No query parameters: one sent by mistake (a filter, say) is refused, not ignored.
+        querystring: Type.Object({}, { additionalProperties: false }),
         // Every answer of this operation, errors included, carries the deprecation headers.
         response: withHeaders(
           {
             200: { ...Type.Ref(PetSchema), description: 'The animal.', headers: { ...HEADERS.requestId, ...HEADERS.rateLimit } },
-            400: errorResponse('The petId is not an integer from 1 to 2^53−1.', ['validation_failed'], HEADERS.rateLimit),
+            400: errorResponse('The petId is not an integer from 1 to 2^53−1, or a query parameter was sent.', ['validation_failed'], HEADERS.rateLimit, {
+              validation_failed: 'path.petId must be an integer written in decimal digits',
+            }),
             404: errorResponse('No animal has this id.', ['pet_not_found'], HEADERS.rateLimit),
             410: errorResponse('The operation has passed its sunset date.', ['operation_removed']),
             ...COMMON_ERROR_RESPONSES,

@@ -26,7 +26,7 @@ const nameSchema = Type.String({
   minLength: 1,
   maxLength: NAME_MAX_LENGTH,
   pattern: '\\S',
-  description: `The animal's name: 1 to ${NAME_MAX_LENGTH} characters (UTF-16 code units), not only white space. Stored and returned exactly as sent, without trimming.`,
+  description: `The animal's name: 1 to ${NAME_MAX_LENGTH} characters (Unicode code points, so an emoji counts once), not only white space, without NUL or unpaired surrogates. Stored and returned exactly as sent, without trimming.`,
   examples: ['Rex'],
 });
 

@@ -730,6 +730,12 @@ for (const dialect of TEST_DIALECTS) {
         assert.equal(result.code, 2, result.stderr);
         assert.match(result.stderr, /keys list does not take --workers/);
       });
+
+      it('answers exit code 2 for an argument the command does not take', async () => {
+        const result = await runCli(['keys', 'revoke', '3', '4'], { DATABASE_URL: optionUrl });
+        assert.equal(result.code, 2, result.stderr);
+        assert.match(result.stderr, /keys revoke takes no argument "4"/);
+      });
     });
   });
 }

@@ -65,6 +65,38 @@ for (const dialect of TEST_DIALECTS) {
       assertErrorBody(response, 'validation_failed', 400);
     });
 
+    it('a JSON body that gives a field twice > answers 400 malformed_json rather than keeping the last', async () => {
+      const body = assertErrorBody(await postRaw('{"name":"x","categoryId":1,"name":"y"}', 'application/json'), 'malformed_json', 400);
+      assert.match(body.message, /"name" twice/);
+      assert.equal((await t.database.db.selectFrom('pets').selectAll().where('name', '=', 'y').execute()).length, 0);
+    });
+
+    it('a JSON body nested 30,000 deep > answers 400 malformed_json saying so, not a stack overflow', async () => {
+      const other = await createTestApp(dialect);
+      try {
+        const response = await other.app.inject({
+          method: 'POST',
+          url: '/v1/pets',
+          headers: { ...other.auth, 'content-type': 'application/json' },
+          payload: '['.repeat(30_000) + ']'.repeat(30_000),
+        });
+        const body = assertErrorBody(response, 'malformed_json', 400);
+        assert.equal(body.message, 'body is nested too deeply');
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('a compressed body > answers 415 unsupported_media_type', async () => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/v1/pets',
+        headers: { ...t.auth, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        payload: '{"name":"x","categoryId":1}',
+      });
+      assertErrorBody(response, 'unsupported_media_type', 415);
+    });
+
     it('a JSON body with __proto__ > answers 400 malformed_json', async () => {
       assertErrorBody(await postRaw('{"name":"x","categoryId":1,"__proto__":{"admin":true}}', 'application/json'), 'malformed_json', 400);
     });

@@ -232,6 +232,12 @@ for (const dialect of TEST_DIALECTS) {
         }
       });
 
+      it('when a query parameter is sent > answers 400 naming it, rather than ignoring it', async () => {
+        const response = await get('/v1/pets/1?status=sold');
+        assert.equal(response.statusCode, 400);
+        assert.equal(response.json().message, 'query.status is not a known query parameter');
+      });
+
       it('when the pet does not exist > answers 404 pet_not_found with the deprecation headers', async () => {
         const response = await get('/v1/pets/987654321');
         assert.equal(response.statusCode, 404);
