@@ -1,8 +1,7 @@
 # Container image of animal-store. NOT TESTED HERE: the machines this project is built on
 # have no container engine. Build: docker build -t animal-store .
-FROM node:20-bookworm-slim AS build
-# better-sqlite3 compiles its native binding when no prebuilt one matches.
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+FROM node:24-bookworm-slim AS build
+# better-sqlite3 13 ships its binding prebuilt (Node-API): no compiler needed.
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -10,7 +9,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
