@@ -18,12 +18,13 @@ import { registerRateLimit } from './http/rate-limit.js';
 import { registerResponseHeaders, requestIdOf } from './http/request-context.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { createKeyVerifier } from './keys/keys.service.js';
+import { cursorSecretSource } from './pagination/cursor-secret.js';
 import { petsRoutes } from './pets/pets.routes.js';
 import { NewPetSchema, PetSchema, PetsSchema, PetStatusSchema } from './pets/pets.schemas.js';
 
 export interface AppDeps {
   db: Kysely<Database>;
-  config: Pick<Config, 'logLevel' | 'bodyLimitBytes' | 'publicBaseUrl' | 'stagingBaseUrl' | 'keyCacheTtlMs' | 'rateLimitPerMinute' | 'trustProxy'>;
+  config: Pick<Config, 'logLevel' | 'bodyLimitBytes' | 'publicBaseUrl' | 'stagingBaseUrl' | 'keyCacheTtlMs' | 'rateLimitPerMinute' | 'trustProxy' | 'cursorSecret'>;
   /** The clock, in epoch milliseconds; tests move it to check expiry and the sunset date. */
   now?: () => number;
   /** Where log lines go; the default is standard output. */
@@ -85,7 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // Before auth: its onRequest hook turns away addresses whose keys keep failing verification.
       registerRateLimit(v1, { limitPerMinute: config.rateLimitPerMinute, now, verifier });
       registerBearerAuth(v1, verifier);
-      await v1.register(petsRoutes, { db, now });
+      await v1.register(petsRoutes, { db, now, cursorSecret: cursorSecretSource(db, config.cursorSecret) });
     },
     { prefix: '/v1' },
   );

@@ -23,7 +23,12 @@ export interface Config {
   /** Fastify's trustProxy: whether (or which) proxies' X-Forwarded-For to believe. */
   trustProxy: boolean | number | string[];
   shutdownTimeoutMs: number;
+  /** Signs pagination cursors; unset, the service makes one and keeps it in the database. Never logged. */
+  cursorSecret: string | undefined;
 }
+
+/** Shortest CURSOR_SECRET accepted: 32 characters, so a random one carries enough to resist guessing. */
+export const CURSOR_SECRET_MIN_LENGTH = 32;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -113,6 +118,12 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`BODY_LIMIT must be a size from 1KiB to 16MiB, such as 65536 or 64KiB (got ${JSON.stringify(read('BODY_LIMIT'))})`);
   }
 
+  // The value itself never goes into a message: it is a secret.
+  const cursorSecret = env.CURSOR_SECRET === undefined || env.CURSOR_SECRET.trim() === '' ? undefined : env.CURSOR_SECRET.trim();
+  if (cursorSecret !== undefined && [...cursorSecret].length < CURSOR_SECRET_MIN_LENGTH) {
+    problems.push(`CURSOR_SECRET must have at least ${CURSOR_SECRET_MIN_LENGTH} characters (got ${[...cursorSecret].length}); unset, the service keeps a secret of its own in the database`);
+  }
+
   const port = integer('PORT', 0, 65535);
   // Unset, the public URL follows PORT, so the "Try it out" buttons of /docs reach this very process.
   const localBaseUrl = `http://localhost:${port || 8080}/v1`;
@@ -131,6 +142,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 0, 10_000_000),
     trustProxy: parseTrustProxy(read('TRUST_PROXY')),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 0, 600_000),
+    cursorSecret,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -18,7 +18,29 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 1200,
       trustProxy: false,
       shutdownTimeoutMs: 10000,
+      cursorSecret: undefined,
     });
+  });
+
+  it('CURSOR_SECRET > is taken when it has 32 characters or more', () => {
+    const secret = 'k'.repeat(31) + 'é';
+    assert.equal(loadConfig({ CURSOR_SECRET: secret }).cursorSecret, secret);
+    assert.equal(loadConfig({ CURSOR_SECRET: '  ' }).cursorSecret, undefined);
+  });
+
+  it('CURSOR_SECRET shorter than 32 characters > is refused without showing it', () => {
+    const secret = 'hunter2-but-longer-0123456789ab';
+    assert.throws(
+      () => loadConfig({ CURSOR_SECRET: secret }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.deepEqual(error.problems, [
+          'CURSOR_SECRET must have at least 32 characters (got 31); unset, the service keeps a secret of its own in the database',
+        ]);
+        assert.doesNotMatch(error.message, /hunter2/);
+        return true;
+      },
+    );
   });
 
   it('with every value set > reads each', () => {

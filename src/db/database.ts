@@ -12,6 +12,8 @@ type EpochMs = number;
 export interface PetTable {
   id: Generated<number>;
   name: string;
+  /** The name's search key (pets/pet-name-key.ts), written with every name; compared by `name` filters. */
+  nameKey: string;
   categoryId: number;
   status: PetStatus;
   createdAt: ColumnType<EpochMs, EpochMs, never>;
@@ -29,9 +31,17 @@ export interface ApiKeyTable {
   revokedAt: EpochMs | null;
 }
 
+/** Secrets the service made for itself, such as the cursor signing secret. */
+export interface ServiceSecretTable {
+  name: string;
+  value: string;
+  createdAt: ColumnType<EpochMs, EpochMs, never>;
+}
+
 export interface Database {
   pets: PetTable;
   apiKeys: ApiKeyTable;
+  serviceSecrets: ServiceSecretTable;
 }
 
 export type PetRow = Selectable<PetTable>;

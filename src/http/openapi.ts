@@ -70,7 +70,8 @@ function describeApi(options: OpenApiOptions): string {
 - **Default status** of a new animal: \`available\`. Any status may follow any other.
 - **Names** have 1 to 200 characters and not only white space; they are stored exactly as sent.
 - **Identifiers** (\`id\`, \`categoryId\`) are int64 in the range 1 to 2^53−1, the range every JSON client reads exactly; ids grow and are never reused.
-- **Pagination** beyond \`limit\`: an opaque \`cursor\` and a \`Link: <…>; rel="next"\` header (RFC 8288); the body stays a bare array.
+- **Pagination** beyond \`limit\`: an opaque, signed \`cursor\` bound to the filters of its listing, and a \`Link: <…>; rel="next"\` header (RFC 8288); the body stays a bare array.
+- **Finding animals**: \`GET /pets\` filters by \`id\` (repeatable, up to 100), \`categoryId\`, \`status\` and \`name\`, a prefix compared after Unicode NFKC and a locale-independent case fold, alike on every database.
 - **Size limit**: request bodies of at most ${options.bodyLimitBytes} bytes (configurable); larger ones answer 413.
 - **Rate limits**: ${
     options.rateLimitPerMinute === 0

@@ -39,7 +39,7 @@ export const ErrorSchema = Type.Object(
 const EXAMPLES: Record<ErrorCode, string> = {
   validation_failed: 'body.categoryId must be an integer',
   malformed_json: 'body is not valid JSON: Unexpected end of JSON input',
-  invalid_cursor: 'cursor was made for status=sold; repeat the same status filter or start again without a cursor',
+  invalid_cursor: 'cursor is not a cursor this service made; use the Link header of the previous page',
   bad_request: 'the URL is not valid: /v1/pets/%E0%A4%A',
   request_timeout: 'the request was not received completely in time',
   headers_too_large: 'the request headers are too large',

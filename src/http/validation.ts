@@ -1,8 +1,9 @@
 /**
  * Request validation. JSON bodies are checked exactly as sent: no type coercion, no defaults
  * filled in, no unknown fields silently dropped. Query strings and path parameters are text, so
- * integer fields are converted from text, but only when they are plain decimal digits: Ajv's own
- * coercion would accept `1e2`, `0x10` or an empty string.
+ * integer fields (and each item of integer-array fields) are converted from text, but only when
+ * they are plain decimal digits: Ajv's own coercion would accept `1e2`, `0x10` or an empty string.
+ * A parameter declared as an array may be repeated; any other parameter given twice is refused.
  */
 import { Ajv, type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
@@ -32,11 +33,18 @@ export function createValidatorCompiler(sharedSchemas: SchemaObject[]): FastifyS
   return ({ schema, httpPart }) => {
     if (httpPart === 'body') return bodyAjv.compile(schema);
     const validate = textAjv.compile(schema);
-    const integerFields = integerPropertiesOf(schema);
+    const { integers, arrays } = textPropertiesOf(schema);
     const validateText = ((data: Record<string, unknown>) => {
-      for (const field of integerFields) {
-        const value = data[field];
-        if (typeof value === 'string' && DECIMAL_INTEGER.test(value)) data[field] = Number(value);
+      for (const field of integers) data[field] = integerFromText(data[field]);
+      for (const { name, maxItems, integerItems } of arrays) {
+        const value = data[name];
+        if (value === undefined) continue;
+        // Given once, the parser hands over a string; the parameter is still a list of one.
+        const items = Array.isArray(value) ? value : [value];
+        // Past the limit the request is refused anyway: checking every item of a huge list
+        // would only cost time and lengthen the answer.
+        const kept = maxItems === undefined ? items : items.slice(0, maxItems + 1);
+        data[name] = integerItems ? kept.map(integerFromText) : kept;
       }
       const valid = validate(data);
       validateText.errors = validate.errors;
@@ -46,14 +54,42 @@ export function createValidatorCompiler(sharedSchemas: SchemaObject[]): FastifyS
   };
 }
 
-function integerPropertiesOf(schema: SchemaObject): string[] {
-  const properties = (schema.properties ?? {}) as Record<string, SchemaObject>;
-  return Object.entries(properties)
-    .filter(([, property]) => property.type === 'integer')
-    .map(([name]) => name);
+function integerFromText(value: unknown): unknown {
+  return typeof value === 'string' && DECIMAL_INTEGER.test(value) ? Number(value) : value;
+}
+
+interface TextFields {
+  integers: string[];
+  arrays: { name: string; maxItems: number | undefined; integerItems: boolean }[];
+}
+
+function textPropertiesOf(schema: SchemaObject): TextFields {
+  const properties = Object.entries((schema.properties ?? {}) as Record<string, SchemaObject>);
+  return {
+    integers: properties.filter(([, property]) => property.type === 'integer').map(([name]) => name),
+    arrays: properties
+      .filter(([, property]) => property.type === 'array')
+      .map(([name, property]) => ({
+        name,
+        maxItems: typeof property.maxItems === 'number' ? property.maxItems : undefined,
+        integerItems: (property.items as SchemaObject | undefined)?.type === 'integer',
+      })),
+  };
 }
 
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
+
+/**
+ * A schema pattern for text that can be stored and compared alike on every database: no NUL, no
+ * unpaired surrogate (Ajv compiles patterns with the `u` flag, so a surrogate pair is one code point).
+ */
+export const STORABLE_TEXT_PATTERN = '^[^\\u0000\\ud800-\\udfff]*$';
+
+/** What each pattern the schemas use asks for, in words. */
+const PATTERN_MEANINGS: Record<string, string> = {
+  '\\S': 'must contain a character other than white space',
+  [STORABLE_TEXT_PATTERN]: 'must not hold a NUL character or an unpaired UTF-16 surrogate',
+};
 
 export interface ValidationProblem {
   field: string;
@@ -76,7 +112,9 @@ function describe(error: ErrorObject, part: string): ValidationProblem {
     .split('/')
     .slice(1)
     .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
-  const field = (name: string[]) => [part, ...name].join('.');
+  // The n-th value of a repeated query parameter reads `query.id[1]`, not `query.id.1`.
+  const field = (name: string[]) =>
+    name.reduce((text, segment) => (part !== 'body' && /^\d+$/.test(segment) ? `${text}[${segment}]` : `${text}.${segment}`), part);
   const params = error.params as Record<string, unknown>;
 
   switch (error.keyword) {
@@ -104,7 +142,13 @@ function describe(error: ErrorObject, part: string): ValidationProblem {
     case 'enum':
       return { field: field(path), message: `${field(path)} must be one of: ${(params.allowedValues as unknown[]).join(', ')}` };
     case 'pattern':
-      return { field: field(path), message: `${field(path)} must contain a character other than white space` };
+      return { field: field(path), message: `${field(path)} ${PATTERN_MEANINGS[String(params.pattern)] ?? `must match ${String(params.pattern)}`}` };
+    case 'minItems':
+    case 'maxItems': {
+      const bound = `${error.keyword === 'minItems' ? 'at least' : 'at most'} ${params.limit}`;
+      const message = part === 'body' ? `must have ${bound} items` : `may be given ${bound} times`;
+      return { field: field(path), message: `${field(path)} ${message}` };
+    }
     case 'minimum':
     case 'maximum':
       return { field: field(path), message: `${field(path)} must be ${error.keyword === 'minimum' ? 'at least' : 'at most'} ${params.limit}` };

@@ -2,22 +2,25 @@
 import type { Kysely } from 'kysely';
 import { waitForInsertTurn } from '../db/dialect.js';
 import type { Database, NewPetRow, PetRow, PetStatus } from '../db/database.js';
+import { type KeyRange, petNameKey } from './pet-name-key.js';
 
 /**
  * Inserts a pet in one statement that waits for its turn before drawing an id, so pets become
  * visible in id order and a reader paging by `id > cursor` never passes one still committing.
  */
-export async function insertPet(db: Kysely<Database>, row: NewPetRow): Promise<PetRow> {
+export async function insertPet(db: Kysely<Database>, row: Omit<NewPetRow, 'nameKey'>): Promise<PetRow> {
   return db
     .with('insertTurn', (qc) => qc.selectNoFrom(waitForInsertTurn(db, 'pets.insert')))
     .insertInto('pets')
-    .columns(['name', 'categoryId', 'status', 'createdAt'])
+    .columns(['name', 'nameKey', 'categoryId', 'status', 'createdAt'])
     .expression((eb) =>
       eb
         .selectFrom('insertTurn')
         // Typed casts: in INSERT … SELECT the target columns do not type the parameters.
         .select([
           eb.cast<string>(eb.val(row.name), 'text').as('name'),
+          // Derived here, where the name is written, so no writer can store a name without its key.
+          eb.cast<string>(eb.val(petNameKey(row.name)), 'text').as('nameKey'),
           eb.cast<number>(eb.val(row.categoryId), 'bigint').as('categoryId'),
           eb.cast<string>(eb.val(row.status), 'text').as('status'),
           eb.cast<number>(eb.val(row.createdAt), 'bigint').as('createdAt'),
@@ -31,12 +34,41 @@ export async function findPetById(db: Kysely<Database>, id: number): Promise<Pet
   return db.selectFrom('pets').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Pets with an id above `afterId`, in ascending id order, optionally of one status. */
-export async function findPetsAfter(
-  db: Kysely<Database>,
-  query: { afterId: number; status?: PetStatus | undefined; limit: number },
-): Promise<PetRow[]> {
+/** What a listing selects; every filter given must hold. */
+export interface PetFilter {
+  status?: PetStatus | undefined;
+  categoryId?: number | undefined;
+  /** Search keys of names (pets/pet-name-key.ts) in this range. */
+  nameKeys?: KeyRange | undefined;
+  /** One of these ids. */
+  ids?: readonly number[] | undefined;
+}
+
+/**
+ * Pets with an id above `afterId` that pass the filter, in ascending id order. Each filter has an
+ * index ending in id (status, category, name key; ids use the primary key), so a page reads the
+ * matching rows, never the whole table; docs/performance.md shows the plans.
+ */
+export async function findPetsAfter(db: Kysely<Database>, query: PetsAfterQuery): Promise<PetRow[]> {
+  return selectPetsAfter(db, query).execute();
+}
+
+export interface PetsAfterQuery {
+  afterId: number;
+  filter: PetFilter;
+  limit: number;
+}
+
+/** The statement of findPetsAfter, unexecuted: the query-plan tests explain this very statement. */
+export function selectPetsAfter(db: Kysely<Database>, query: PetsAfterQuery) {
+  const { filter } = query;
   let select = db.selectFrom('pets').selectAll().where('id', '>', query.afterId);
-  if (query.status) select = select.where('status', '=', query.status);
-  return select.orderBy('id').limit(query.limit).execute();
+  if (filter.status !== undefined) select = select.where('status', '=', filter.status);
+  if (filter.categoryId !== undefined) select = select.where('categoryId', '=', filter.categoryId);
+  if (filter.ids !== undefined) select = select.where('id', 'in', filter.ids);
+  if (filter.nameKeys !== undefined) {
+    select = select.where('nameKey', '>=', filter.nameKeys.from);
+    if (filter.nameKeys.to !== undefined) select = select.where('nameKey', '<', filter.nameKeys.to);
+  }
+  return select.orderBy('id').limit(query.limit);
 }

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { AppError } from '../errors.js';
 import { COMMON_ERROR_RESPONSES, errorResponse, HEADERS, header, withHeaders } from '../http/responses.js';
-import { ListPetsQuerySchema, NewPetSchema, PAGE_SIZE, PetIdParamsSchema, PetSchema, PetsSchema } from './pets.schemas.js';
+import { type ListPetsQuery, ListPetsQuerySchema, NewPetSchema, PAGE_SIZE, PetIdParamsSchema, PetSchema, PetsSchema } from './pets.schemas.js';
 import { createPet, getPet, listPets } from './pets.service.js';
 
 /**
@@ -15,10 +15,14 @@ import { createPet, getPet, listPets } from './pets.service.js';
 export const GET_PET_DEPRECATED_AT = new Date('2026-11-25T00:00:00Z');
 export const GET_PET_SUNSET_AT = new Date('2030-12-05T00:00:00Z');
 export const DEPRECATION_NOTICE_URL = '/docs#/pets/getPet';
+/** What replaces getPet: the listing filtered by id. */
+const GET_PET_REPLACEMENT = '`GET /v1/pets?id={petId}`';
 
 export interface PetsRoutesOptions {
   db: Kysely<Database>;
   now: () => number;
+  /** The secret cursors are signed with (pagination/cursor-secret.ts). */
+  cursorSecret: () => Promise<string>;
 }
 
 const DEPRECATION_HEADERS = {
@@ -27,7 +31,7 @@ const DEPRECATION_HEADERS = {
   Link: header(`\`</v1/pets>; rel="successor-version", <${DEPRECATION_NOTICE_URL}>; rel="deprecation"; type="text/html"\``),
 };
 
-export const petsRoutes: FastifyPluginAsyncTypebox<PetsRoutesOptions> = async (app, { db, now }) => {
+export const petsRoutes: FastifyPluginAsyncTypebox<PetsRoutesOptions> = async (app, { db, now, cursorSecret }) => {
   app.get(
     '/pets',
     {
@@ -35,11 +39,11 @@ export const petsRoutes: FastifyPluginAsyncTypebox<PetsRoutesOptions> = async (a
         operationId: 'listPets',
         tags: ['pets'],
         summary: 'List animals',
-        description: `Returns at most \`limit\` animals in ascending id order, optionally only those of one \`status\`.
+        description: `Returns at most \`limit\` animals in ascending id order. Filters narrow the listing and combine (every filter given must hold): \`status\`, \`categoryId\`, \`name\` (a case-insensitive prefix of the name) and \`id\` (one or more ids: \`?id=7&id=9\`, the way to read animals by id).
 
-**Pagination.** When more animals follow, the response carries \`Link: </v1/pets?…&cursor=…>; rel="next"\` (RFC 8288); follow it until no such link comes. The body stays a bare JSON array. Walking the pages returns every animal exactly once, also while animals are being added: those appear on later pages. A cursor must be used with the \`status\` filter it was made for.
+**Pagination.** When more animals follow, the response carries \`Link: </v1/pets?…&cursor=…>; rel="next"\` (RFC 8288); follow it until no such link comes. The body stays a bare JSON array. Walking the pages returns every matching animal exactly once, also while animals are being added: those appear on later pages. Cursors are signed: one that was altered or not made by this service, or used with other filters than it was made for, answers 400 \`invalid_cursor\`; \`limit\` may change between pages.
 
-**Strictness.** \`limit\` must be decimal digits (\`1.5\`, \`1e2\`, \`abc\` and an empty value are refused), and unknown query parameters are refused by name.`,
+**Strictness.** Integers (\`limit\`, \`categoryId\`, each \`id\`) must be decimal digits (\`1.5\`, \`1e2\`, \`abc\` and an empty value are refused). Only \`id\` may be repeated; any other parameter given twice, and unknown parameters, are refused by name.`,
         querystring: ListPetsQuerySchema,
         response: {
           200: {
@@ -54,12 +58,9 @@ export const petsRoutes: FastifyPluginAsyncTypebox<PetsRoutesOptions> = async (a
     },
     async (request, reply) => {
       // The schema's default fills `limit` in; the fallback only satisfies the type.
-      const { limit = PAGE_SIZE.default, status, cursor } = request.query;
-      const page = await listPets(db, { limit, status, cursor });
-      if (page.nextCursor) {
-        const next = new URLSearchParams({ limit: String(limit), ...(status ? { status } : {}), cursor: page.nextCursor });
-        reply.header('link', `</v1/pets?${next}>; rel="next"`);
-      }
+      const query = { ...request.query, limit: request.query.limit ?? PAGE_SIZE.default };
+      const page = await listPets(db, query, await cursorSecret());
+      if (page.nextCursor) reply.header('link', `</v1/pets?${nextPageQuery(query, page.nextCursor)}>; rel="next"`);
       return page.pets;
     },
   );
@@ -102,7 +103,7 @@ The body is checked strictly and never altered: \`"5"\` is not an integer, \`1.5
         tags: ['pets'],
         summary: 'Fetch one animal (deprecated)',
         deprecated: true,
-        description: `**Deprecated** since ${GET_PET_DEPRECATED_AT.toISOString().slice(0, 10)} (interface 1.0.0 was published with it deprecated) and **removed on ${GET_PET_SUNSET_AT.toUTCString()}**: from that instant it answers 410 \`operation_removed\`. Use \`GET /v1/pets\` with the \`status\` filter instead.
+        description: `**Deprecated** since ${GET_PET_DEPRECATED_AT.toISOString().slice(0, 10)} (interface 1.0.0 was published with it deprecated) and **removed on ${GET_PET_SUNSET_AT.toUTCString()}**: from that instant it answers 410 \`operation_removed\`. Use ${GET_PET_REPLACEMENT} instead: it answers a one-animal array, or \`[]\` when no animal has the id.
 
 Every answer carries \`Deprecation: @${GET_PET_DEPRECATED_AT.getTime() / 1000}\` (RFC 9745), \`Sunset: ${GET_PET_SUNSET_AT.toUTCString()}\` (RFC 8594) and \`Link\` to the successor and to this notice.`,
         params: PetIdParamsSchema,
@@ -124,7 +125,7 @@ Every answer carries \`Deprecation: @${GET_PET_DEPRECATED_AT.getTime() / 1000}\`
       },
       onRequest: async () => {
         if (now() >= GET_PET_SUNSET_AT.getTime()) {
-          throw new AppError('operation_removed', `GET /v1/pets/{petId} was removed on ${GET_PET_SUNSET_AT.toISOString().slice(0, 10)}; use GET /v1/pets`);
+          throw new AppError('operation_removed', `GET /v1/pets/{petId} was removed on ${GET_PET_SUNSET_AT.toISOString().slice(0, 10)}; use GET /v1/pets?id={petId}`);
         }
       },
       onSend: async (_request, reply, payload) => {
@@ -138,3 +139,14 @@ Every answer carries \`Deprecation: @${GET_PET_DEPRECATED_AT.getTime() / 1000}\`
   );
 };
 
+
+/** The query of the next page: the same filters and limit, in the order the client can read, and the cursor. */
+function nextPageQuery(query: ListPetsQuery & { limit: number }, cursor: string): URLSearchParams {
+  const next = new URLSearchParams({ limit: String(query.limit) });
+  if (query.status !== undefined) next.append('status', query.status);
+  if (query.categoryId !== undefined) next.append('categoryId', String(query.categoryId));
+  if (query.name !== undefined) next.append('name', query.name);
+  for (const id of query.id ?? []) next.append('id', String(id));
+  next.append('cursor', cursor);
+  return next;
+}

@@ -4,6 +4,7 @@
  */
 import { type Static, Type } from '@sinclair/typebox';
 import type { PetStatus } from '../db/database.js';
+import { STORABLE_TEXT_PATTERN } from '../http/validation.js';
 
 /** Largest integer JSON numbers carry exactly in JavaScript (2^53−1); int64 inputs are bounded by it. */
 export const MAX_EXACT_INTEGER = Number.MAX_SAFE_INTEGER;
@@ -11,6 +12,9 @@ export const PET_STATUSES = ['available', 'pending', 'sold'] as const satisfies 
 export const DEFAULT_PET_STATUS: PetStatus = 'available';
 export const PAGE_SIZE = { min: 1, max: 100, default: 20 } as const;
 export const NAME_MAX_LENGTH = 200;
+/** Most ids one listing may ask for: as many as one page can hold. */
+export const MAX_IDS_PER_LISTING = PAGE_SIZE.max;
+
 
 export const PetStatusSchema = Type.Unsafe<PetStatus>({
   $id: 'PetStatus',
@@ -92,12 +96,31 @@ export const ListPetsQuerySchema = Type.Object(
       }),
     ),
     status: Type.Optional(Type.Unsafe<PetStatus>({ $ref: 'PetStatus', description: 'Return only animals with this status.' })),
+    categoryId: Type.Optional(int64('Return only animals of this category: an integer from 1 to 2^53−1 written in decimal digits.', 3)),
+    name: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: NAME_MAX_LENGTH,
+        pattern: STORABLE_TEXT_PATTERN,
+        description: `Return only animals whose name starts with this text, ignoring case and compatibility forms: both sides are compared after Unicode NFKC and a locale-independent case fold (\`ñan\` and \`ÑAN\` find \`Ñandú\`, \`STRASSE\` finds \`Straße\`, \`rex\` finds \`Ｒｅｘ\`). Accents and white space count (\`nan\` does not find \`Ñandú\`; \` Rex\` does not find \`Rex\`). 1 to ${NAME_MAX_LENGTH} characters.`,
+        examples: ['Re'],
+      }),
+    ),
+    id: Type.Optional(
+      Type.Array(int64('An animal id.', 42), {
+        minItems: 1,
+        maxItems: MAX_IDS_PER_LISTING,
+        description: `Return only the animals with these ids: repeat the parameter (\`id=7&id=9\`), at most ${MAX_IDS_PER_LISTING} times; each an integer from 1 to 2^53−1 written in decimal digits. Ids no animal has are left out of the answer (no error); an id given twice counts once. This replaces the deprecated \`GET /v1/pets/{petId}\`: \`GET /v1/pets?id=42\` answers \`[]\` or a one-animal array.`,
+        examples: [[7, 9]],
+      }),
+    ),
     cursor: Type.Optional(
       Type.String({
         minLength: 1,
         maxLength: 200,
         description:
-          'Opaque position from the `Link: <…>; rel="next"` header of the previous page. Use it with the same `status` filter it was made for; `limit` may change between pages.',
+          'Opaque position from the `Link: <…>; rel="next"` header of the previous page, signed by the service. Use it with the same filters (`status`, `categoryId`, `name`, `id`) it was made for; `limit` may change between pages. A cursor that was altered, made by anyone else, or made for other filters answers 400 `invalid_cursor`.',
+        examples: ['AgAAAAAAAAAqk1c2o0dnUjCtq2AbLcsWwKfHyCZ7zX1mK0xZ3Q'],
       }),
     ),
   },

@@ -1,9 +1,10 @@
 /** The pets use cases. No HTTP here: routes, the CLI and tests all call these functions. */
 import type { Kysely } from 'kysely';
-import type { Database, PetRow, PetStatus } from '../db/database.js';
+import type { Database, PetRow } from '../db/database.js';
 import { AppError } from '../errors.js';
-import { decodeCursor, encodeCursor } from './pets.cursor.js';
-import { DEFAULT_PET_STATUS, type NewPet, type Pet } from './pets.schemas.js';
+import { prefixRange } from './pet-name-key.js';
+import { petCursorFilters, petCursors } from './pets.cursor.js';
+import { DEFAULT_PET_STATUS, type ListPetsQuery, type NewPet, type Pet } from './pets.schemas.js';
 import { findPetById, findPetsAfter, insertPet } from './pets.repository.js';
 
 export interface PetPage {
@@ -12,16 +13,20 @@ export interface PetPage {
   nextCursor?: string;
 }
 
-export async function listPets(
-  db: Kysely<Database>,
-  query: { limit: number; status?: PetStatus | undefined; cursor?: string | undefined },
-): Promise<PetPage> {
-  const afterId = query.cursor === undefined ? 0 : decodeCursor(query.cursor, query.status);
+/**
+ * One page of pets in ascending id order, after the cursor's position, under every filter given.
+ * A cursor is only accepted with the filters it was made for (`limit` may change).
+ */
+export async function listPets(db: Kysely<Database>, query: ListPetsQuery & { limit: number }, cursorSecret: string): Promise<PetPage> {
+  const bound = petCursorFilters(query);
+  const cursors = petCursors(cursorSecret);
+  const afterId = query.cursor === undefined ? 0 : cursors.decode(query.cursor, bound);
+  const filter = { status: bound.status, categoryId: bound.categoryId, ids: bound.id, nameKeys: bound.name === undefined ? undefined : prefixRange(bound.name) };
   // One extra row tells whether a next page exists without a second query.
-  const rows = await findPetsAfter(db, { afterId, status: query.status, limit: query.limit + 1 });
+  const rows = await findPetsAfter(db, { afterId, filter, limit: query.limit + 1 });
   const pets = rows.slice(0, query.limit).map(toPet);
   const last = pets.at(-1);
-  return rows.length > query.limit && last ? { pets, nextCursor: encodeCursor({ afterId: last.id, status: query.status ?? null }) } : { pets };
+  return rows.length > query.limit && last ? { pets, nextCursor: cursors.encode(last.id, bound) } : { pets };
 }
 
 export async function createPet(db: Kysely<Database>, newPet: NewPet, now: () => number = Date.now): Promise<Pet> {

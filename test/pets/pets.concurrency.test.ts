@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createDb, type DbHandle } from '../../src/db/create-db.js';
-import { encodeCursor } from '../../src/pets/pets.cursor.js';
+import { CURSOR_SECRET_NAME } from '../../src/pagination/cursor-secret.js';
+import { petCursors } from '../../src/pets/pets.cursor.js';
 import { insertPet } from '../../src/pets/pets.repository.js';
+import { obtainServiceSecret } from '../../src/secrets/service-secrets.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 // SQLite lets one writer at a time into the file, so this race exists only on PostgreSQL, where
@@ -27,7 +29,8 @@ describe('GET /v1/pets while a slow create is committing on postgres', { skip: p
 
   it('a walk that reads meanwhile > still meets both pets, the slow one first', async () => {
     const lastId = (await create('before')).json().id as number;
-    const cursor = encodeCursor({ afterId: lastId, status: null });
+    const cursors = petCursors(await obtainServiceSecret(t.database.db, CURSOR_SECRET_NAME));
+    const cursor = cursors.encode(lastId, {});
 
     // A create that has drawn its id but not committed yet, as a slow client's would be.
     let release!: () => void;
@@ -49,7 +52,7 @@ describe('GET /v1/pets while a slow create is committing on postgres', { skip: p
     assert.ok(fastId > slowId, 'the later create got the later id');
 
     // ...or its next page, which starts after what it saw, would never show the slow one.
-    const next = seenWhileCommitting.length > 0 ? encodeCursor({ afterId: seenWhileCommitting.at(-1)!.id, status: null }) : cursor;
+    const next = seenWhileCommitting.length > 0 ? cursors.encode(seenWhileCommitting.at(-1)!.id, {}) : cursor;
     const walked = [...seenWhileCommitting, ...(await page(next))].map((pet) => pet.id);
     assert.deepEqual(walked, [slowId, fastId]);
   });

@@ -1,0 +1,277 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { petNameKey } from '../../src/pets/pet-name-key.js';
+import { cursorOf, nextLinkOf, walkPages } from '../helpers/pages.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { TEST_DIALECTS } from '../helpers/test-db.js';
+
+interface Pet {
+  id: number;
+  name: string;
+  categoryId: number;
+  status: string;
+}
+
+const NAMES = ['Ñandú', 'ñame', 'Nandu', 'Ελένη', 'Ελπίδα', 'Κασσάνδρα', 'Straße', 'Strauss', 'Ｒｅｘ', 'Rexy', 'rex', 'Big Rex', 'Big Rita', 'Bigby', '🐈 Tom', '🐈‍⬛ Luna', 'İris', 'Émile', 'emil'];
+
+for (const dialect of TEST_DIALECTS) {
+  describe(`GET /v1/pets filters on ${dialect}`, () => {
+    let t: TestApp;
+    const pets: Pet[] = [];
+    before(async () => {
+      t = await createTestApp(dialect);
+      const statuses = ['available', 'pending', 'sold'] as const;
+      for (const [i, name] of NAMES.entries()) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/v1/pets',
+          headers: { ...t.auth, 'content-type': 'application/json' },
+          payload: { name, categoryId: 10 + (i % 3), status: statuses[i % 2]! },
+        });
+        assert.equal(response.statusCode, 201, response.body);
+        pets.push(response.json());
+      }
+    });
+    after(() => t.close());
+
+    const get = (url: string) => t.app.inject({ method: 'GET', url, headers: t.auth });
+    const walk = async (url: string) => (await walkPages<Pet>(t.app, t.auth, url)).items;
+    const named = (...names: string[]) => names.map((name) => pets.find((p) => p.name === name)!).sort((a, b) => a.id - b.id);
+    const assertBadRequest = async (url: string, code: string, message: RegExp) => {
+      const response = await get(url);
+      assert.equal(response.statusCode, 400, `${url}: ${response.body}`);
+      assert.equal(response.json().code, code, url);
+      assert.equal(response.json().status, 400);
+      assert.match(response.json().message, message, url);
+    };
+
+    describe('by id', () => {
+      it('when two ids are given > answers those pets in ascending id order', async () => {
+        const [a, b] = [pets[5]!, pets[2]!];
+        const response = await get(`/v1/pets?id=${a.id}&id=${b.id}`);
+        assert.equal(response.statusCode, 200);
+        assert.deepEqual(response.json(), [b, a]);
+        assert.equal(response.headers.link, undefined);
+      });
+
+      it('when one id is given > answers a one-pet array, the replacement of getPet', async () => {
+        const pet = pets[3]!;
+        assert.deepEqual((await get(`/v1/pets?id=${pet.id}`)).json(), [pet]);
+        assert.deepEqual((await get(`/v1/pets/${pet.id}`)).json(), pet);
+      });
+
+      it('when an id no pet has is among them, or one is repeated > leaves it out, answers each pet once', async () => {
+        const pet = pets[0]!;
+        assert.deepEqual((await get(`/v1/pets?id=987654321&id=${pet.id}&id=${pet.id}`)).json(), [pet]);
+        assert.deepEqual((await get('/v1/pets?id=987654321')).json(), []);
+      });
+
+      it('when 100 ids are given > accepts them', async () => {
+        const ids = [...pets.map((p) => p.id), ...Array.from({ length: 100 - pets.length }, (_, i) => 900_000 + i)];
+        const response = await get(`/v1/pets?limit=100&${ids.map((id) => `id=${id}`).join('&')}`);
+        assert.equal(response.statusCode, 200, response.body);
+        assert.deepEqual(response.json(), pets);
+      });
+
+      it('when 101 ids, or thousands, are given > answers 400 naming the limit, with one detail', async () => {
+        for (const count of [101, 3000]) {
+          const response = await get(`/v1/pets?${Array.from({ length: count }, (_, i) => `id=${i + 1}`).join('&')}`);
+          assert.equal(response.statusCode, 400);
+          assert.deepEqual(response.json(), {
+            code: 'validation_failed',
+            message: 'query.id may be given at most 100 times',
+            status: 400,
+            details: [{ field: 'query.id', message: 'query.id may be given at most 100 times' }],
+          });
+        }
+      });
+
+      for (const [query, message] of <[string, RegExp][]>[
+        ['id=abc', /^query\.id\[0\] must be an integer written in decimal digits$/],
+        ['id=', /^query\.id\[0\] must be an integer written in decimal digits$/],
+        ['id=1e2', /^query\.id\[0\] must be an integer written in decimal digits$/],
+        ['id=1.5', /^query\.id\[0\] must be an integer written in decimal digits$/],
+        ['id=0x10', /^query\.id\[0\] must be an integer written in decimal digits$/],
+        ['id=7&id=-1', /^query\.id\[1\] must be at least 1$/],
+        ['id=0', /^query\.id\[0\] must be at least 1$/],
+        ['id=7&id=9007199254740992', /^query\.id\[1\] must be at most 9007199254740991$/],
+        ['id=99999999999999999999999', /^query\.id\[0\] must be at most 9007199254740991$/],
+      ]) {
+        it(`when the query is ${query} > answers 400 validation_failed naming the value`, () => assertBadRequest(`/v1/pets?${query}`, 'validation_failed', message));
+      }
+
+      it('when ids are walked page by page > answers each of them once, in order', async () => {
+        const chosen = pets.filter((_, i) => i % 2 === 0);
+        const ids = [...chosen].reverse().map((p) => `id=${p.id}`).join('&');
+        assert.deepEqual(await walk(`/v1/pets?limit=3&${ids}`), chosen);
+      });
+    });
+
+    describe('by categoryId', () => {
+      it('when walked page by page > answers every pet of the category once, in order', async () => {
+        const expected = pets.filter((p) => p.categoryId === 11);
+        assert.ok(expected.length > 3);
+        assert.deepEqual(await walk('/v1/pets?limit=2&categoryId=11'), expected);
+      });
+
+      it('when combined with status > answers the pets that pass both', async () => {
+        const expected = pets.filter((p) => p.categoryId === 12 && p.status === 'pending');
+        assert.ok(expected.length > 0);
+        assert.deepEqual(await walk('/v1/pets?limit=1&categoryId=12&status=pending'), expected);
+      });
+
+      it('when no pet has the category > answers an empty array', async () => {
+        assert.deepEqual((await get('/v1/pets?categoryId=9007199254740991')).json(), []);
+      });
+
+      for (const [query, message] of <[string, RegExp][]>[
+        ['categoryId=abc', /^query\.categoryId must be an integer written in decimal digits$/],
+        ['categoryId=', /^query\.categoryId must be an integer written in decimal digits$/],
+        ['categoryId=1.5', /^query\.categoryId must be an integer written in decimal digits$/],
+        ['categoryId=0', /^query\.categoryId must be at least 1$/],
+        ['categoryId=9007199254740992', /^query\.categoryId must be at most 9007199254740991$/],
+        ['categoryId=1&categoryId=2', /^query\.categoryId must be given once$/],
+        ['categoryid=1', /^query\.categoryid is not a known query parameter$/],
+      ]) {
+        it(`when the query is ${query} > answers 400 validation_failed naming the parameter`, () => assertBadRequest(`/v1/pets?${query}`, 'validation_failed', message));
+      }
+    });
+
+    describe('by name prefix', () => {
+      const found: [string, string[]][] = [
+        ['ñan', ['Ñandú']],
+        ['ÑAN', ['Ñandú']],
+        ['Ña', ['Ñandú', 'ñame']],
+        ['nan', ['Nandu']],
+        ['ελ', ['Ελένη', 'Ελπίδα']],
+        ['ΕΛΈ', ['Ελένη']],
+        ['ΚΑΣ', ['Κασσάνδρα']],
+        ['STRASSE', ['Straße']],
+        ['straß', ['Straße']],
+        ['stra', ['Straße', 'Strauss']],
+        ['rex', ['Ｒｅｘ', 'Rexy', 'rex']],
+        ['ｒｅｘｙ', ['Rexy']],
+        ['big r', ['Big Rex', 'Big Rita']],
+        ['BIG', ['Big Rex', 'Big Rita', 'Bigby']],
+        ['🐈', ['🐈 Tom', '🐈‍⬛ Luna']],
+        ['🐈‍⬛', ['🐈‍⬛ Luna']],
+        ['i̇r', ['İris']],
+        ['émi', ['Émile']],
+        ['emi', ['emil']],
+        ['Rexy the great', []],
+        ['zz', []],
+      ];
+      for (const [prefix, names] of found) {
+        it(`when name is ${prefix} > answers ${names.length === 0 ? 'no pet' : names.join(', ')}`, async () => {
+          const response = await get(`/v1/pets?limit=100&name=${encodeURIComponent(prefix)}`);
+          assert.equal(response.statusCode, 200, response.body);
+          assert.deepEqual(response.json(), named(...names));
+        });
+      }
+
+      it('when walked page by page with a space and non-ASCII in the prefix > answers every match once, in order', async () => {
+        assert.deepEqual(await walk(`/v1/pets?limit=1&name=${encodeURIComponent('big r')}`), named('Big Rex', 'Big Rita'));
+        assert.deepEqual(await walk(`/v1/pets?limit=1&name=${encodeURIComponent('Ελ')}`), named('Ελένη', 'Ελπίδα'));
+        assert.deepEqual(await walk(`/v1/pets?limit=2&name=REX`), named('Ｒｅｘ', 'Rexy', 'rex'));
+      });
+
+      it('when combined with status and categoryId > answers the pets that pass all three', async () => {
+        const expected = named('Ｒｅｘ', 'Rexy', 'rex', 'Big Rex').filter((p) => p.name.toLowerCase() !== 'big rex');
+        const status = expected[0]!.status;
+        const categoryId = expected[0]!.categoryId;
+        const response = await get(`/v1/pets?name=rex&status=${status}&categoryId=${categoryId}`);
+        assert.deepEqual(response.json(), expected.filter((p) => p.status === status && p.categoryId === categoryId));
+      });
+
+      it('when a pet is stored > its search key is stored beside the name', async () => {
+        const rows = await t.database.db.selectFrom('pets').select(['name', 'nameKey']).execute();
+        assert.equal(rows.length, pets.length);
+        for (const row of rows) assert.equal(row.nameKey, petNameKey(row.name), row.name);
+      });
+
+      for (const [query, message] of <[string, RegExp][]>[
+        ['name=', /^query\.name must have at least 1 characters$/],
+        [`name=${'x'.repeat(201)}`, /^query\.name must have at most 200 characters$/],
+        ['name=a%00b', /^query\.name must not hold a NUL character or an unpaired UTF-16 surrogate$/],
+        ['name=a&name=b', /^query\.name must be given once$/],
+      ]) {
+        it(`when the query is ${query.slice(0, 30)} > answers 400 validation_failed naming the parameter`, () => assertBadRequest(`/v1/pets?${query}`, 'validation_failed', message));
+      }
+
+      it('when the prefix has 200 characters, an emoji counting once > accepts it', async () => {
+        assert.equal((await get(`/v1/pets?name=${encodeURIComponent('🐈'.repeat(200))}`)).statusCode, 200);
+      });
+    });
+
+    describe('cursors', () => {
+      const firstLink = async (url: string) => {
+        const link = nextLinkOf((await get(url)).headers.link);
+        assert.ok(link, `a next link from ${url}`);
+        return link;
+      };
+
+      it('when a cursor is used with other filters > answers 400 invalid_cursor saying it was made for other filters', async () => {
+        const cursor = cursorOf(await firstLink('/v1/pets?limit=1&name=rex&status=available'));
+        for (const query of ['name=rex', 'status=available', 'name=re&status=available', 'name=rex&status=pending', 'name=rex&status=available&categoryId=10', `name=rex&status=available&id=${pets[8]!.id}`, '']) {
+          await assertBadRequest(`/v1/pets?limit=1&${query}&cursor=${cursor}`, 'invalid_cursor', /^cursor was made for other filters; send the same status, categoryId, name, id as the request/);
+        }
+      });
+
+      it('when a cursor is used with the same filters written otherwise and another limit > continues the walk', async () => {
+        const chosen = pets.slice(0, 4);
+        const link = await firstLink(`/v1/pets?limit=1&${chosen.map((p) => `id=${p.id}`).join('&')}`);
+        const reordered = [...chosen].reverse().map((p) => `id=${p.id}`).join('&');
+        const response = await get(`/v1/pets?limit=100&${reordered}&cursor=${cursorOf(link)}`);
+        assert.equal(response.statusCode, 200, response.body);
+        assert.deepEqual(response.json(), chosen.slice(1));
+        const byName = cursorOf(await firstLink('/v1/pets?limit=1&name=rex'));
+        assert.deepEqual((await get(`/v1/pets?limit=100&name=REX&cursor=${byName}`)).json(), named('Ｒｅｘ', 'Rexy', 'rex').slice(1));
+      });
+
+      it('when the unsigned cursor of the issue is sent > answers 400 invalid_cursor, not a page', async () => {
+        const forged = Buffer.from('{"v":1,"a":40,"s":null}').toString('base64url');
+        await assertBadRequest(`/v1/pets?cursor=${forged}`, 'invalid_cursor', /^cursor is not a cursor this service made/);
+      });
+
+      it('when a real cursor is altered in one character > answers 400 invalid_cursor', async () => {
+        const cursor = cursorOf(await firstLink('/v1/pets?limit=1'));
+        const altered = `${cursor.slice(0, 10)}${cursor[10] === 'A' ? 'B' : 'A'}${cursor.slice(11)}`;
+        await assertBadRequest(`/v1/pets?limit=1&cursor=${altered}`, 'invalid_cursor', /^cursor is not a cursor this service made/);
+        await assertBadRequest(`/v1/pets?limit=1&cursor=${cursor.slice(0, -2)}`, 'invalid_cursor', /^cursor is not a cursor this service made/);
+      });
+
+      it('when a cursor comes from a service with another secret > answers 400 invalid_cursor', async () => {
+        const other = await createTestApp(dialect, { env: { CURSOR_SECRET: 'x'.repeat(32) } });
+        try {
+          const link = nextLinkOf((await other.app.inject({ method: 'GET', url: '/v1/pets?limit=1', headers: other.auth })).headers.link);
+          // The other store is empty but for its key; make it two pets so it has a next page.
+          const made = link ?? (await (async () => {
+            for (const name of ['a', 'b']) {
+              await other.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...other.auth, 'content-type': 'application/json' }, payload: { name, categoryId: 1 } });
+            }
+            return nextLinkOf((await other.app.inject({ method: 'GET', url: '/v1/pets?limit=1', headers: other.auth })).headers.link);
+          })());
+          assert.ok(made);
+          await assertBadRequest(`/v1/pets?limit=1&cursor=${cursorOf(made)}`, 'invalid_cursor', /^cursor is not a cursor this service made/);
+        } finally {
+          await other.close();
+        }
+      });
+
+      it('when another instance on the same database, without CURSOR_SECRET, made the cursor > continues the walk', async () => {
+        const second = await buildApp({ db: t.database.db, config: loadConfig({ LOG_LEVEL: 'silent' }) });
+        try {
+          const link = nextLinkOf((await second.inject({ method: 'GET', url: '/v1/pets?limit=2', headers: t.auth })).headers.link);
+          assert.ok(link);
+          const response = await get(link);
+          assert.equal(response.statusCode, 200, response.body);
+          assert.deepEqual(response.json(), pets.slice(2, 4));
+        } finally {
+          await second.close();
+        }
+      });
+    });
+  });
+}
