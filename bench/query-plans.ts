@@ -14,23 +14,27 @@ import { createTestDatabase } from '../test/helpers/test-db.js';
 const PETS = Number(process.env.BENCH_PLAN_PETS ?? 1_000_000);
 const RUNS = 15;
 
-// Names are three pseudo-random letters and the row number ("Kqz 123456"): a one-letter prefix
-// matches about 1/26 of the pets, two letters 1/676, three letters 1/17,576.
-const CASES: [string, PetFilter][] = [
-  ['status=sold (1/3 of the pets)', { status: 'sold' }],
-  ['categoryId=42 (1/1000)', { categoryId: 42 }],
-  ['name=k (1/26)', { nameKeys: prefixRange('k') }],
-  ['name=kq (1/676)', { nameKeys: prefixRange('kq') }],
-  ['name=kqz (1/17,576)', { nameKeys: prefixRange('kqz') }],
-  ['id=… (20 ids)', { ids: Array.from({ length: 20 }, (_, i) => 1 + i * 49_999) }],
-  ['name=kq&status=sold', { nameKeys: prefixRange('kq'), status: 'sold' }],
-  ['categoryId=42&status=sold', { categoryId: 42, status: 'sold' }],
+// Names are three letters and the row number ("Kqz 123456"), the first letter changing with every
+// pet, the second every 26, the third every 676: a one-letter prefix matches 1/26 of the pets
+// spread over the whole table, two letters 1/676, three letters 1/17,576.
+const MIDDLE = Math.floor(PETS / 2);
+const CASES: [string, PetFilter, number][] = [
+  ['status=sold (1/3 of the pets)', { status: 'sold' }, 0],
+  ['categoryId=42 (1/1000)', { categoryId: 42 }, 0],
+  ['name=k (1/26)', { nameKeys: prefixRange('k') }, 0],
+  ['name=k (1/26), a page from the middle of the walk', { nameKeys: prefixRange('k') }, MIDDLE],
+  ['name=kq (1/676)', { nameKeys: prefixRange('kq') }, 0],
+  ['name=kqz (1/17,576)', { nameKeys: prefixRange('kqz') }, 0],
+  ['id=… (20 ids)', { ids: Array.from({ length: 20 }, (_, i) => 1 + i * Math.floor(PETS / 20)) }, 0],
+  ['name=kq&status=sold', { nameKeys: prefixRange('kq'), status: 'sold' }, 0],
+  ['categoryId=42&status=sold', { categoryId: 42, status: 'sold' }, 0],
+  ['no filter, a page from the middle of the walk', {}, MIDDLE],
 ];
 
 async function seed(db: Kysely<Database>, dialect: 'sqlite' | 'postgres'): Promise<void> {
-  const letter = (multiplier: number, base: number) =>
-    dialect === 'sqlite' ? sql.raw(`char(${base} + (n * ${multiplier}) % 26)`) : sql.raw(`chr(${base} + ((n * ${multiplier}) % 26)::int)`);
-  const name = sql`${letter(7919, 65)} || ${letter(104729, 97)} || ${letter(1299709, 97)} || ' ' || n`;
+  const letter = (every: number, base: number) =>
+    dialect === 'sqlite' ? sql.raw(`char(${base} + (n / ${every}) % 26)`) : sql.raw(`chr(${base} + ((n / ${every}) % 26)::int)`);
+  const name = sql`${letter(1, 65)} || ${letter(26, 97)} || ${letter(676, 97)} || ' ' || n`;
   const rows =
     dialect === 'sqlite'
       ? sql`with recursive g(n) as (select 1 union all select n + 1 from g where n < ${PETS}) select n from g`
@@ -38,7 +42,9 @@ async function seed(db: Kysely<Database>, dialect: 'sqlite' | 'postgres'): Promi
   await sql`insert into pets (name, name_key, category_id, status, created_at)
     select ${name}, lower(${name}), 1 + n % 1000, case n % 3 when 0 then 'available' when 1 then 'pending' else 'sold' end, 0
     from (${rows}) as numbers`.execute(db);
-  await sql`analyze`.execute(db);
+  // PostgreSQL's autovacuum gathers statistics by itself soon after such a load; done now here.
+  // SQLite keeps none unless someone runs ANALYZE, and the service never does: it plans as shipped.
+  if (dialect === 'postgres') await sql`analyze`.execute(db);
 }
 
 async function report(dialect: 'sqlite' | 'postgres'): Promise<string> {
@@ -47,8 +53,8 @@ async function report(dialect: 'sqlite' | 'postgres'): Promise<string> {
     const started = performance.now();
     await seed(database.db, dialect);
     const lines = [`### ${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${PETS.toLocaleString('en')} pets (seeded in ${((performance.now() - started) / 1000).toFixed(0)} s)`, ''];
-    for (const [label, filter] of CASES) {
-      const query = selectPetsAfter(database.db, { afterId: 0, filter, limit: 21 });
+    for (const [label, filter, afterId] of CASES) {
+      const query = selectPetsAfter(database.db, { afterId, filter, limit: 21 });
       const compiled = query.compile();
       const explain = dialect === 'sqlite' ? 'explain query plan' : 'explain';
       const plan = await database.db.executeQuery<Record<string, string>>(CompiledQuery.raw(`${explain} ${compiled.sql}`, [...compiled.parameters]));
@@ -60,7 +66,7 @@ async function report(dialect: 'sqlite' | 'postgres'): Promise<string> {
         times.push(performance.now() - t0);
       }
       times.sort((a, b) => a - b);
-      lines.push(`\`${label}\`: first page (${found} rows) in ${times[Math.floor(RUNS / 2)]!.toFixed(2)} ms (median of ${RUNS})`, '', '```');
+      lines.push(`\`${label}\`: ${afterId === 0 ? 'first page' : `page after id ${afterId.toLocaleString('en')}`} (${found} rows) in ${times[Math.floor(RUNS / 2)]!.toFixed(2)} ms (median of ${RUNS})`, '', '```');
       lines.push(...plan.rows.map((row) => row.detail ?? row['QUERY PLAN'] ?? JSON.stringify(row)), '```', '');
     }
     return lines.join('\n');

@@ -16,6 +16,7 @@ describe('petNameKey', () => {
     ['ΟΔΟΣ', 'οδοσ'], // final sigma folded to σ
     ['Κασσάνδρα', 'κασσάνδρα'],
     ['Ⅻ', 'xii'],
+    ['㎒ radio', 'mhz radio'], // NFKC gives letters that only then get case-folded
     ['🐈 Tom', '🐈 tom'],
   ];
   for (const [name, key] of sameKey) {

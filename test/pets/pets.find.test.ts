@@ -88,6 +88,14 @@ for (const dialect of TEST_DIALECTS) {
         }
       });
 
+      it('when thousands of malformed ids are given > answers 400 with a bounded list of problems', async () => {
+        const response = await get(`/v1/pets?${Array.from({ length: 3000 }, () => 'id=x').join('&')}`);
+        assert.equal(response.statusCode, 400);
+        const details = response.json().details as { field: string; message: string }[];
+        assert.ok(details.some((d) => d.message === 'query.id may be given at most 100 times'));
+        assert.ok(details.length <= 102, `${details.length} details`);
+      });
+
       for (const [query, message] of <[string, RegExp][]>[
         ['id=abc', /^query\.id\[0\] must be an integer written in decimal digits$/],
         ['id=', /^query\.id\[0\] must be an integer written in decimal digits$/],

@@ -264,6 +264,7 @@ for (const dialect of TEST_DIALECTS) {
           const response = await get(`/v1/pets/${created.id}`);
           assert.equal(response.statusCode, 410);
           assert.equal(response.json().code, 'operation_removed');
+          assert.equal(response.json().message, 'GET /v1/pets/{petId} was removed on 2030-12-05; use GET /v1/pets?id={petId}');
           assert.equal(response.headers.sunset, 'Thu, 05 Dec 2030 00:00:00 GMT');
         } finally {
           t.clock.now = saved;
