@@ -315,6 +315,9 @@ for (const dialect of TEST_DIALECTS) {
       });
     });
 
+    // In one process SQLite runs each statement synchronously, so requests cannot interleave a
+    // read and a write there; on PostgreSQL they do. test/e2e/pets-changes.e2e.test.ts races
+    // several processes on both databases.
     describe('concurrent changes of one pet', () => {
       const N = 30;
 
