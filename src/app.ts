@@ -20,7 +20,7 @@ import { createValidatorCompiler } from './http/validation.js';
 import { createKeyVerifier } from './keys/keys.service.js';
 import { cursorSecretSource } from './pagination/cursor-secret.js';
 import { petsRoutes } from './pets/pets.routes.js';
-import { NewPetSchema, PetSchema, PetsSchema, PetStatusSchema } from './pets/pets.schemas.js';
+import { NewPetSchema, PetPatchSchema, PetSchema, PetsSchema, PetStatusSchema } from './pets/pets.schemas.js';
 
 export interface AppDeps {
   db: Kysely<Database>;
@@ -32,7 +32,7 @@ export interface AppDeps {
 }
 
 /** Schemas named in the OpenAPI components and referenced by `$ref` from the routes. */
-const SHARED_SCHEMAS = [PetStatusSchema, NewPetSchema, PetSchema, PetsSchema, ErrorSchema] as SchemaObject[];
+const SHARED_SCHEMAS = [PetStatusSchema, NewPetSchema, PetPatchSchema, PetSchema, PetsSchema, ErrorSchema] as SchemaObject[];
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { db, config } = deps;

@@ -15,6 +15,7 @@ export const ERROR_CODES = {
   method_not_allowed: { status: 405, description: 'The path exists but not with this method; see the Allow header.' },
   request_timeout: { status: 408, description: 'The request was not received completely in time.' },
   operation_removed: { status: 410, description: 'The operation was deprecated and has passed its sunset date.' },
+  precondition_failed: { status: 412, description: 'If-Match does not name the current ETag: the pet was changed since that ETag was read. Read it again, then retry.' },
   payload_too_large: { status: 413, description: 'The body is larger than the configured limit.' },
   unsupported_media_type: { status: 415, description: 'The body is not application/json in UTF-8.' },
   headers_too_large: { status: 431, description: 'The request headers are larger than the server accepts.' },

@@ -29,24 +29,42 @@ describe('openapi.json', () => {
     );
   });
 
-  it('the document > describes exactly the three operations, with bearer security and every answer', async () => {
+  it('the document > describes exactly the five operations, with bearer security and every answer', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     assert.deepEqual(Object.keys(document.paths).sort(), ['/pets', '/pets/{petId}']);
     const operations = {
       listPets: document.paths['/pets'].get,
       createPet: document.paths['/pets'].post,
       getPet: document.paths['/pets/{petId}'].get,
+      updatePet: document.paths['/pets/{petId}'].patch,
+      deletePet: document.paths['/pets/{petId}'].delete,
     };
-    assert.deepEqual(Object.values(operations).map((o) => o.operationId), ['listPets', 'createPet', 'getPet']);
+    assert.deepEqual(Object.values(operations).map((o) => o.operationId), ['listPets', 'createPet', 'getPet', 'updatePet', 'deletePet']);
+    assert.deepEqual(Object.keys(document.paths['/pets/{petId}']).sort(), ['delete', 'get', 'patch']);
     assert.deepEqual(document.security, [{ bearerAuth: [] }]);
     assert.deepEqual(document.components.securitySchemes.bearerAuth, { ...document.components.securitySchemes.bearerAuth, type: 'http', scheme: 'bearer' });
     assert.deepEqual(Object.keys(operations.listPets.responses).sort(), ['200', '400', '401', '429', '500', '503']);
     assert.deepEqual(Object.keys(operations.createPet.responses).sort(), ['201', '400', '401', '413', '415', '429', '500', '503']);
     assert.deepEqual(Object.keys(operations.getPet.responses).sort(), ['200', '400', '401', '404', '410', '429', '500', '503']);
+    assert.deepEqual(Object.keys(operations.updatePet.responses).sort(), ['200', '400', '401', '404', '412', '413', '415', '429', '500', '503']);
+    assert.deepEqual(Object.keys(operations.deletePet.responses).sort(), ['204', '400', '401', '404', '412', '429', '500', '503']);
     assert.equal(operations.getPet.deprecated, true);
     assert.equal(document.components.schemas.NewPet.properties.status.default, 'available');
     assert.deepEqual(document.components.schemas.Error.properties.code.enum, Object.keys(ERROR_CODES));
     assert.equal(document.components.schemas.NewPet.additionalProperties, false);
+    // Change and remove: merge patch bodies, If-Match in, ETag out, no content on 204.
+    assert.deepEqual(Object.keys(operations.updatePet.requestBody.content), ['application/merge-patch+json', 'application/json']);
+    assert.deepEqual(operations.updatePet.requestBody.content['application/merge-patch+json'].schema, { $ref: '#/components/schemas/PetPatch' });
+    for (const operation of [operations.updatePet, operations.deletePet]) {
+      assert.ok(operation.parameters.some((p: { in: string; name: string }) => p.in === 'header' && p.name === 'If-Match'));
+    }
+    for (const answer of [operations.createPet.responses['201'], operations.getPet.responses['200'], operations.updatePet.responses['200']]) {
+      assert.ok(answer.headers.ETag, 'ETag documented');
+    }
+    assert.equal(operations.deletePet.responses['204'].content, undefined);
+    assert.equal(document.components.schemas.PetPatch.additionalProperties, false);
+    assert.equal(document.components.schemas.PetPatch.minProperties, 1);
+    assert.equal(document.components.schemas.Pet.properties.name.format, 'display-text');
     const limit = operations.listPets.parameters.find((p: { name: string }) => p.name === 'limit');
     assert.deepEqual({ required: limit.required, ...limit.schema }, { required: false, minimum: 1, maximum: 100, default: 20, type: 'integer' });
   });

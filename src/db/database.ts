@@ -17,6 +17,8 @@ export interface PetTable {
   categoryId: number;
   status: PetStatus;
   createdAt: ColumnType<EpochMs, EpochMs, never>;
+  /** 1 when inserted, one more at each update: what a pet's ETag is made of. */
+  version: Generated<number>;
 }
 
 export interface ApiKeyTable {

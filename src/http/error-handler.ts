@@ -101,7 +101,7 @@ function toAppError(error: FastifyError, request: FastifyRequest): AppError {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError(
         'unsupported_media_type',
-        `body must be application/json, not ${request.headers['content-type'] ?? 'a body without Content-Type'}`,
+        `body must be ${(request.routeOptions.config.bodyMediaTypes ?? ['application/json']).join(' or ')}, not ${request.headers['content-type'] ?? 'a body without Content-Type'}`,
       );
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError('payload_too_large', `body is larger than ${request.routeOptions.bodyLimit} bytes`);

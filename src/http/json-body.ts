@@ -1,6 +1,7 @@
 /**
  * The only body parser: JSON in UTF-8, and nothing else (other media types and charsets answer
- * 415). It refuses, rather than silently changes, what JSON.parse or the database would alter:
+ * 415); a route scope may also take a JSON-based media type (`acceptJsonAs`), parsed the same
+ * way. It refuses, rather than silently changes, what JSON.parse or the database would alter:
  * bytes that are not UTF-8, number literals JSON.parse would round (9007199254740993 becomes
  * …992, 2.9999999999999999 becomes 3), and strings no database can store as sent (a NUL, or
  * half of a UTF-16 surrogate pair).
@@ -17,9 +18,25 @@ const NUMBER_PARTS = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 const UNSTORABLE_CHARACTER = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
+export const JSON_MEDIA_TYPE = 'application/json';
+/** JSON Merge Patch, RFC 7396. */
+export const MERGE_PATCH_MEDIA_TYPE = 'application/merge-patch+json';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The body media types of a route that takes more than `application/json`, named in its 415 answers. */
+    bodyMediaTypes?: readonly string[];
+  }
+}
+
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+  acceptJsonAs(app, JSON_MEDIA_TYPE);
+}
+
+/** Parses bodies of this JSON-based media type as strictly as application/json, in this scope only. */
+export function acceptJsonAs(scope: FastifyInstance, mediaType: string): void {
+  scope.addContentTypeParser(mediaType, { parseAs: 'buffer' }, (request, body, done) => {
     try {
       done(null, parseExactJson(decodeUtf8(request, body as Buffer)));
     } catch (error) {

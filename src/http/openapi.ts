@@ -24,7 +24,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       info: {
         title: 'Animal Store API',
         version: '1.0.0',
-        summary: "A store's catalogue of animals: list, add and fetch.",
+        summary: "A store's catalogue of animals: list, add, fetch, change and remove.",
         description: describeApi(options),
         license: { name: 'MIT', identifier: 'MIT' },
       },
@@ -67,8 +67,10 @@ function describeApi(options: OpenApiOptions): string {
 ## Decisions this API makes
 
 - **API keys** are issued by the operator with the \`animal-store keys create\` command, shown once, stored only as a SHA-256 hash, and may expire (\`--expires-in\`) and be revoked (\`keys revoke\`). A revoked key stops working within ${Math.ceil(options.keyCacheTtlMs / 1000)} seconds on every instance.
-- **Default status** of a new animal: \`available\`. Any status may follow any other.
-- **Names** have 1 to 200 characters and not only white space; they are stored exactly as sent.
+- **Default status** of a new animal: \`available\`. **Transitions:** any status may follow any other, until the store takes orders (then a pet with an open order will keep its status).
+- **Names** have 1 to 200 characters, not only white space, at least one visible character and no bidirectional controls (see \`Pet.name\`); they are stored exactly as sent.
+- **Changes** are JSON Merge Patches (RFC 7396). Every answer carrying one animal has a strong \`ETag\` (\`"<id>-<version>"\`); send it in \`If-Match\` to change or remove the animal only if nobody changed it since (else 412 \`precondition_failed\`). Without \`If-Match\` a change applies unconditionally.
+- **Removed animals** are deleted, not remembered: their ids answer 404 (not 410) and are never reused.
 - **Identifiers** (\`id\`, \`categoryId\`) are int64 in the range 1 to 2^53−1, the range every JSON client reads exactly; ids grow and are never reused.
 - **Pagination** beyond \`limit\`: an opaque, signed \`cursor\` bound to the filters of its listing, and a \`Link: <…>; rel="next"\` header (RFC 8288); the body stays a bare array.
 - **Finding animals**: \`GET /pets\` filters by \`id\` (repeatable, up to 100), \`categoryId\`, \`status\` and \`name\`, a prefix compared after Unicode NFKC and a locale-independent case fold, alike on every database.

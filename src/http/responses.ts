@@ -48,6 +48,7 @@ const EXAMPLES: Record<ErrorCode, string> = {
   route_not_found: 'no operation at GET /v1/animals',
   method_not_allowed: 'DELETE is not allowed on /v1/pets; allowed: GET, HEAD, POST',
   operation_removed: 'GET /v1/pets/{petId} was removed on 2030-12-05; use GET /v1/pets',
+  precondition_failed: 'pet 42 has changed since the ETag in If-Match was read; read it again for its current ETag and retry',
   payload_too_large: 'body is larger than 65536 bytes',
   unsupported_media_type: 'body must be application/json, not text/plain',
   rate_limited: 'more than 1200 requests in one minute with this key; retry after 17 s',

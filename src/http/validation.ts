@@ -7,6 +7,7 @@
  */
 import { Ajv, type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
+import { DISPLAY_TEXT_FORMAT, displayTextProblem } from '../display-text.js';
 
 const DECIMAL_INTEGER = /^-?\d+$/;
 
@@ -22,6 +23,7 @@ function createAjv(options: { useDefaults: boolean }, sharedSchemas: SchemaObjec
   });
   // int64 values are bounded by minimum/maximum in each schema; the format asserts exactness too.
   ajv.addFormat('int64', { type: 'number', validate: (value: number) => Number.isSafeInteger(value) });
+  ajv.addFormat(DISPLAY_TEXT_FORMAT, { type: 'string', validate: (value: string) => displayTextProblem(value) === undefined });
   for (const schema of sharedSchemas) ajv.addSchema(schema);
   return ajv;
 }
@@ -152,6 +154,16 @@ function describe(error: ErrorObject, part: string): ValidationProblem {
     case 'minimum':
     case 'maximum':
       return { field: field(path), message: `${field(path)} must be ${error.keyword === 'minimum' ? 'at least' : 'at most'} ${params.limit}` };
+    case 'format':
+      if (params.format === DISPLAY_TEXT_FORMAT && typeof error.data === 'string') {
+        return { field: field(path), message: `${field(path)} ${displayTextProblem(error.data) ?? 'is invalid'}` };
+      }
+      return { field: field(path), message: `${field(path)} ${error.message ?? 'is invalid'}` };
+    case 'minProperties': {
+      const known = Object.keys((error.parentSchema?.properties ?? {}) as object);
+      const among = known.length > 1 ? `: ${known.slice(0, -1).join(', ')} or ${known.at(-1)}` : '';
+      return { field: field(path), message: `${field(path)} must have at least ${params.limit === 1 ? 'one field' : `${params.limit} fields`}${among}` };
+    }
     case 'minLength':
     case 'maxLength':
       return {

@@ -4,6 +4,9 @@ import { waitForInsertTurn } from '../db/dialect.js';
 import type { Database, NewPetRow, PetRow, PetStatus } from '../db/database.js';
 import { type KeyRange, petNameKey } from './pet-name-key.js';
 
+/** The fields a change may set. */
+export type PetChanges = Partial<Pick<PetRow, 'name' | 'categoryId' | 'status'>>;
+
 /**
  * Inserts a pet in one statement that waits for its turn before drawing an id, so pets become
  * visible in id order and a reader paging by `id > cursor` never passes one still committing.
@@ -32,6 +35,41 @@ export async function insertPet(db: Kysely<Database>, row: Omit<NewPetRow, 'name
 
 export async function findPetById(db: Kysely<Database>, id: number): Promise<PetRow | undefined> {
   return db.selectFrom('pets').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Sets `changes` and moves the version on by one, in one statement, only if the pet exists and,
+ * when `versions` is given (never empty), its version is one of them. Concurrent updates of one
+ * row queue on its lock, and each re-checks the condition against the row the one before it left.
+ */
+export async function updatePetRow(
+  db: Kysely<Database>,
+  id: number,
+  changes: PetChanges,
+  versions?: readonly number[],
+): Promise<PetRow | undefined> {
+  // Named one by one, so nothing but these three columns can ever come from a request.
+  const { name, categoryId, status } = changes;
+  let update = db
+    .updateTable('pets')
+    .set((eb) => ({
+      // The search key follows the name, as in insertPet, so a renamed pet is found by its new name.
+      ...(name === undefined ? {} : { name, nameKey: petNameKey(name) }),
+      ...(categoryId === undefined ? {} : { categoryId }),
+      ...(status === undefined ? {} : { status }),
+      version: eb('version', '+', 1),
+    }))
+    .where('id', '=', id);
+  if (versions) update = update.where('version', 'in', versions);
+  return update.returningAll().executeTakeFirst();
+}
+
+/** Deletes the pet if it exists and, when `versions` is given (never empty), its version is one of them. */
+export async function deletePetRow(db: Kysely<Database>, id: number, versions?: readonly number[]): Promise<{ deleted: boolean }> {
+  let remove = db.deleteFrom('pets').where('id', '=', id);
+  if (versions) remove = remove.where('version', 'in', versions);
+  const result = await remove.executeTakeFirst();
+  return { deleted: result.numDeletedRows > 0n };
 }
 
 /** What a listing selects; every filter given must hold. */

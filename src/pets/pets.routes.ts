@@ -1,12 +1,17 @@
 /** HTTP for pets: each route declares its schemas and calls one service function. */
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { AppError } from '../errors.js';
+import { parseIfMatch } from '../http/if-match.js';
+import { acceptJsonAs, JSON_MEDIA_TYPE, MERGE_PATCH_MEDIA_TYPE } from '../http/json-body.js';
+import { refuseRemovalOfRequired } from '../http/merge-patch.js';
 import { COMMON_ERROR_RESPONSES, errorResponse, HEADERS, header, withHeaders } from '../http/responses.js';
-import { type ListPetsQuery, ListPetsQuerySchema, NewPetSchema, PAGE_SIZE, PetIdParamsSchema, PetSchema, PetsSchema } from './pets.schemas.js';
-import { createPet, getPet, listPets } from './pets.service.js';
+import { DELETE_PET_DESCRIPTION, ETAG_HEADER, IF_MATCH_HEADER, UPDATE_PET_DESCRIPTION } from './pets.docs.js';
+import { petEtag, versionsAccepted } from './pets.etag.js';
+import { type ListPetsQuery, ListPetsQuerySchema, NewPetSchema, PAGE_SIZE, PetIdParamsSchema, PetPatchSchema, PetSchema, PetsSchema } from './pets.schemas.js';
+import { createPet, deletePet, getPet, listPets, updatePet } from './pets.service.js';
 
 /**
  * getPet was published already deprecated: the interface 1.0.0 of 2026-11-25 marks it so.
@@ -80,7 +85,7 @@ The body is checked strictly and never altered: \`"5"\` is not an integer, \`1.5
           201: {
             ...Type.Ref(PetSchema),
             description: 'The animal was added.',
-            headers: { Location: header('The path of the new animal, `/v1/pets/{id}`.'), ...HEADERS.requestId, ...HEADERS.rateLimit },
+            headers: { Location: header('The path of the new animal, `/v1/pets/{id}`.'), ...ETAG_HEADER, ...HEADERS.requestId, ...HEADERS.rateLimit },
           },
           400: errorResponse('The body is not valid JSON, or a field is missing or invalid.', ['validation_failed', 'malformed_json'], HEADERS.rateLimit),
           413: errorResponse('The body is larger than the limit.', ['payload_too_large'], HEADERS.rateLimit),
@@ -90,8 +95,8 @@ The body is checked strictly and never altered: \`"5"\` is not an integer, \`1.5
       },
     },
     async (request, reply) => {
-      const pet = await createPet(db, request.body, now);
-      return reply.code(201).header('location', `/v1/pets/${pet.id}`).send(pet);
+      const { pet, version } = await createPet(db, request.body, now);
+      return reply.code(201).header('location', `/v1/pets/${pet.id}`).header('etag', petEtag({ id: pet.id, version })).send(pet);
     },
   );
 
@@ -112,7 +117,7 @@ Every answer carries \`Deprecation: @${GET_PET_DEPRECATED_AT.getTime() / 1000}\`
         // Every answer of this operation, errors included, carries the deprecation headers.
         response: withHeaders(
           {
-            200: { ...Type.Ref(PetSchema), description: 'The animal.', headers: { ...HEADERS.requestId, ...HEADERS.rateLimit } },
+            200: { ...Type.Ref(PetSchema), description: 'The animal.', headers: { ...ETAG_HEADER, ...HEADERS.requestId, ...HEADERS.rateLimit } },
             400: errorResponse('The petId is not an integer from 1 to 2^53−1, or a query parameter was sent.', ['validation_failed'], HEADERS.rateLimit, {
               validation_failed: 'path.petId must be an integer written in decimal digits',
             }),
@@ -135,7 +140,81 @@ Every answer carries \`Deprecation: @${GET_PET_DEPRECATED_AT.getTime() / 1000}\`
         return payload;
       },
     },
-    async (request) => getPet(db, request.params.petId),
+    async (request, reply) => {
+      const { pet, version } = await getPet(db, request.params.petId);
+      reply.header('etag', petEtag({ id: pet.id, version }));
+      return pet;
+    },
+  );
+
+  const conditionOf = (ifMatch: string | undefined, petId: number) => ({ versions: versionsAccepted(parseIfMatch(ifMatch), petId) });
+  const IfMatchHeadersSchema = Type.Object({ 'If-Match': Type.Optional(Type.String({ description: IF_MATCH_HEADER })) });
+
+  // Merge patches are taken only here: createPet keeps answering 415 to them.
+  await app.register(async (patchScope) => {
+    acceptJsonAs(patchScope, MERGE_PATCH_MEDIA_TYPE);
+    const mediaTypes = [MERGE_PATCH_MEDIA_TYPE, JSON_MEDIA_TYPE];
+    patchScope.withTypeProvider<TypeBoxTypeProvider>().patch(
+      '/pets/:petId',
+      {
+        config: { bodyMediaTypes: mediaTypes },
+        schema: {
+          operationId: 'updatePet',
+          tags: ['pets'],
+          summary: 'Change an animal',
+          description: UPDATE_PET_DESCRIPTION,
+          consumes: mediaTypes,
+          params: PetIdParamsSchema,
+          headers: IfMatchHeadersSchema,
+          querystring: Type.Object({}, { additionalProperties: false }),
+          body: Type.Ref(PetPatchSchema),
+          response: {
+            200: { ...Type.Ref(PetSchema), description: 'The animal as changed.', headers: { ...ETAG_HEADER, ...HEADERS.requestId, ...HEADERS.rateLimit } },
+            400: errorResponse('The petId, If-Match or the body is invalid, or the body is not valid JSON.', ['validation_failed', 'malformed_json'], HEADERS.rateLimit),
+            404: errorResponse('No animal has this id.', ['pet_not_found'], HEADERS.rateLimit),
+            412: errorResponse('If-Match was given and the animal has changed since: nothing was changed.', ['precondition_failed'], HEADERS.rateLimit),
+            413: errorResponse('The body is larger than the limit.', ['payload_too_large'], HEADERS.rateLimit),
+            415: errorResponse('The body is neither `application/merge-patch+json` nor `application/json` in UTF-8.', ['unsupported_media_type'], HEADERS.rateLimit),
+            ...COMMON_ERROR_RESPONSES,
+          },
+        },
+        preValidation: async (request) => refuseRemovalOfRequired(request.body, Object.keys(PetPatchSchema.properties)),
+      },
+      async (request, reply) => {
+        const { petId } = request.params;
+        const { pet, version } = await updatePet(db, petId, request.body, conditionOf(request.headers['if-match'], petId));
+        reply.header('etag', petEtag({ id: pet.id, version }));
+        return pet;
+      },
+    );
+  });
+
+  app.delete(
+    '/pets/:petId',
+    {
+      schema: {
+        operationId: 'deletePet',
+        tags: ['pets'],
+        summary: 'Remove an animal',
+        description: DELETE_PET_DESCRIPTION,
+        params: PetIdParamsSchema,
+        headers: IfMatchHeadersSchema,
+        querystring: Type.Object({}, { additionalProperties: false }),
+        response: {
+          // Type null: the OpenAPI document then shows no content for it.
+          204: Type.Null({ description: 'The animal was removed. No body.', headers: { ...HEADERS.requestId, ...HEADERS.rateLimit } }),
+          400: errorResponse('The petId or If-Match is invalid.', ['validation_failed'], HEADERS.rateLimit),
+          404: errorResponse('No animal has this id (any more).', ['pet_not_found'], HEADERS.rateLimit),
+          412: errorResponse('If-Match was given and the animal has changed since: it was not removed.', ['precondition_failed'], HEADERS.rateLimit),
+          ...COMMON_ERROR_RESPONSES,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { petId } = request.params;
+      await deletePet(db, petId, conditionOf(request.headers['if-match'], petId));
+      return reply.code(204).send(null);
+    },
   );
 };
 

@@ -5,6 +5,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { PetStatus } from '../db/database.js';
 import { STORABLE_TEXT_PATTERN } from '../http/validation.js';
+import { DISPLAY_TEXT_FORMAT, DISPLAY_TEXT_RULE } from '../display-text.js';
 
 /** Largest integer JSON numbers carry exactly in JavaScript (2^53−1); int64 inputs are bounded by it. */
 export const MAX_EXACT_INTEGER = Number.MAX_SAFE_INTEGER;
@@ -20,7 +21,8 @@ export const PetStatusSchema = Type.Unsafe<PetStatus>({
   $id: 'PetStatus',
   type: 'string',
   enum: [...PET_STATUSES],
-  description: 'Availability of an animal. Any status may follow any other: the service imposes no transitions.',
+  description:
+    'Availability of an animal. Any status may follow any other (`updatePet` may set any of them at any time): the service imposes no transitions until the store takes orders, when a pet with an open order will keep its status.',
 });
 
 const int64 = (description: string, example: number) =>
@@ -30,7 +32,8 @@ const nameSchema = Type.String({
   minLength: 1,
   maxLength: NAME_MAX_LENGTH,
   pattern: '\\S',
-  description: `The animal's name: 1 to ${NAME_MAX_LENGTH} characters (Unicode code points, so an emoji counts once), not only white space, without NUL or unpaired surrogates. Stored and returned exactly as sent, without trimming.`,
+  format: DISPLAY_TEXT_FORMAT,
+  description: `The animal's name: 1 to ${NAME_MAX_LENGTH} characters (Unicode code points, so an emoji counts once), not only white space, without NUL or unpaired surrogates. It needs ${DISPLAY_TEXT_RULE}. Stored and returned exactly as sent, without trimming.`,
   examples: ['Rex'],
 });
 
@@ -62,6 +65,23 @@ export const NewPetSchema = Type.Object(
   },
 );
 export type NewPet = Static<typeof NewPetSchema>;
+
+export const PetPatchSchema = Type.Object(
+  {
+    name: Type.Optional(nameSchema),
+    categoryId: Type.Optional(categoryIdSchema),
+    status: Type.Optional(Type.Unsafe<PetStatus>({ $ref: 'PetStatus' })),
+  },
+  {
+    $id: 'PetPatch',
+    additionalProperties: false,
+    minProperties: 1,
+    description:
+      'A JSON Merge Patch (RFC 7396) of an animal: the fields given replace the stored ones, the others stay. Checked as strictly as `NewPet`: no type is converted, an unknown field is rejected by name, and `id` is rejected because it never changes. `null`, which in a merge patch removes a field, is refused: every field of a pet is required. An empty patch `{}` is refused too.',
+    examples: [{ status: 'sold' }, { name: 'Rex II', categoryId: 4 }],
+  },
+);
+export type PetPatch = Static<typeof PetPatchSchema>;
 
 export const PetSchema = Type.Object(
   {
@@ -129,6 +149,6 @@ export const ListPetsQuerySchema = Type.Object(
 export type ListPetsQuery = Static<typeof ListPetsQuerySchema>;
 
 export const PetIdParamsSchema = Type.Object({
-  petId: int64('Identifier of the animal to retrieve.', 42),
+  petId: int64('Identifier of the animal.', 42),
 });
 export type PetIdParams = Static<typeof PetIdParamsSchema>;

@@ -4,8 +4,8 @@ import type { Database, PetRow } from '../db/database.js';
 import { AppError } from '../errors.js';
 import { prefixRange } from './pet-name-key.js';
 import { petCursorFilters, petCursors } from './pets.cursor.js';
-import { DEFAULT_PET_STATUS, type ListPetsQuery, type NewPet, type Pet } from './pets.schemas.js';
-import { findPetById, findPetsAfter, insertPet } from './pets.repository.js';
+import { DEFAULT_PET_STATUS, type ListPetsQuery, type NewPet, type Pet, type PetPatch } from './pets.schemas.js';
+import { deletePetRow, findPetById, findPetsAfter, insertPet, updatePetRow } from './pets.repository.js';
 
 export interface PetPage {
   pets: Pet[];
@@ -29,14 +29,60 @@ export async function listPets(db: Kysely<Database>, query: ListPetsQuery & { li
   return rows.length > query.limit && last ? { pets, nextCursor: cursors.encode(last.id, bound) } : { pets };
 }
 
-export async function createPet(db: Kysely<Database>, newPet: NewPet, now: () => number = Date.now): Promise<Pet> {
-  return toPet(await insertPet(db, { ...newPet, status: newPet.status ?? DEFAULT_PET_STATUS, createdAt: now() }));
+/** A pet with the version its ETag is made from. */
+export interface VersionedPet {
+  pet: Pet;
+  version: number;
 }
 
-export async function getPet(db: Kysely<Database>, id: number): Promise<Pet> {
+/** A condition on a change: when `versions` is given, the change happens only if the stored version is one of them. */
+export interface ChangeCondition {
+  versions?: readonly number[] | undefined;
+}
+
+export async function createPet(db: Kysely<Database>, newPet: NewPet, now: () => number = Date.now): Promise<VersionedPet> {
+  return versioned(await insertPet(db, { ...newPet, status: newPet.status ?? DEFAULT_PET_STATUS, createdAt: now() }));
+}
+
+export async function getPet(db: Kysely<Database>, id: number): Promise<VersionedPet> {
   const row = await findPetById(db, id);
-  if (!row) throw new AppError('pet_not_found', `no pet has id ${id}`);
-  return toPet(row);
+  if (!row) throw petNotFound(id);
+  return versioned(row);
+}
+
+/**
+ * Applies a merge patch. The version check and the write are one statement, so of two changes
+ * made from the same version exactly one applies. Any status may follow any other for now; a
+ * rule on transitions (a pet with an open order keeps its status, say) belongs here, as one more
+ * condition of that same statement, so it cannot race either.
+ */
+export async function updatePet(db: Kysely<Database>, id: number, patch: PetPatch, condition: ChangeCondition = {}): Promise<VersionedPet> {
+  const row = condition.versions?.length === 0 ? undefined : await updatePetRow(db, id, patch, condition.versions);
+  if (!row) throw await whyUnchanged(db, id);
+  return versioned(row);
+}
+
+/** Removes a pet for good: its id then answers 404 and is never given to another pet. */
+export async function deletePet(db: Kysely<Database>, id: number, condition: ChangeCondition = {}): Promise<void> {
+  const { deleted } = condition.versions?.length === 0 ? { deleted: false } : await deletePetRow(db, id, condition.versions);
+  if (!deleted) throw await whyUnchanged(db, id);
+}
+
+/**
+ * Why a conditional change did not happen. Read after the refused write, so it only chooses the
+ * answer: a pet removed meanwhile is 404, as it would have been had the change come later.
+ */
+async function whyUnchanged(db: Kysely<Database>, id: number): Promise<AppError> {
+  if (!(await findPetById(db, id))) return petNotFound(id);
+  return new AppError('precondition_failed', `pet ${id} has changed since the ETag in If-Match was read; read it again for its current ETag and retry`);
+}
+
+function petNotFound(id: number): AppError {
+  return new AppError('pet_not_found', `no pet has id ${id}`);
+}
+
+function versioned(row: PetRow): VersionedPet {
+  return { pet: toPet(row), version: row.version };
 }
 
 function toPet(row: PetRow): Pet {

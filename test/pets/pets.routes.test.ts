@@ -30,6 +30,7 @@ for (const dialect of TEST_DIALECTS) {
         assert.equal(typeof pet.id, 'number');
         assert.deepEqual(pet, { id: pet.id, name: 'Rex', categoryId: 3, status: 'pending' });
         assert.equal(response.headers.location, `/v1/pets/${pet.id}`);
+        assert.equal(response.headers.etag, `"${pet.id}-1"`);
         assert.match(String(response.headers['content-type']), /^application\/json/);
         const row = await t.database.db.selectFrom('pets').selectAll().where('id', '=', pet.id).executeTakeFirstOrThrow();
         assert.deepEqual({ name: row.name, categoryId: row.categoryId, status: row.status }, { name: 'Rex', categoryId: 3, status: 'pending' });
@@ -79,6 +80,10 @@ for (const dialect of TEST_DIALECTS) {
         ['name is empty', { name: '', categoryId: 1 }, /body\.name must have at least 1 characters/],
         ['name is only white space', { name: ' \t ', categoryId: 1 }, /body\.name must contain a character other than white space/],
         ['name is too long', { name: 'x'.repeat(201), categoryId: 1 }, /body\.name must have at most 200 characters/],
+        ['name is only zero-width spaces', { name: '\u200B\u200B', categoryId: 1 }, /^body\.name must contain a visible character/],
+        ['name is only a right-to-left mark', { name: '\u200F', categoryId: 1 }, /^body\.name must contain a visible character/],
+        ['name starts with a right-to-left override', { name: '\u202Egnp.exe', categoryId: 1 }, /^body\.name must not contain the bidirectional control U\+202E/],
+        ['name holds a right-to-left isolate', { name: 'Rex\u2067', categoryId: 1 }, /^body\.name must not contain the bidirectional control U\+2067/],
         ['name is a number', { name: 5, categoryId: 1 }, /body\.name must be a string/],
         ['name is null', { name: null, categoryId: 1 }, /body\.name must be a string/],
         ['status is unknown', { name: 'Rex', categoryId: 1, status: 'lost' }, /body\.status must be one of: available, pending, sold/],
@@ -197,6 +202,7 @@ for (const dialect of TEST_DIALECTS) {
         const response = await get(`/v1/pets/${created.id}`);
         assert.equal(response.statusCode, 200);
         assert.deepEqual(response.json(), created);
+        assert.equal(response.headers.etag, `"${created.id}-1"`);
         assert.equal(response.headers.deprecation, '@1795564800');
         assert.equal(response.headers.sunset, 'Thu, 05 Dec 2030 00:00:00 GMT');
         assert.match(String(response.headers.link), /<\/v1\/pets>; rel="successor-version"/);

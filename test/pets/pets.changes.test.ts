@@ -1,0 +1,359 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { assertErrorBody } from '../helpers/assertions.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { TEST_DIALECTS } from '../helpers/test-db.js';
+
+const MERGE_PATCH = 'application/merge-patch+json';
+
+interface Created {
+  pet: { id: number; name: string; categoryId: number; status: string };
+  etag: string;
+}
+
+for (const dialect of TEST_DIALECTS) {
+  describe(`changing and removing pets on ${dialect}`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp(dialect);
+    });
+    after(() => t.close());
+
+    const create = async (pet: Record<string, unknown> = { name: 'Rex', categoryId: 3 }): Promise<Created> => {
+      const response = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, 'content-type': 'application/json' }, payload: pet });
+      assert.equal(response.statusCode, 201, response.body);
+      return { pet: response.json(), etag: String(response.headers.etag) };
+    };
+    const patch = (id: number, body: unknown, headers: Record<string, string> = {}) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: `/v1/pets/${id}`,
+        headers: { ...t.auth, 'content-type': MERGE_PATCH, ...headers },
+        payload: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    const remove = (id: number, headers: Record<string, string> = {}) => t.app.inject({ method: 'DELETE', url: `/v1/pets/${id}`, headers: { ...t.auth, ...headers } });
+    const get = (id: number) => t.app.inject({ method: 'GET', url: `/v1/pets/${id}`, headers: t.auth });
+    const stored = (id: number) => t.database.db.selectFrom('pets').selectAll().where('id', '=', id).executeTakeFirst();
+
+    describe('ETag', () => {
+      it('createPet > answers a strong ETag "<id>-1"', async () => {
+        const { pet, etag } = await create();
+        assert.equal(etag, `"${pet.id}-1"`);
+      });
+
+      it('getPet > answers the same ETag as createPet until the pet changes, then the new one', async () => {
+        const { pet, etag } = await create();
+        assert.equal((await get(pet.id)).headers.etag, etag);
+        const changed = await patch(pet.id, { status: 'sold' });
+        assert.equal(changed.headers.etag, `"${pet.id}-2"`);
+        assert.equal((await get(pet.id)).headers.etag, `"${pet.id}-2"`);
+        const head = await t.app.inject({ method: 'HEAD', url: `/v1/pets/${pet.id}`, headers: t.auth });
+        assert.equal(head.statusCode, 200);
+        assert.equal(head.headers.etag, `"${pet.id}-2"`);
+      });
+
+      it('a patch that sets the values already stored > still answers a new ETag', async () => {
+        const { pet, etag } = await create();
+        const response = await patch(pet.id, { name: pet.name });
+        assert.equal(response.statusCode, 200);
+        assert.notEqual(response.headers.etag, etag);
+      });
+
+      it('error answers > carry no ETag', async () => {
+        const { pet } = await create();
+        for (const response of [await get(987654321), await patch(pet.id, {}), await patch(987654321, { status: 'sold' })]) {
+          assert.equal(response.headers.etag, undefined, response.body);
+        }
+      });
+    });
+
+    describe('PATCH /v1/pets/{petId}', () => {
+      it('when one field is patched > answers 200 with the whole pet and stores only that change', async () => {
+        const { pet } = await create({ name: 'Rex', categoryId: 3, status: 'available' });
+        const response = await patch(pet.id, { status: 'pending' });
+        assert.equal(response.statusCode, 200);
+        assert.match(String(response.headers['content-type']), /^application\/json/);
+        assert.deepEqual(response.json(), { ...pet, status: 'pending' });
+        const row = await stored(pet.id);
+        assert.deepEqual({ name: row?.name, categoryId: row?.categoryId, status: row?.status, version: row?.version }, { name: 'Rex', categoryId: 3, status: 'pending', version: 2 });
+        assert.deepEqual((await get(pet.id)).json(), { ...pet, status: 'pending' });
+      });
+
+      it('when every field is patched, as application/json > answers 200 with the new values', async () => {
+        const { pet } = await create();
+        const response = await patch(pet.id, { name: '  Ñandú 🐦 ', categoryId: 9007199254740991, status: 'sold' }, { 'content-type': 'application/json' });
+        assert.equal(response.statusCode, 200, response.body);
+        assert.deepEqual(response.json(), { id: pet.id, name: '  Ñandú 🐦 ', categoryId: 9007199254740991, status: 'sold' });
+        assert.equal((await stored(pet.id))?.categoryId, 9007199254740991);
+      });
+
+      it('when the media type carries charset=utf-8 > accepts it', async () => {
+        const { pet } = await create();
+        assert.equal((await patch(pet.id, { status: 'sold' }, { 'content-type': `${MERGE_PATCH}; charset=utf-8` })).statusCode, 200);
+      });
+
+      it('any status > may follow any other', async () => {
+        const statuses = ['available', 'pending', 'sold'];
+        for (const from of statuses) {
+          for (const to of statuses) {
+            const { pet } = await create({ name: 'Walker', categoryId: 1, status: from });
+            const response = await patch(pet.id, { status: to });
+            assert.equal(response.statusCode, 200, `${from} -> ${to}: ${response.body}`);
+            assert.equal(response.json().status, to);
+          }
+        }
+      });
+
+      const invalid: [string, string | unknown, string, RegExp][] = [
+        ['name is null', { name: null }, 'validation_failed', /^body\.name cannot be null: in a merge patch null removes a field, and name is required/],
+        ['categoryId is null', { categoryId: null }, 'validation_failed', /^body\.categoryId cannot be null/],
+        ['status is null', { status: null }, 'validation_failed', /^body\.status cannot be null/],
+        ['the patch is empty', {}, 'validation_failed', /^body must have at least one field: name, categoryId or status$/],
+        ['id is sent', { id: 7 }, 'validation_failed', /^body\.id must not be sent/],
+        ['an unknown field is sent', { stauts: 'sold' }, 'validation_failed', /^body\.stauts is not a known field$/],
+        ['categoryId is a string', { categoryId: '5' }, 'validation_failed', /^body\.categoryId must be an integer$/],
+        ['categoryId is 1.5', { categoryId: 1.5 }, 'validation_failed', /^body\.categoryId must be an integer$/],
+        ['categoryId is 0', { categoryId: 0 }, 'validation_failed', /^body\.categoryId must be at least 1$/],
+        ['categoryId is 2^53', { categoryId: 9007199254740992 }, 'validation_failed', /^body\.categoryId must be at most 9007199254740991$/],
+        ['name is empty', { name: '' }, 'validation_failed', /^body\.name must have at least 1 characters$/],
+        ['name is only white space', { name: ' \t' }, 'validation_failed', /^body\.name must contain a character other than white space$/],
+        ['name is too long', { name: 'x'.repeat(201) }, 'validation_failed', /^body\.name must have at most 200 characters$/],
+        ['name is only zero-width spaces', { name: '\u200B\u200B' }, 'validation_failed', /^body\.name must contain a visible character/],
+        ['name holds a right-to-left override', { name: '\u202EXER' }, 'validation_failed', /^body\.name must not contain the bidirectional control U\+202E/],
+        ['name is a number', { name: 5 }, 'validation_failed', /^body\.name must be a string$/],
+        ['status is unknown', { status: 'lost' }, 'validation_failed', /^body\.status must be one of: available, pending, sold$/],
+        ['the body is an array', [{ status: 'sold' }], 'validation_failed', /^body must be an object$/],
+        ['the body is a string', '"sold"', 'validation_failed', /^body must be an object$/],
+        ['the body is null', 'null', 'validation_failed', /^body must be an object$/],
+        ['a field is given twice', '{"status":"sold","status":"pending"}', 'malformed_json', /"status" twice/],
+        ['categoryId is beyond 2^53 and would be rounded', '{"categoryId":9007199254740993}', 'malformed_json', /9007199254740993/],
+        ['the name holds a NUL character', '{"name":"a\\u0000b"}', 'validation_failed', /body\.name holds a NUL character/],
+        ['the body is not JSON', '{"status":', 'malformed_json', /not valid JSON/],
+      ];
+      for (const [scenario, body, code, message] of invalid) {
+        it(`when ${scenario} > answers 400 ${code} naming it, and changes nothing`, async () => {
+          const { pet } = await create();
+          const before = await stored(pet.id);
+          const response = await patch(pet.id, body);
+          const error = assertErrorBody(response, code, 400, message);
+          if (code === 'validation_failed') assert.ok(error.details && error.details.length > 0 && error.details.every((d) => d.field.startsWith('body')));
+          assert.deepEqual(await stored(pet.id), before);
+        });
+      }
+
+      it('when name and categoryId are both null > names both', async () => {
+        const { pet } = await create();
+        const error = assertErrorBody(await patch(pet.id, { name: null, categoryId: null }), 'validation_failed', 400);
+        assert.deepEqual(error.details?.map((d) => d.field), ['body.name', 'body.categoryId']);
+      });
+
+      for (const contentType of ['text/plain', 'application/json-patch+json', 'application/x-www-form-urlencoded']) {
+        it(`when the body is ${contentType} > answers 415 naming both accepted types, and changes nothing`, async () => {
+          const { pet } = await create();
+          const before = await stored(pet.id);
+          const response = await patch(pet.id, '{"status":"sold"}', { 'content-type': contentType });
+          assertErrorBody(response, 'unsupported_media_type', 415, /^body must be application\/merge-patch\+json or application\/json, not /);
+          assert.deepEqual(await stored(pet.id), before);
+        });
+      }
+
+      it('when createPet is sent a merge patch media type > still answers 415, as before', async () => {
+        const response = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, 'content-type': MERGE_PATCH }, payload: '{"name":"Rex","categoryId":1}' });
+        assertErrorBody(response, 'unsupported_media_type', 415, /^body must be application\/json, not application\/merge-patch\+json$/);
+      });
+
+      it('when no pet has the id > answers 404 pet_not_found, with or without If-Match', async () => {
+        assert.deepEqual((await patch(987654321, { status: 'sold' })).json(), { code: 'pet_not_found', message: 'no pet has id 987654321', status: 404 });
+        assertErrorBody(await patch(987654321, { status: 'sold' }, { 'if-match': '"987654321-1"' }), 'pet_not_found', 404);
+        assertErrorBody(await patch(987654321, { status: 'sold' }, { 'if-match': '*' }), 'pet_not_found', 404);
+      });
+
+      for (const petId of ['abc', '0', '1.5', '9007199254740992']) {
+        it(`when petId is ${petId} > answers 400 validation_failed naming path.petId`, async () => {
+          assertErrorBody(await t.app.inject({ method: 'PATCH', url: `/v1/pets/${petId}`, headers: { ...t.auth, 'content-type': MERGE_PATCH }, payload: '{"status":"sold"}' }), 'validation_failed', 400, /path\.petId/);
+        });
+      }
+
+      it('when a query parameter is sent > answers 400 naming it', async () => {
+        const { pet } = await create();
+        const response = await t.app.inject({ method: 'PATCH', url: `/v1/pets/${pet.id}?status=sold`, headers: { ...t.auth, 'content-type': MERGE_PATCH }, payload: '{"status":"sold"}' });
+        assertErrorBody(response, 'validation_failed', 400, /^query\.status is not a known query parameter$/);
+      });
+
+      it('without a key > answers 401 before looking at the body or the pet', async () => {
+        const { pet } = await create();
+        const response = await t.app.inject({ method: 'PATCH', url: `/v1/pets/${pet.id}`, headers: { 'content-type': 'text/plain' }, payload: 'nonsense' });
+        assertErrorBody(response, 'unauthorized', 401);
+        assert.equal((await stored(pet.id))?.version, 1);
+      });
+    });
+
+    describe('If-Match on PATCH', () => {
+      it('when it names the current ETag > applies the patch and answers the next ETag', async () => {
+        const { pet, etag } = await create();
+        const response = await patch(pet.id, { status: 'sold' }, { 'if-match': etag });
+        assert.equal(response.statusCode, 200);
+        assert.equal(response.headers.etag, `"${pet.id}-2"`);
+      });
+
+      it('when it names an ETag the pet had before > answers 412 precondition_failed and changes nothing', async () => {
+        const { pet, etag } = await create();
+        assert.equal((await patch(pet.id, { name: 'First' }, { 'if-match': etag })).statusCode, 200);
+        const before = await stored(pet.id);
+        const response = await patch(pet.id, { name: 'Second' }, { 'if-match': etag });
+        assertErrorBody(response, 'precondition_failed', 412, new RegExp(`^pet ${pet.id} has changed since the ETag in If-Match was read`));
+        assert.deepEqual(await stored(pet.id), before);
+        assert.equal((await get(pet.id)).json().name, 'First');
+      });
+
+      it('when a list holds the current ETag among others > applies the patch', async () => {
+        const { pet, etag } = await create();
+        assert.equal((await patch(pet.id, { status: 'sold' }, { 'if-match': `"${pet.id}-7", ${etag}, W/"x"` })).statusCode, 200);
+      });
+
+      it('when it is *, and the pet exists > applies the patch', async () => {
+        const { pet } = await create();
+        assert.equal((await patch(pet.id, { status: 'sold' }, { 'if-match': '*' })).statusCode, 200);
+      });
+
+      const refused: [string, (created: Created) => string][] = [
+        ['the weak form of the current ETag', ({ etag }) => `W/${etag}`],
+        ["another pet's ETag with the same version", ({ pet }) => `"${pet.id + 1000000}-1"`],
+      ];
+      for (const [scenario, tagOf] of refused) {
+        it(`when it is ${scenario} > answers 412 and changes nothing`, async () => {
+          const created = await create();
+          assertErrorBody(await patch(created.pet.id, { status: 'sold' }, { 'if-match': tagOf(created) }), 'precondition_failed', 412);
+          assert.equal((await stored(created.pet.id))?.version, 1);
+        });
+      }
+
+      for (const [scenario, value] of [
+        ['an ETag without its quotes', 'UNQUOTED'],
+        ['empty', ''],
+        ['* in a list', '*, "1-1"'],
+      ] as const) {
+        it(`when it is ${scenario} > answers 400 validation_failed naming header.If-Match and changes nothing`, async () => {
+          const { pet } = await create();
+          const response = await patch(pet.id, { status: 'sold' }, { 'if-match': value === 'UNQUOTED' ? `${pet.id}-1` : value });
+          const error = assertErrorBody(response, 'validation_failed', 400, /^header\.If-Match /);
+          assert.deepEqual(error.details?.map((d) => d.field), ['header.If-Match']);
+          assert.equal((await stored(pet.id))?.version, 1);
+        });
+      }
+
+      it('when two If-Match headers are sent > reads them as one list', async () => {
+        const { pet, etag } = await create();
+        const response = await t.app.inject({
+          method: 'PATCH',
+          url: `/v1/pets/${pet.id}`,
+          // Sent as two header lines; inject's types only know single values.
+          headers: { ...t.auth, 'content-type': MERGE_PATCH, 'if-match': ['"0-0"', etag] as unknown as string },
+          payload: '{"status":"sold"}',
+        });
+        assert.equal(response.statusCode, 200, response.body);
+      });
+    });
+
+    describe('DELETE /v1/pets/{petId}', () => {
+      it('when the pet exists > answers 204 without a body; then reads answer 404 and listings leave it out', async () => {
+        const { pet } = await create();
+        const other = await create({ name: 'Stays', categoryId: 3 });
+        const response = await remove(pet.id);
+        assert.equal(response.statusCode, 204);
+        assert.equal(response.body, '');
+        assert.equal(response.headers['content-type'], undefined);
+        assert.equal(response.headers['content-length'], undefined);
+        assert.equal(await stored(pet.id), undefined);
+        assert.deepEqual((await get(pet.id)).json(), { code: 'pet_not_found', message: `no pet has id ${pet.id}`, status: 404 });
+        assertErrorBody(await patch(pet.id, { status: 'sold' }), 'pet_not_found', 404);
+        assertErrorBody(await remove(pet.id), 'pet_not_found', 404);
+        const listed = (await t.app.inject({ method: 'GET', url: '/v1/pets?limit=100', headers: t.auth })).json() as { id: number }[];
+        assert.ok(!listed.some((p) => p.id === pet.id));
+        assert.ok(listed.some((p) => p.id === other.pet.id));
+      });
+
+      it('when no pet has the id > answers 404 pet_not_found', async () => {
+        assert.deepEqual((await remove(987654321)).json(), { code: 'pet_not_found', message: 'no pet has id 987654321', status: 404 });
+        assertErrorBody(await remove(987654321, { 'if-match': '*' }), 'pet_not_found', 404);
+      });
+
+      it('when the newest pet is removed and another added > the new one gets a larger id: ids are never reused', async () => {
+        const newest = await create({ name: 'Newest', categoryId: 1 });
+        assert.equal((await remove(newest.pet.id)).statusCode, 204);
+        const next = await create({ name: 'Next', categoryId: 1 });
+        assert.ok(next.pet.id > newest.pet.id, `${next.pet.id} > ${newest.pet.id}`);
+        assert.equal(next.etag, `"${next.pet.id}-1"`);
+      });
+
+      it('with If-Match naming an old ETag > answers 412 and keeps the pet', async () => {
+        const { pet, etag } = await create();
+        await patch(pet.id, { status: 'sold' });
+        assertErrorBody(await remove(pet.id, { 'if-match': etag }), 'precondition_failed', 412);
+        assert.equal((await stored(pet.id))?.status, 'sold');
+      });
+
+      it('with If-Match naming the current ETag, or * > removes the pet', async () => {
+        const first = await create();
+        assert.equal((await remove(first.pet.id, { 'if-match': first.etag })).statusCode, 204);
+        assert.equal(await stored(first.pet.id), undefined);
+        const second = await create();
+        assert.equal((await remove(second.pet.id, { 'if-match': '*' })).statusCode, 204);
+        assert.equal(await stored(second.pet.id), undefined);
+      });
+
+      it('with a malformed If-Match > answers 400 and keeps the pet', async () => {
+        const { pet } = await create();
+        assertErrorBody(await remove(pet.id, { 'if-match': 'W/' }), 'validation_failed', 400, /^header\.If-Match /);
+        assert.notEqual(await stored(pet.id), undefined);
+      });
+
+      it('without a key > answers 401 and keeps the pet', async () => {
+        const { pet } = await create();
+        assertErrorBody(await t.app.inject({ method: 'DELETE', url: `/v1/pets/${pet.id}` }), 'unauthorized', 401);
+        assert.notEqual(await stored(pet.id), undefined);
+      });
+    });
+
+    // In one process SQLite runs each statement synchronously, so requests cannot interleave a
+    // read and a write there; on PostgreSQL they do. test/e2e/pets-changes.e2e.test.ts races
+    // several processes on both databases.
+    describe('concurrent changes of one pet', () => {
+      const N = 30;
+
+      it(`${N} PATCHes with the same If-Match at once > exactly one answers 200, the others 412, and the winner's change is stored`, async () => {
+        const { pet, etag } = await create();
+        const answers = await Promise.all(Array.from({ length: N }, (_, i) => patch(pet.id, { name: `writer ${i}` }, { 'if-match': etag })));
+        const statuses = answers.map((a) => a.statusCode);
+        assert.equal(statuses.filter((s) => s === 200).length, 1, JSON.stringify(statuses));
+        assert.equal(statuses.filter((s) => s === 412).length, N - 1, JSON.stringify(statuses));
+        const winner = answers.find((a) => a.statusCode === 200)!;
+        const row = await stored(pet.id);
+        assert.equal(row?.name, winner.json().name);
+        assert.equal(row?.version, 2);
+      });
+
+      it(`${N} PATCHes without If-Match at once > all apply, and the version counts every one (none is lost)`, async () => {
+        const { pet } = await create();
+        const answers = await Promise.all(Array.from({ length: N }, (_, i) => patch(pet.id, { name: `writer ${i}` })));
+        assert.deepEqual([...new Set(answers.map((a) => a.statusCode))], [200]);
+        assert.equal(new Set(answers.map((a) => a.headers.etag)).size, N, 'each answer carries its own ETag');
+        assert.equal((await stored(pet.id))?.version, N + 1);
+      });
+
+      it(`a DELETE and ${N} PATCHes with the same If-Match at once > exactly one of them applies`, async () => {
+        const { pet, etag } = await create();
+        const answers = await Promise.all([remove(pet.id, { 'if-match': etag }), ...Array.from({ length: N }, () => patch(pet.id, { status: 'sold' }, { 'if-match': etag }))]);
+        const succeeded = answers.filter((a) => a.statusCode === 200 || a.statusCode === 204);
+        assert.equal(succeeded.length, 1, JSON.stringify(answers.map((a) => a.statusCode)));
+        for (const refused of answers.filter((a) => a !== succeeded[0])) {
+          // 412 while the pet is there; 404 once the DELETE has removed it.
+          assert.ok([404, 412].includes(refused.statusCode), refused.body);
+        }
+        const row = await stored(pet.id);
+        if (succeeded[0]!.statusCode === 204) assert.equal(row, undefined);
+        else assert.equal(row?.version, 2);
+      });
+    });
+  });
+}
