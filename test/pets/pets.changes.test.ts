@@ -68,6 +68,15 @@ for (const dialect of TEST_DIALECTS) {
     });
 
     describe('PATCH /v1/pets/{petId}', () => {
+      it('when the name changes > the pet is found by its new name and no longer by its old one', async () => {
+        const { pet } = await create({ name: 'Zyxwold', categoryId: 3 });
+        assert.equal((await patch(pet.id, { name: 'Ωmega Zyx' })).statusCode, 200);
+        const byName = async (prefix: string) =>
+          (await t.app.inject({ method: 'GET', url: `/v1/pets?name=${encodeURIComponent(prefix)}`, headers: t.auth })).json().map((p: { id: number }) => p.id);
+        assert.deepEqual(await byName('ωMEGA z'), [pet.id]);
+        assert.deepEqual(await byName('Zyxw'), []);
+      });
+
       it('when one field is patched > answers 200 with the whole pet and stores only that change', async () => {
         const { pet } = await create({ name: 'Rex', categoryId: 3, status: 'available' });
         const response = await patch(pet.id, { status: 'pending' });
