@@ -5,9 +5,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.js';
+import { isSqliteBusy, LockWaitingSqliteDialect } from './sqlite-lock-wait.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -71,12 +72,16 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
   if (dialect === 'sqlite') {
     const path = sqlitePathOf(url);
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    // Opening may wait for another process's lock the blocking way: nothing is served yet.
     const sqlite = new SQLite(path, { timeout: statementTimeoutMs });
     // WAL lets readers run while one writer writes; NORMAL sync is durable across process crashes.
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins });
+    // From here on a locked file fails at once, and the dialect waits on timers instead, so a
+    // lock held elsewhere never blocks the event loop (sqlite-lock-wait.ts).
+    sqlite.pragma('busy_timeout = 0');
+    const db = new Kysely<Database>({ dialect: new LockWaitingSqliteDialect({ database: sqlite, lockWaitMs: statementTimeoutMs }), plugins });
     return { db, dialect, location: `sqlite:${path}`, close: () => db.destroy() };
   }
 
@@ -122,7 +127,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const code = typeof err.code === 'string' ? err.code : '';
   const message = typeof err.message === 'string' ? err.message : '';
   return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_BUSY', 'SQLITE_LOCKED'].includes(code) ||
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_LOCKED'].includes(code) ||
+    isSqliteBusy(error) ||
     // PostgreSQL: connection exceptions (08…), shutdown or start-up (57P…), statement timeout (57014).
     /^(08|57P)/.test(code) ||
     code === '57014' ||
