@@ -8,6 +8,7 @@ import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.js';
+import { poolWithDeadline } from './postgres-deadline.js';
 import { isSqliteBusy, LockWaitingSqliteDialect } from './sqlite-lock-wait.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -43,6 +44,15 @@ export function sqlitePathOf(url: string): string {
   return path === ':memory:' ? path : resolve(path);
 }
 
+/**
+ * The longest one database operation may wait on PostgreSQL, connection included: the statement
+ * timeout, which the server enforces, plus a second for its answer (or its cancellation) to
+ * arrive; past that the link itself is taken to be stalled.
+ */
+export function operationBudgetMs(statementTimeoutMs: number): number {
+  return statementTimeoutMs + 1000;
+}
+
 export function createDb(url: string, options: DbOptions = {}): DbHandle {
   const dialect = dialectOf(url);
   const statementTimeoutMs = options.statementTimeoutMs ?? 5000;
@@ -52,10 +62,10 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
     const pool = new pg.Pool({
       connectionString: url,
       max: options.poolMax ?? 10,
-      // A statement that runs too long is cancelled by the server; a connection that
-      // stops answering (network cut) is abandoned by the client a little later.
+      // A statement that runs too long is cancelled by the server. The wait for a connection
+      // (a free one, or a new one being opened) is cut at the statement timeout, and what it
+      // leaves of the operation's budget bounds the wait for the answer (postgres-deadline.ts).
       statement_timeout: statementTimeoutMs,
-      query_timeout: statementTimeoutMs + 1000,
       connectionTimeoutMillis: statementTimeoutMs,
       keepAlive: true,
       types: { getTypeParser: postgresTypeParser },
@@ -65,7 +75,7 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
     // unheard, though, it would be an uncaught exception that kills the process.
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: poolWithDeadline(pool, operationBudgetMs(statementTimeoutMs)) }), plugins });
     return { db, dialect, location: redactPassword(url), close: () => db.destroy() };
   }
 
