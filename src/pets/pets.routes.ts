@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { AppError } from '../errors.js';
-import { COMMON_ERROR_RESPONSES, errorResponse, HEADERS, header, withHeaders } from '../http/responses.js';
+import { COMMON_ERROR_RESPONSES, errorResponse, HEADERS, header, WRITE_ERROR_RESPONSES, withHeaders } from '../http/responses.js';
 import { ListPetsQuerySchema, NewPetSchema, PAGE_SIZE, PetIdParamsSchema, PetSchema, PetsSchema } from './pets.schemas.js';
 import { createPet, getPet, listPets } from './pets.service.js';
 
@@ -84,7 +84,7 @@ The body is checked strictly and never altered: \`"5"\` is not an integer, \`1.5
           400: errorResponse('The body is not valid JSON, or a field is missing or invalid.', ['validation_failed', 'malformed_json'], HEADERS.rateLimit),
           413: errorResponse('The body is larger than the limit.', ['payload_too_large'], HEADERS.rateLimit),
           415: errorResponse('The body is not `application/json` in UTF-8.', ['unsupported_media_type'], HEADERS.rateLimit),
-          ...COMMON_ERROR_RESPONSES,
+          ...WRITE_ERROR_RESPONSES,
         },
       },
     },
