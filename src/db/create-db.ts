@@ -76,7 +76,7 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: poolWithDeadline(pool, operationBudgetMs(statementTimeoutMs)) }), plugins });
-    return { db, dialect, location: redactPassword(url), close: () => db.destroy() };
+    return { db, dialect, location: locationOf(url), close: () => db.destroy() };
   }
 
   if (dialect === 'sqlite') {
@@ -92,7 +92,7 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
     // lock held elsewhere never blocks the event loop (sqlite-lock-wait.ts).
     sqlite.pragma('busy_timeout = 0');
     const db = new Kysely<Database>({ dialect: new LockWaitingSqliteDialect({ database: sqlite, lockWaitMs: statementTimeoutMs }), plugins });
-    return { db, dialect, location: `sqlite:${path}`, close: () => db.destroy() };
+    return { db, dialect, location: locationOf(url), close: () => db.destroy() };
   }
 
   throw new Error(`DATABASE_URL must be sqlite:PATH, a file path, or postgres://… (got ${JSON.stringify(redactPassword(url))})`);
@@ -124,6 +124,11 @@ export function parseInt8(value: string): number {
   const parsed = Number(value);
   if (!Number.isSafeInteger(parsed)) throw new RangeError(`int8 value ${value} is beyond 2^53-1 and cannot be represented exactly`);
   return parsed;
+}
+
+/** Where a DATABASE_URL's data lives, with any password hidden (a SQLite path made absolute): safe to log and show. */
+export function locationOf(url: string): string {
+  return dialectOf(url) === 'sqlite' ? `sqlite:${sqlitePathOf(url)}` : redactPassword(url);
 }
 
 export function redactPassword(url: string): string {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -7,11 +7,11 @@ import { createDb, type DbHandle } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { issueApiKey } from '../../src/keys/keys.service.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
-import { createEmptyDatabaseUrl } from '../helpers/test-db.js';
+import { createEmptyDatabaseUrl, describeOnPostgres } from '../helpers/test-db.js';
 
 const STATEMENT_TIMEOUT_MS = 1000;
 
-describe('PostgreSQL outage', { skip: process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set' }, () => {
+describeOnPostgres('PostgreSQL outage', {}, () => {
   let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;
   let proxy: TcpProxy;
   let handle: DbHandle;
@@ -90,7 +90,7 @@ describe('PostgreSQL outage', { skip: process.env.TEST_DATABASE_URL ? false : 'T
   });
 });
 
-describe('PostgreSQL stall while requests queue for a connection', { skip: process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set' }, () => {
+describeOnPostgres('PostgreSQL stall while requests queue for a connection', {}, () => {
   // One pooled connection, so a second request must wait for the first one's connection.
   const STATEMENT_TIMEOUT_MS = 3000;
   let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;
