@@ -64,7 +64,10 @@ export class LockWaitingSqliteDialect extends SqliteDialect {
 /**
  * Hands out connections that hold Kysely's one SQLite connection only while a statement runs
  * (or for a whole transaction), so a statement waiting for the lock holds up no one else:
- * readers are never locked out in WAL mode and keep being served meanwhile.
+ * readers are never locked out in WAL mode and keep being served meanwhile. Hence Kysely's
+ * `db.connection()` no longer reserves the connection between its statements (a transaction
+ * does); its one user, the migrator, runs before this process serves anything. Statement
+ * handling itself (preparing, caching) stays in the inner driver this one wraps.
  */
 class LockWaitingDriver implements Driver {
   constructor(
