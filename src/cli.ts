@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { Kysely } from 'kysely';
 import { withDb } from './db/create-db.js';
+import { hintForDatabaseError } from './db/hints.js';
 import type { Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { issueApiKey, listKeys, parseDuration, revokeKey } from './keys/keys.service.js';
@@ -151,7 +152,13 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.stderr.write(`animal-store: ${(error as Error).message}\n\n${USAGE}\n`);
     process.exit(2);
   }
-  const hint = (error as { code?: string }).code === 'EADDRINUSE' ? '\nAnother process uses this port: stop it, or start with PORT set to a free port.' : '';
+  const databaseHint = hintForDatabaseError(error, process.env.DATABASE_URL?.trim() ?? '');
+  const hint =
+    (error as { code?: string }).code === 'EADDRINUSE'
+      ? '\nAnother process uses this port: stop it, or start with PORT set to a free port.'
+      : databaseHint
+        ? `\n${databaseHint}`
+        : '';
   process.stderr.write(`animal-store: ${error instanceof ConfigError ? error.message : (error as Error).message}${hint}\n`);
   process.exit(1);
 });

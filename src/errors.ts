@@ -21,7 +21,7 @@ export const ERROR_CODES = {
   headers_too_large: { status: 431, description: 'The request headers are larger than the server accepts.' },
   rate_limited: { status: 429, description: 'Too many requests with this key, or failed key verifications from this address, this minute; retry after the Retry-After delay.' },
   internal_error: { status: 500, description: 'An unexpected failure; the request id in X-Request-Id finds it in the log.' },
-  service_unavailable: { status: 503, description: 'The database cannot be reached right now; retry after the Retry-After delay.' },
+  service_unavailable: { status: 503, description: 'The database cannot be reached, is locked, or did not answer in time; retry after the Retry-After delay. On a write, the write may or may not have happened.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

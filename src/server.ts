@@ -10,7 +10,7 @@ import { basename, relative } from 'node:path';
 import { pino } from 'pino';
 import type { Config } from './config.js';
 import { buildApp } from './app.js';
-import { createDb, withDb } from './db/create-db.js';
+import { createDb, locationOf, withDb } from './db/create-db.js';
 import { migrateToLatest } from './db/migrate.js';
 import { hasAnyKey, issueApiKey } from './keys/keys.service.js';
 
@@ -33,7 +33,7 @@ export async function prepareDatabase(config: Config): Promise<void> {
 async function makeBootstrapKey(config: Config, baseUrl: string): Promise<void> {
   await withDb(config.databaseUrl, config.databaseStatementTimeoutMs, async (db) => {
     if (await hasAnyKey(db)) return;
-    printBootstrapKey((await issueApiKey(db, { name: 'bootstrap' })).key, baseUrl);
+    printBootstrapKey((await issueApiKey(db, { name: 'bootstrap' })).key, baseUrl, locationOf(config.databaseUrl));
   });
 }
 
@@ -143,7 +143,7 @@ function baseUrlOf(host: string, port: number): string {
   return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}/v1`;
 }
 
-function printBootstrapKey(key: string, base: string): void {
+function printBootstrapKey(key: string, base: string, database: string): void {
   // Plain text, not a log line, so log shippers that parse the JSON lines skip it. Where stdout
   // itself is stored (containers, service managers), start with --no-bootstrap-key instead.
   process.stdout.write(
@@ -157,6 +157,9 @@ function printBootstrapKey(key: string, base: string): void {
       `  curl -H "Authorization: Bearer ${key}" ${base}/pets`,
       '',
       `Manage keys with: ${commandName()} keys create --name NAME | keys list | keys revoke ID`,
+      // Unset, DATABASE_URL is a path relative to the current folder: another shell elsewhere
+      // would quietly open (and create) another database, where this key does not exist.
+      `The command must see the same DATABASE_URL as this service (${database}), or it works on another database.`,
       '',
     ].join('\n') + '\n',
   );

@@ -69,6 +69,17 @@ describe('openapi.json', () => {
     assert.deepEqual({ required: limit.required, ...limit.schema }, { required: false, minimum: 1, maximum: 100, default: 20, type: 'integer' });
   });
 
+  it('the 503 answers > tell that a write may have happened, on the write and only there', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const unavailable = (operation: { responses: Record<string, { description: string }> }) => operation.responses['503']!.description;
+    const uncertain = /The write may or may not have happened.*look for it.*may store it twice.*Idempotency-Key.*not available yet/s;
+    assert.match(unavailable(document.paths['/pets'].post), uncertain);
+    assert.match(unavailable(document.paths['/pets/{petId}'].patch), uncertain);
+    assert.match(unavailable(document.paths['/pets/{petId}'].delete), uncertain);
+    assert.doesNotMatch(unavailable(document.paths['/pets'].get), /write/);
+    assert.doesNotMatch(unavailable(document.paths['/pets/{petId}'].get), /write/);
+  });
+
   it('GET /docs > serves the interactive reference without a key', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/docs/' });
     assert.equal(response.statusCode, 200);

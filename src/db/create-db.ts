@@ -5,9 +5,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.js';
+import { poolWithDeadline } from './postgres-deadline.js';
+import { isSqliteBusy, LockWaitingSqliteDialect } from './sqlite-lock-wait.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -42,6 +44,15 @@ export function sqlitePathOf(url: string): string {
   return path === ':memory:' ? path : resolve(path);
 }
 
+/**
+ * The longest one database operation may wait on PostgreSQL, connection included: the statement
+ * timeout, which the server enforces, plus a second for its answer (or its cancellation) to
+ * arrive; past that the link itself is taken to be stalled.
+ */
+export function operationBudgetMs(statementTimeoutMs: number): number {
+  return statementTimeoutMs + 1000;
+}
+
 export function createDb(url: string, options: DbOptions = {}): DbHandle {
   const dialect = dialectOf(url);
   const statementTimeoutMs = options.statementTimeoutMs ?? 5000;
@@ -51,10 +62,10 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
     const pool = new pg.Pool({
       connectionString: url,
       max: options.poolMax ?? 10,
-      // A statement that runs too long is cancelled by the server; a connection that
-      // stops answering (network cut) is abandoned by the client a little later.
+      // A statement that runs too long is cancelled by the server. The wait for a connection
+      // (a free one, or a new one being opened) is cut at the statement timeout, and what it
+      // leaves of the operation's budget bounds the wait for the answer (postgres-deadline.ts).
       statement_timeout: statementTimeoutMs,
-      query_timeout: statementTimeoutMs + 1000,
       connectionTimeoutMillis: statementTimeoutMs,
       keepAlive: true,
       types: { getTypeParser: postgresTypeParser },
@@ -64,20 +75,24 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
     // unheard, though, it would be an uncaught exception that kills the process.
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
-    return { db, dialect, location: redactPassword(url), close: () => db.destroy() };
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: poolWithDeadline(pool, operationBudgetMs(statementTimeoutMs)) }), plugins });
+    return { db, dialect, location: locationOf(url), close: () => db.destroy() };
   }
 
   if (dialect === 'sqlite') {
     const path = sqlitePathOf(url);
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    // Opening may wait for another process's lock the blocking way: nothing is served yet.
     const sqlite = new SQLite(path, { timeout: statementTimeoutMs });
     // WAL lets readers run while one writer writes; NORMAL sync is durable across process crashes.
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins });
-    return { db, dialect, location: `sqlite:${path}`, close: () => db.destroy() };
+    // From here on a locked file fails at once, and the dialect waits on timers instead, so a
+    // lock held elsewhere never blocks the event loop (sqlite-lock-wait.ts).
+    sqlite.pragma('busy_timeout = 0');
+    const db = new Kysely<Database>({ dialect: new LockWaitingSqliteDialect({ database: sqlite, lockWaitMs: statementTimeoutMs }), plugins });
+    return { db, dialect, location: locationOf(url), close: () => db.destroy() };
   }
 
   throw new Error(`DATABASE_URL must be sqlite:PATH, a file path, or postgres://… (got ${JSON.stringify(redactPassword(url))})`);
@@ -111,6 +126,11 @@ export function parseInt8(value: string): number {
   return parsed;
 }
 
+/** Where a DATABASE_URL's data lives, with any password hidden (a SQLite path made absolute): safe to log and show. */
+export function locationOf(url: string): string {
+  return dialectOf(url) === 'sqlite' ? `sqlite:${sqlitePathOf(url)}` : redactPassword(url);
+}
+
 export function redactPassword(url: string): string {
   return url.replace(/\/\/([^:/@]+):([^@]*)@/, '//$1:***@');
 }
@@ -122,7 +142,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const code = typeof err.code === 'string' ? err.code : '';
   const message = typeof err.message === 'string' ? err.message : '';
   return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_BUSY', 'SQLITE_LOCKED'].includes(code) ||
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_LOCKED'].includes(code) ||
+    isSqliteBusy(error) ||
     // PostgreSQL: connection exceptions (08…), shutdown or start-up (57P…), statement timeout (57014).
     /^(08|57P)/.test(code) ||
     code === '57014' ||

@@ -97,7 +97,21 @@ export const COMMON_ERROR_RESPONSES = {
     { ...HEADERS.retryAfter, ...HEADERS.rateLimit },
   ),
   500: errorResponse('Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it.', ['internal_error']),
-  503: errorResponse('The database is unreachable.', ['service_unavailable'], HEADERS.retryAfter),
+  503: errorResponse('The database is unreachable, locked, or did not answer in time.', ['service_unavailable'], HEADERS.retryAfter),
+};
+
+/**
+ * The errors of an operation that writes. Its 503 says what the client cannot know: a link that
+ * fails after the database committed the write, but before the answer came back, still answers
+ * 503. The README's "Retries" note says the same for people.
+ */
+export const WRITE_ERROR_RESPONSES = {
+  ...COMMON_ERROR_RESPONSES,
+  503: errorResponse(
+    'The database is unreachable, locked, or did not answer in time. **The write may or may not have happened**: the database may have stored it just before the link to it failed. Before retrying, look for it (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal); retrying blindly, as `Retry-After` alone would suggest, may store it twice. An `Idempotency-Key` header that makes retries safe is planned, not available yet.',
+    ['service_unavailable'],
+    HEADERS.retryAfter,
+  ),
 };
 
 /** Adds headers to every response of an operation (an operation's own headers, such as deprecation). */

@@ -7,7 +7,7 @@ import { AppError } from '../errors.js';
 import { parseIfMatch } from '../http/if-match.js';
 import { acceptJsonAs, JSON_MEDIA_TYPE, MERGE_PATCH_MEDIA_TYPE } from '../http/json-body.js';
 import { refuseRemovalOfRequired } from '../http/merge-patch.js';
-import { COMMON_ERROR_RESPONSES, errorResponse, HEADERS, header, withHeaders } from '../http/responses.js';
+import { COMMON_ERROR_RESPONSES, errorResponse, HEADERS, header, WRITE_ERROR_RESPONSES, withHeaders } from '../http/responses.js';
 import { DELETE_PET_DESCRIPTION, ETAG_HEADER, IF_MATCH_HEADER, UPDATE_PET_DESCRIPTION } from './pets.docs.js';
 import { petEtag, versionsAccepted } from './pets.etag.js';
 import { type ListPetsQuery, ListPetsQuerySchema, NewPetSchema, PAGE_SIZE, PetIdParamsSchema, PetPatchSchema, PetSchema, PetsSchema } from './pets.schemas.js';
@@ -90,7 +90,7 @@ The body is checked strictly and never altered: \`"5"\` is not an integer, \`1.5
           400: errorResponse('The body is not valid JSON, or a field is missing or invalid.', ['validation_failed', 'malformed_json'], HEADERS.rateLimit),
           413: errorResponse('The body is larger than the limit.', ['payload_too_large'], HEADERS.rateLimit),
           415: errorResponse('The body is not `application/json` in UTF-8.', ['unsupported_media_type'], HEADERS.rateLimit),
-          ...COMMON_ERROR_RESPONSES,
+          ...WRITE_ERROR_RESPONSES,
         },
       },
     },
@@ -175,7 +175,7 @@ Every answer carries \`Deprecation: @${GET_PET_DEPRECATED_AT.getTime() / 1000}\`
             412: errorResponse('If-Match was given and the animal has changed since: nothing was changed.', ['precondition_failed'], HEADERS.rateLimit),
             413: errorResponse('The body is larger than the limit.', ['payload_too_large'], HEADERS.rateLimit),
             415: errorResponse('The body is neither `application/merge-patch+json` nor `application/json` in UTF-8.', ['unsupported_media_type'], HEADERS.rateLimit),
-            ...COMMON_ERROR_RESPONSES,
+            ...WRITE_ERROR_RESPONSES,
           },
         },
         preValidation: async (request) => refuseRemovalOfRequired(request.body, Object.keys(PetPatchSchema.properties)),
@@ -206,7 +206,7 @@ Every answer carries \`Deprecation: @${GET_PET_DEPRECATED_AT.getTime() / 1000}\`
           400: errorResponse('The petId or If-Match is invalid.', ['validation_failed'], HEADERS.rateLimit),
           404: errorResponse('No animal has this id (any more).', ['pet_not_found'], HEADERS.rateLimit),
           412: errorResponse('If-Match was given and the animal has changed since: it was not removed.', ['precondition_failed'], HEADERS.rateLimit),
-          ...COMMON_ERROR_RESPONSES,
+          ...WRITE_ERROR_RESPONSES,
         },
       },
     },

@@ -12,6 +12,9 @@ import { findServiceSecret, insertServiceSecretIfAbsent } from './service-secret
  * offer a random value; the first insert wins and every one of them reads the winner back.
  */
 export async function obtainServiceSecret(db: Kysely<Database>, name: string, now: () => number = Date.now): Promise<string> {
+  // Read first: the migrations make the secrets serving needs, so the write below is only a fallback.
+  const existing = await findServiceSecret(db, name);
+  if (existing !== undefined) return existing;
   await insertServiceSecretIfAbsent(db, { name, value: randomBytes(32).toString('base64url'), createdAt: now() });
   const stored = await findServiceSecret(db, name);
   if (stored === undefined) throw new Error(`service secret ${name} vanished right after it was stored`);

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import { Migrator } from 'kysely';
 import { createDb, type DbHandle } from '../../src/db/create-db.js';
 import { currentSchemaOf } from '../../src/db/dialect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import * as initial from '../../src/db/migrations/2026-11-25T00-initial.js';
 import { getPet, updatePet } from '../../src/pets/pets.service.js';
-import { createEmptyDatabaseUrl, TEST_DIALECTS } from '../helpers/test-db.js';
+import { createEmptyDatabaseUrl, ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 
-for (const dialect of TEST_DIALECTS) {
-  describe(`migration 2026-11-26T02-pet-versions on ${dialect}`, () => {
+for (const dialect of ALL_DIALECTS) {
+  describeOnDialect(dialect, `migration 2026-11-26T02-pet-versions on ${dialect}`, {}, () => {
     let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;
     let handle: DbHandle;
     before(async () => {

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import { type Kysely, Migrator, sql } from 'kysely';
 import { createDb, type DbHandle } from '../../src/db/create-db.js';
 import { currentSchemaOf } from '../../src/db/dialect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import * as initial from '../../src/db/migrations/2026-11-25T00-initial.js';
 import { petNameKey } from '../../src/pets/pet-name-key.js';
-import { createEmptyDatabaseUrl, TEST_DIALECTS } from '../helpers/test-db.js';
+import { createEmptyDatabaseUrl, ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 
 /** Brings an empty database to the schema of the first release only, as an existing store has it. */
 async function migrateToFirstRelease(db: Kysely<any>): Promise<void> {
@@ -22,8 +22,8 @@ async function migrateToFirstRelease(db: Kysely<any>): Promise<void> {
 
 const NAMES = ['Ñandú', 'Straße', 'Ｒｅｘ', 'Ελένη', 'ΟΔΟΣ', '🐈 Tom', 'İris', 'plain'];
 
-for (const dialect of TEST_DIALECTS) {
-  describe(`migration 2026-11-26T03-pet-search on ${dialect}`, () => {
+for (const dialect of ALL_DIALECTS) {
+  describeOnDialect(dialect, `migration 2026-11-26T03-pet-search on ${dialect}`, {}, () => {
     let place: { url: string; remove(): Promise<void> };
     let handle: DbHandle;
     before(async () => {

@@ -1,17 +1,17 @@
 /**
  * End to end: the built command (`dist/cli.js`) in real child processes, real HTTP on a real
  * port, a real database. No mocks, no inject(): what an operator types and what a client
- * receives. The whole file runs once per dialect of TEST_DIALECTS (a SQLite file in a temporary
- * folder; a fresh PostgreSQL schema too when TEST_DATABASE_URL is set) with the same assertions,
+ * receives. The whole file runs once per dialect (a SQLite file in a temporary folder; a fresh
+ * PostgreSQL schema when TEST_DATABASE_URL is set, else it shows as skipped) with the same assertions,
  * so every behaviour is shown to be the same on both. `npm test` builds dist/ first.
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createDb } from '../../src/db/create-db.js';
+import { createDb, sqlitePathOf } from '../../src/db/create-db.js';
 import { type RunningService, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
-import { createEmptyDatabaseUrl, TEST_DIALECTS } from '../helpers/test-db.js';
+import { ALL_DIALECTS, createEmptyDatabaseUrl, describeOnDialect } from '../helpers/test-db.js';
 
 const KEY_PATTERN = /^ask_[A-Za-z0-9_-]{43}$/;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -143,9 +143,9 @@ async function listKeysJson(databaseUrl: string): Promise<ListedKey[]> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-for (const dialect of TEST_DIALECTS) {
+for (const dialect of ALL_DIALECTS) {
   // A safety net: a hung process or request fails the file instead of stalling `npm test`.
-  describe(`animal-store serve on ${dialect}`, { timeout: 120_000 }, () => {
+  describeOnDialect(dialect, `animal-store serve on ${dialect}`, { timeout: 120_000 }, () => {
     /** Every place for data this suite made (SQLite folders, PostgreSQL schemas), removed in `after`. */
     const places: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>[] = [];
     /** A DATABASE_URL naming a new, empty place for data on this dialect; for `before` hooks. */
@@ -616,6 +616,11 @@ for (const dialect of TEST_DIALECTS) {
 
       it('answers the curl example at the port it actually listens on', async () => {
         assert.equal(curlUrl, `${first.baseUrl}/v1/pets`);
+      });
+
+      it('says the key commands need the same DATABASE_URL, and names this one', () => {
+        const location = dialect === 'sqlite' ? `sqlite:${sqlitePathOf(bootstrapDatabaseUrl)}` : bootstrapDatabaseUrl;
+        assert.ok(first.stdout().includes(`The command must see the same DATABASE_URL as this service (${location})`), first.stdout());
       });
 
       it('answers no key on stdout at the second start on the same database', async () => {

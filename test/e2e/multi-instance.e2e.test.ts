@@ -3,13 +3,11 @@
  * three instances on one PostgreSQL, and `--workers` on PostgreSQL and on SQLite.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { DialectName } from '../../src/db/create-db.js';
 import { type RunningService, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
-import { createEmptyDatabaseUrl } from '../helpers/test-db.js';
+import { ALL_DIALECTS, createEmptyDatabaseUrl, describeOnDialect, describeOnPostgres } from '../helpers/test-db.js';
 
-const hasPostgres = Boolean(process.env.TEST_DATABASE_URL);
 /** The documented revocation bound of these instances (KEY_CACHE_TTL_MS). */
 const KEY_CACHE_TTL_MS = 1000;
 
@@ -43,7 +41,7 @@ async function makeKey(databaseUrl: string, name: string): Promise<{ id: number;
   return { id, key: created.stdout.trim().split('\n').at(-1)! };
 }
 
-describe('three instances on one PostgreSQL database', { skip: hasPostgres ? false : 'TEST_DATABASE_URL is not set', timeout: 120_000 }, () => {
+describeOnPostgres('three instances on one PostgreSQL database', { timeout: 120_000 }, () => {
   let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;
   let instances: RunningService[] = [];
 
@@ -100,10 +98,9 @@ describe('three instances on one PostgreSQL database', { skip: hasPostgres ? fal
   });
 });
 
-const WORKER_DIALECTS: DialectName[] = hasPostgres ? ['sqlite', 'postgres'] : ['sqlite'];
 
-for (const dialect of WORKER_DIALECTS) {
-  describe(`animal-store serve --workers 2 on ${dialect}`, { timeout: 120_000 }, () => {
+for (const dialect of ALL_DIALECTS) {
+  describeOnDialect(dialect, `animal-store serve --workers 2 on ${dialect}`, { timeout: 120_000 }, () => {
     let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;
     let service: RunningService;
     let key: string;

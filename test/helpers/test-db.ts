@@ -6,12 +6,35 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describe, it, type TestOptions } from 'node:test';
 import pg from 'pg';
 import { createDb, type DbHandle, type DialectName } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 
 /** The dialects every component test runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const TEST_DIALECTS: DialectName[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+/** Every dialect a dual-dialect suite is written for; `describeOnDialect` runs or skips each. */
+export const ALL_DIALECTS: DialectName[] = ['sqlite', 'postgres'];
+
+/** Why tests that need PostgreSQL cannot run here; undefined when they can. */
+export const NO_POSTGRES = process.env.TEST_DATABASE_URL ? undefined : 'needs PostgreSQL: TEST_DATABASE_URL is not set';
+
+/**
+ * A suite that needs PostgreSQL. Without it, the suite shows as one skipped test: node:test
+ * counts the tests of a skipped `describe` as nothing at all, so the summary said "skipped 0"
+ * and a run without PostgreSQL looked complete.
+ */
+export function describeOnPostgres(name: string, options: TestOptions, body: () => void): void {
+  if (NO_POSTGRES) it(name, { skip: NO_POSTGRES }, () => {});
+  else describe(name, options, body);
+}
+
+/** A suite on one dialect: always on SQLite, on PostgreSQL as `describeOnPostgres`. */
+export function describeOnDialect(dialect: DialectName, name: string, options: TestOptions, body: () => void): void {
+  if (dialect === 'postgres') describeOnPostgres(name, options, body);
+  else describe(name, options, body);
+}
 
 export interface TestDatabase extends DbHandle {
   /** A DATABASE_URL that reaches the same data, for child processes. */

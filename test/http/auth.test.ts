@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import { issueApiKey, revokeKey } from '../../src/keys/keys.service.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { TEST_DIALECTS } from '../helpers/test-db.js';
+import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 
-for (const dialect of TEST_DIALECTS) {
-  describe(`bearer authentication on ${dialect}`, () => {
+for (const dialect of ALL_DIALECTS) {
+  describeOnDialect(dialect, `bearer authentication on ${dialect}`, {}, () => {
     let t: TestApp;
     before(async () => {
       // The key cache is off so that revocation is seen at once; its bound is tested in keys.service.test.ts.

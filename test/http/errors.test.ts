@@ -3,7 +3,7 @@ import { type AddressInfo, connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { TEST_DIALECTS } from '../helpers/test-db.js';
+import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 
 /** Asserts the one Error shape: exactly code, message, status (and details when given). */
 function assertErrorBody(response: { statusCode: number; headers: Record<string, unknown>; json(): any }, code: string, status: number) {
@@ -18,8 +18,8 @@ function assertErrorBody(response: { statusCode: number; headers: Record<string,
   return body as { code: string; message: string; status: number };
 }
 
-for (const dialect of TEST_DIALECTS) {
-  describe(`error answers on ${dialect}`, () => {
+for (const dialect of ALL_DIALECTS) {
+  describeOnDialect(dialect, `error answers on ${dialect}`, {}, () => {
     let t: TestApp;
     before(async () => {
       t = await createTestApp(dialect, { env: { BODY_LIMIT: '2KiB' } });

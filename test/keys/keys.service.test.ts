@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createKeyVerifier, issueApiKey, listKeys, parseDuration, revokeKey } from '../../src/keys/keys.service.js';
-import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from '../helpers/test-db.js';
+import { ALL_DIALECTS, createTestDatabase, describeOnDialect, type TestDatabase } from '../helpers/test-db.js';
 
-for (const dialect of TEST_DIALECTS) {
-  describe(`keys service on ${dialect}`, () => {
+for (const dialect of ALL_DIALECTS) {
+  describeOnDialect(dialect, `keys service on ${dialect}`, {}, () => {
     let database: TestDatabase;
     before(async () => {
       database = await createTestDatabase(dialect);

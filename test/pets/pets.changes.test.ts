@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertErrorBody } from '../helpers/assertions.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { TEST_DIALECTS } from '../helpers/test-db.js';
+import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 
 const MERGE_PATCH = 'application/merge-patch+json';
 
@@ -11,8 +11,8 @@ interface Created {
   etag: string;
 }
 
-for (const dialect of TEST_DIALECTS) {
-  describe(`changing and removing pets on ${dialect}`, () => {
+for (const dialect of ALL_DIALECTS) {
+  describeOnDialect(dialect, `changing and removing pets on ${dialect}`, {}, () => {
     let t: TestApp;
     before(async () => {
       t = await createTestApp(dialect);

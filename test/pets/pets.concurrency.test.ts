@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createDb, type DbHandle } from '../../src/db/create-db.js';
 import { CURSOR_SECRET_NAME } from '../../src/pagination/cursor-secret.js';
@@ -7,11 +7,12 @@ import { petCursors } from '../../src/pets/pets.cursor.js';
 import { insertPet } from '../../src/pets/pets.repository.js';
 import { obtainServiceSecret } from '../../src/secrets/service-secrets.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { describeOnPostgres } from '../helpers/test-db.js';
 
 // SQLite lets one writer at a time into the file, so this race exists only on PostgreSQL, where
 // ids are drawn at insert but become visible at commit. (On SQLite the same test would block
 // its own event loop: better-sqlite3 waits for the file lock synchronously.)
-describe('GET /v1/pets while a slow create is committing on postgres', { skip: process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set' }, () => {
+describeOnPostgres('GET /v1/pets while a slow create is committing on postgres', {}, () => {
   let t: TestApp;
   let other: DbHandle;
   before(async () => {

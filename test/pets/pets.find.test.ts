@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config.js';
 import { petNameKey } from '../../src/pets/pet-name-key.js';
 import { cursorOf, nextLinkOf, walkPages } from '../helpers/pages.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { TEST_DIALECTS } from '../helpers/test-db.js';
+import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 
 interface Pet {
   id: number;
@@ -16,8 +16,8 @@ interface Pet {
 
 const NAMES = ['Ñandú', 'ñame', 'Nandu', 'Ελένη', 'Ελπίδα', 'Κασσάνδρα', 'Straße', 'Strauss', 'Ｒｅｘ', 'Rexy', 'rex', 'Big Rex', 'Big Rita', 'Bigby', '🐈 Tom', '🐈‍⬛ Luna', 'İris', 'Émile', 'emil'];
 
-for (const dialect of TEST_DIALECTS) {
-  describe(`GET /v1/pets filters on ${dialect}`, () => {
+for (const dialect of ALL_DIALECTS) {
+  describeOnDialect(dialect, `GET /v1/pets filters on ${dialect}`, {}, () => {
     let t: TestApp;
     const pets: Pet[] = [];
     before(async () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { TEST_DIALECTS } from '../helpers/test-db.js';
+import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 
-for (const dialect of TEST_DIALECTS) {
-  describe(`pets routes on ${dialect}`, () => {
+for (const dialect of ALL_DIALECTS) {
+  describeOnDialect(dialect, `pets routes on ${dialect}`, {}, () => {
     let t: TestApp;
     before(async () => {
       t = await createTestApp(dialect);
@@ -279,7 +279,7 @@ for (const dialect of TEST_DIALECTS) {
     });
   });
 
-  describe(`GET /v1/pets on ${dialect}`, () => {
+  describeOnDialect(dialect, `GET /v1/pets on ${dialect}`, {}, () => {
     let t: TestApp;
     const ids: Record<string, number[]> = { available: [], pending: [], sold: [] };
     before(async () => {

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import { createDb, type DbHandle } from '../../src/db/create-db.js';
 import { cursorSecretSource } from '../../src/pagination/cursor-secret.js';
 import { obtainServiceSecret } from '../../src/secrets/service-secrets.js';
-import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from '../helpers/test-db.js';
+import { createTestDatabase, ALL_DIALECTS, describeOnDialect, type TestDatabase } from '../helpers/test-db.js';
 
-for (const dialect of TEST_DIALECTS) {
-  describe(`service secrets on ${dialect}`, () => {
+for (const dialect of ALL_DIALECTS) {
+  describeOnDialect(dialect, `service secrets on ${dialect}`, {}, () => {
     let database: TestDatabase;
     const others: DbHandle[] = [];
     before(async () => {

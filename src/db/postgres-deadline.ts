@@ -1,0 +1,51 @@
+/**
+ * One deadline per PostgreSQL operation, shared by the wait for a pooled connection and the
+ * query. With separate timeouts the waits added up: a request could wait the whole connection
+ * timeout for a connection that a stalled query freed only at its own read timeout, then stall
+ * the whole read timeout itself (5 s + 6 s in a 20 s network stall). Here the query is given
+ * only what the wait left of the operation's budget, so nothing waits longer than the budget.
+ */
+import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import type pg from 'pg';
+
+/** pg's error when a query gets no answer within its read timeout (`query_timeout`). */
+const READ_TIMEOUT = /Query read timeout/;
+
+/**
+ * Wraps a pool whose `connectionTimeoutMillis` is below `budgetMs`: each `connect()` starts a
+ * budget, and the first query on that connection may read only for what is left of it (later
+ * ones, inside a transaction, get a whole budget each). A connection whose query timed out is
+ * closed on release rather than reused: its stalled query would hold up the next one.
+ */
+export function poolWithDeadline(pool: pg.Pool, budgetMs: number, now: () => number = () => performance.now()): PostgresPool {
+  return {
+    async connect() {
+      const deadline = now() + budgetMs;
+      return clientWithDeadline(await pool.connect(), deadline, budgetMs, now);
+    },
+    end: () => pool.end(),
+  };
+}
+
+function clientWithDeadline(client: pg.PoolClient, deadline: number, budgetMs: number, now: () => number): PostgresPoolClient {
+  let firstQuery = true;
+  let timedOut = false;
+  const query = async (text: string, parameters: ReadonlyArray<unknown>): Promise<unknown> => {
+    // At least a millisecond: pg reads 0 as "no timeout".
+    const readTimeoutMs = firstQuery ? Math.max(1, Math.floor(deadline - now())) : budgetMs;
+    firstQuery = false;
+    // pg reads `query_timeout` from the query too (its typings only know the pool-wide one).
+    const config = { text, values: [...parameters], query_timeout: readTimeoutMs } as pg.QueryConfig;
+    try {
+      return await client.query(config);
+    } catch (error) {
+      if (READ_TIMEOUT.test(String((error as Error | null)?.message))) timedOut = true;
+      throw error;
+    }
+  };
+  return {
+    // Kysely passes a cursor here only when the dialect is given one, which createDb never does.
+    query: query as PostgresPoolClient['query'],
+    release: (destroy?: boolean) => client.release(destroy || timedOut),
+  };
+}
