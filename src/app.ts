@@ -82,9 +82,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const verifier = createKeyVerifier(db, { cacheTtlMs: config.keyCacheTtlMs, now });
   await app.register(
     async (v1) => {
-      // Before auth: its onRequest hook turns away addresses whose keys keep failing verification.
-      registerRateLimit(v1, { limitPerMinute: config.rateLimitPerMinute, now, verifier });
-      registerBearerAuth(v1, verifier);
+      const brake = registerRateLimit(v1, { limitPerMinute: config.rateLimitPerMinute, now });
+      registerBearerAuth(v1, verifier, brake);
       await v1.register(petsRoutes, { db, now });
     },
     { prefix: '/v1' },

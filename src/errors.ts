@@ -18,7 +18,7 @@ export const ERROR_CODES = {
   payload_too_large: { status: 413, description: 'The body is larger than the configured limit.' },
   unsupported_media_type: { status: 415, description: 'The body is not application/json in UTF-8.' },
   headers_too_large: { status: 431, description: 'The request headers are larger than the server accepts.' },
-  rate_limited: { status: 429, description: 'Too many requests with this key, or failed key verifications from this address, this minute; retry after the Retry-After delay.' },
+  rate_limited: { status: 429, description: 'Too many requests with this key this minute, or too many failed key verifications from this address (then only for tokens no key could match); retry after the Retry-After delay.' },
   internal_error: { status: 500, description: 'An unexpected failure; the request id in X-Request-Id finds it in the log.' },
   service_unavailable: { status: 503, description: 'The database cannot be reached right now; retry after the Retry-After delay.' },
 } as const satisfies Record<string, { status: number; description: string }>;

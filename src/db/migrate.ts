@@ -5,10 +5,12 @@
 import { type Kysely, type Migration, type MigrationResultSet, Migrator } from 'kysely';
 import { currentSchemaOf } from './dialect.js';
 import * as initial from './migrations/2026-11-25T00-initial.js';
+import * as keyPrefixIndex from './migrations/2026-11-26T00-key-prefix-index.js';
 
 // Listed by hand rather than read from a folder, so the compiled package needs no file-system lookup.
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-25T00-initial': initial,
+  '2026-11-26T00-key-prefix-index': keyPrefixIndex,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

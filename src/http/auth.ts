@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
 import type { KeyVerifier, VerifiedKey } from '../keys/keys.service.js';
+import type { FailedVerificationBrake } from './rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -20,7 +21,7 @@ declare module 'fastify' {
 const BEARER = /^Bearer +([^\s]+) *$/i;
 const REALM = 'realm="animal-store"';
 
-export function registerBearerAuth(app: FastifyInstance, verifier: KeyVerifier): void {
+export function registerBearerAuth(app: FastifyInstance, verifier: KeyVerifier, brake?: FailedVerificationBrake): void {
   app.decorateRequest('apiKey', undefined);
   app.addHook('onRequest', async (request, reply) => {
     // Unknown routes have no url pattern; they answer 404/405 without asking for a key.
@@ -36,12 +37,16 @@ export function registerBearerAuth(app: FastifyInstance, verifier: KeyVerifier):
         header === undefined ? 'a valid API key is required: send Authorization: Bearer <API_KEY>' : 'the Authorization header must be: Bearer <API_KEY>',
       );
     }
-    const key = await verifier.verify(token);
-    if (!key) {
+    const check = await verifier.verify(token);
+    if (!check.key) {
+      // Only tokens no usable key's prefix matches are ever refused for the address's failures.
+      if (check.failure === 'unknown_prefix') brake?.refuseIfExhausted(request.ip, reply);
+      // Tokens that are not even key-shaped cost nothing, so they do not count against the address.
+      if (check.failure !== 'malformed') brake?.recordFailure(request.ip);
       reply.header('www-authenticate', `Bearer ${REALM}, error="invalid_token"`);
       throw new AppError('unauthorized', 'the API key is unknown, expired or revoked');
     }
-    request.apiKey = key;
+    request.apiKey = check.key;
   });
 }
 

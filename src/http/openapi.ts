@@ -75,7 +75,7 @@ function describeApi(options: OpenApiOptions): string {
 - **Rate limits**: ${
     options.rateLimitPerMinute === 0
       ? 'none on this deployment.'
-      : `${options.rateLimitPerMinute} requests per minute per API key, in fixed one-minute windows counted by each server process. Authenticated answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds); over the limit the answer is 429 \`rate_limited\` with \`Retry-After\`. A client address whose keys fail verification that many times in a minute is refused with 429 before any further key lookup (keys already verified still pass).`
+      : `${options.rateLimitPerMinute} requests per minute per API key, in fixed one-minute windows counted by each server process. Authenticated answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds); over the limit the answer is 429 \`rate_limited\` with \`Retry-After\`. A client address whose key-shaped tokens fail verification that many times in a minute gets 429 instead of 401 for further tokens whose prefix no usable key has; a valid key is never refused because of other keys' failures.`
   }
 - **Store orders** (\`GET /store/orders\`) are not part of this version: the interface shows no parameters or payloads for them, so the path answers 404 \`route_not_found\`.
 - **Versioning**: the version is the \`/v1\` path segment. \`GET /pets/{petId}\` is deprecated and removed on 5 December 2030 (see its \`Deprecation\` and \`Sunset\` headers).

@@ -17,12 +17,17 @@ export interface GeneratedApiKey {
 
 export function generateApiKey(): GeneratedApiKey {
   const key = KEY_PREFIX + randomBytes(32).toString('base64url');
-  return { key, prefix: key.slice(0, DISPLAY_PREFIX_LENGTH), secretHash: hashApiKey(key) };
+  return { key, prefix: displayPrefixOf(key), secretHash: hashApiKey(key) };
 }
 
 // A fast hash is right here: the key has 256 bits of entropy, so there is nothing to brute-force.
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
+}
+
+/** The part of a key shown in listings and logs, and kept in each process's set of known prefixes. */
+export function displayPrefixOf(key: string): string {
+  return key.slice(0, DISPLAY_PREFIX_LENGTH);
 }
 
 export function looksLikeApiKey(token: string): boolean {

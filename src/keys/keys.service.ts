@@ -4,8 +4,9 @@
  */
 import type { Kysely } from 'kysely';
 import type { ApiKeyRow, Database } from '../db/database.js';
-import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-key-token.js';
-import { anyApiKeyExists, findApiKeyByHash, insertApiKey, listApiKeys, revokeApiKey } from './keys.repository.js';
+import { displayPrefixOf, generateApiKey, hashApiKey, looksLikeApiKey } from './api-key-token.js';
+import { createKeyPrefixSet } from './key-prefixes.js';
+import { anyApiKeyExists, findApiKeyByHash, insertApiKey, listApiKeys, listUsableKeyPrefixes, revokeApiKey } from './keys.repository.js';
 
 export type Clock = () => number;
 
@@ -83,24 +84,37 @@ export interface VerifiedKey {
   prefix: string;
 }
 
+/**
+ * What verifying a token found. `unknown_prefix`: no usable key has the token's prefix, even
+ * after a fresh read of the prefixes, so it was refused without a lookup of its own;
+ * `not_usable`: it was looked up and is unknown, revoked or expired; `malformed`: not a key's shape.
+ */
+export type KeyCheck = { key: VerifiedKey } | { key: undefined; failure: 'malformed' | 'unknown_prefix' | 'not_usable' };
+
 export interface KeyVerifier {
-  verify(token: string): Promise<VerifiedKey | undefined>;
-  /** True when the key is valid by the cache alone, so verifying it needs no database lookup. */
-  isKnownValid(token: string): boolean;
+  verify(token: string): Promise<KeyCheck>;
 }
 
 /**
  * Verifies bearer keys, remembering keys found valid for `cacheTtlMs` so the hot path does
  * not query the database on every request. The price is bounded: a revoked key keeps working
- * on an instance for at most `cacheTtlMs`. Unknown keys are never cached, so a new key works
- * at once everywhere; expiry is checked on every call against the clock.
+ * on an instance for at most `cacheTtlMs`. Unknown keys are never cached; expiry is checked on
+ * every call against the clock.
+ *
+ * A token whose prefix no usable key has costs no lookup of its own (see key-prefixes.ts): it
+ * waits for the next shared read of the prefixes, at most about `prefixRefreshMs`, so a key made a
+ * moment ago, in any process, still works on its first request.
  */
-export function createKeyVerifier(db: Kysely<Database>, options: { cacheTtlMs: number; now?: Clock; maxEntries?: number }): KeyVerifier {
+export function createKeyVerifier(
+  db: Kysely<Database>,
+  options: { cacheTtlMs: number; now?: Clock; maxEntries?: number; prefixRefreshMs?: number },
+): KeyVerifier {
   const now = options.now ?? Date.now;
   const maxEntries = options.maxEntries ?? 10_000;
   const cache = new Map<string, { key: ApiKeyRow; cachedUntil: number }>();
   // Concurrent requests with the same uncached key share one database lookup.
   const lookups = new Map<string, Promise<ApiKeyRow | undefined>>();
+  const prefixes = createKeyPrefixSet(() => listUsableKeyPrefixes(db, now()), { minIntervalMs: options.prefixRefreshMs ?? 1000 });
 
   const usable = (key: ApiKeyRow, at: number) => key.revokedAt === null && (key.expiresAt === null || key.expiresAt > at);
 
@@ -114,18 +128,17 @@ export function createKeyVerifier(db: Kysely<Database>, options: { cacheTtlMs: n
   };
 
   return {
-    isKnownValid(token) {
-      if (!looksLikeApiKey(token)) return false;
-      const cached = cache.get(hashApiKey(token));
-      const at = now();
-      return cached !== undefined && cached.cachedUntil > at && usable(cached.key, at);
-    },
     async verify(token) {
-      if (!looksLikeApiKey(token)) return undefined;
+      if (!looksLikeApiKey(token)) return { key: undefined, failure: 'malformed' };
       const secretHash = hashApiKey(token);
       const cached = cache.get(secretHash);
       let key = cached && cached.cachedUntil > now() ? cached.key : undefined;
       if (!key) {
+        const prefix = displayPrefixOf(token);
+        if (!prefixes.has(prefix)) {
+          await prefixes.refreshed();
+          if (!prefixes.has(prefix)) return { key: undefined, failure: 'unknown_prefix' };
+        }
         key = await lookUp(secretHash);
         const at = now();
         if (key && usable(key, at) && options.cacheTtlMs > 0) {
@@ -134,7 +147,7 @@ export function createKeyVerifier(db: Kysely<Database>, options: { cacheTtlMs: n
           cache.set(secretHash, { key, cachedUntil: at + options.cacheTtlMs });
         }
       }
-      return key && usable(key, now()) ? { id: key.id, prefix: key.prefix } : undefined;
+      return key && usable(key, now()) ? { key: { id: key.id, prefix: key.prefix } } : { key: undefined, failure: 'not_usable' };
     },
   };
 }

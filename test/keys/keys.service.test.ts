@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createKeyVerifier, issueApiKey, listKeys, parseDuration, revokeKey } from '../../src/keys/keys.service.js';
+import { countQueries } from '../helpers/query-counter.js';
 import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from '../helpers/test-db.js';
 
 for (const dialect of TEST_DIALECTS) {
@@ -42,28 +43,43 @@ for (const dialect of TEST_DIALECTS) {
       let now = 1_000_000;
       const issued = await issueApiKey(database.db, { name: 'cached' }, () => now);
       const verifier = createKeyVerifier(database.db, { cacheTtlMs: 5000, now: () => now });
-      assert.ok(await verifier.verify(issued.key));
+      assert.ok((await verifier.verify(issued.key)).key);
       await revokeKey(database.db, issued.id, () => now);
       now += 4999;
-      assert.ok(await verifier.verify(issued.key), 'still cached');
+      assert.ok((await verifier.verify(issued.key)).key, 'still cached');
       now += 1;
-      assert.equal(await verifier.verify(issued.key), undefined);
+      assert.deepEqual(await verifier.verify(issued.key), { key: undefined, failure: 'not_usable' });
     });
 
-    it('a verifier > accepts a key made after an unknown-key lookup at once', async () => {
+    it('a verifier > accepts a key made after it read the prefixes, on its first use', async () => {
       const verifier = createKeyVerifier(database.db, { cacheTtlMs: 5000 });
-      assert.equal(await verifier.verify('ask_' + 'A'.repeat(43)), undefined);
+      assert.deepEqual(await verifier.verify('ask_' + 'A'.repeat(43)), { key: undefined, failure: 'unknown_prefix' });
       const issued = await issueApiKey(database.db, { name: 'fresh' });
-      assert.deepEqual(await verifier.verify(issued.key), { id: issued.id, prefix: issued.prefix });
+      assert.deepEqual(await verifier.verify(issued.key), { key: { id: issued.id, prefix: issued.prefix } });
+    });
+
+    it('a verifier > refuses a revoked key by its prefix alone once the prefixes are read again', async () => {
+      const { db, counts } = countQueries(database.db);
+      const verifier = createKeyVerifier(db, { cacheTtlMs: 0, prefixRefreshMs: 10 });
+      const issued = await issueApiKey(database.db, { name: 'leaked' });
+      assert.ok((await verifier.verify(issued.key)).key);
+      await revokeKey(database.db, issued.id);
+      // Its prefix is still in the set, so it is looked up and found revoked.
+      assert.deepEqual(await verifier.verify(issued.key), { key: undefined, failure: 'not_usable' });
+      // An unknown prefix makes the set be read again, without the revoked key.
+      assert.equal((await verifier.verify('ask_' + 'B'.repeat(43))).key, undefined);
+      const lookups = counts.keyLookups;
+      assert.deepEqual(await verifier.verify(issued.key), { key: undefined, failure: 'unknown_prefix' });
+      assert.equal(counts.keyLookups, lookups);
     });
 
     it('a verifier > refuses a cached key once it expires', async () => {
       let now = 5_000_000;
       const issued = await issueApiKey(database.db, { name: 'expiring', expiresInMs: 1000 }, () => now);
       const verifier = createKeyVerifier(database.db, { cacheTtlMs: 60_000, now: () => now });
-      assert.ok(await verifier.verify(issued.key));
+      assert.ok((await verifier.verify(issued.key)).key);
       now += 1000;
-      assert.equal(await verifier.verify(issued.key), undefined);
+      assert.deepEqual(await verifier.verify(issued.key), { key: undefined, failure: 'not_usable' });
     });
   });
 }
@@ -85,18 +101,28 @@ describe('createKeyVerifier', () => {
     const database = await createTestDatabase('sqlite');
     try {
       const issued = await issueApiKey(database.db, { name: 'popular' });
-      let lookups = 0;
-      const counting = database.db.withPlugin({
-        transformQuery: (args) => {
-          if (args.node.kind === 'SelectQueryNode') lookups += 1;
-          return args.node;
-        },
-        transformResult: async (args) => args.result,
-      });
-      const verifier = createKeyVerifier(counting, { cacheTtlMs: 5000 });
+      const { db, counts } = countQueries(database.db);
+      const verifier = createKeyVerifier(db, { cacheTtlMs: 5000 });
       const results = await Promise.all(Array.from({ length: 20 }, () => verifier.verify(issued.key)));
-      assert.ok(results.every((r) => r?.id === issued.id));
-      assert.equal(lookups, 1);
+      assert.ok(results.every((r) => r.key?.id === issued.id));
+      assert.equal(counts.keyLookups, 1);
+      assert.equal(counts.prefixReads, 1);
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('many concurrent random well-formed tokens > cost no key lookup and share the reads of the prefixes', async () => {
+    const database = await createTestDatabase('sqlite');
+    try {
+      await issueApiKey(database.db, { name: 'real' });
+      const { db, counts } = countQueries(database.db);
+      const verifier = createKeyVerifier(db, { cacheTtlMs: 5000 });
+      const results = await Promise.all(Array.from({ length: 500 }, () => verifier.verify(`ask_${randomBytes(32).toString('base64url')}`)));
+      assert.ok(results.every((r) => !r.key && r.failure === 'unknown_prefix'));
+      assert.equal(counts.keyLookups, 0);
+      // One read at first use, then at most one more for the tokens that asked while it ran.
+      assert.ok(counts.prefixReads <= 2, `${counts.prefixReads} reads`);
     } finally {
       await database.drop();
     }
