@@ -27,6 +27,11 @@ export function registerBearerAuth(app: FastifyInstance, verifier: KeyVerifier, 
     // Unknown routes have no url pattern; they answer 404/405 without asking for a key.
     if (request.routeOptions.config.public || request.routeOptions.url === undefined) return;
 
+    // Node keeps only the first of repeated Authorization headers; which credentials a proxy or
+    // a client meant is unknowable, so neither is tried.
+    if (occurrencesOf('authorization', request.raw.rawHeaders) > 1) {
+      throw new AppError('bad_request', 'send one Authorization header, not several');
+    }
     const header = request.headers.authorization;
     const token = bearerTokenOf(header);
     if (token === undefined) {
@@ -48,6 +53,13 @@ export function registerBearerAuth(app: FastifyInstance, verifier: KeyVerifier, 
     }
     request.apiKey = check.key;
   });
+}
+
+/** How many times a header (lower-case name) occurs in Node's `rawHeaders` (name, value, name, value…). */
+export function occurrencesOf(name: string, rawHeaders: string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === name) count += 1;
+  return count;
 }
 
 /** The token of an `Authorization: Bearer <token>` header (scheme in any case), if it is one. */
