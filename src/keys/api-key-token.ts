@@ -33,3 +33,14 @@ export function displayPrefixOf(key: string): string {
 export function looksLikeApiKey(token: string): boolean {
   return KEY_PATTERN.test(token);
 }
+
+/** `ask_` (its `_` perhaps percent-encoded) and more key characters than a display prefix has. */
+const KEY_IN_TEXT = /ask(?:_|%5[Ff])([A-Za-z0-9_-]{8})[A-Za-z0-9_%-]+/g;
+
+/**
+ * Hides anything shaped like a key in text bound for the logs (a URL where a key was pasted by
+ * mistake, say), keeping only its display prefix so an operator can tell which key to revoke.
+ */
+export function redactApiKeys(text: string): string {
+  return text.replace(KEY_IN_TEXT, (_match, prefix: string) => `ask_${prefix}[redacted]`);
+}
