@@ -106,10 +106,29 @@ describe('rate limit', () => {
     }
   });
 
-  it('health checks and the OpenAPI document > are not limited', async () => {
-    for (let i = 0; i < 5; i++) {
-      assert.equal((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
-      assert.equal((await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).statusCode, 200);
+  it('health checks, the OpenAPI document and the docs > are not limited, even for a key and an address over their limits', async () => {
+    const other = await createTestApp('sqlite', { env: { RATE_LIMIT_PER_MINUTE: '3' }, now: Date.parse('2027-01-01T00:00:00Z') });
+    try {
+      const list = (authorization: string) => other.app.inject({ method: 'GET', url: '/v1/pets', headers: { authorization } });
+      // Use up the key's allowance and the address's failed verifications first.
+      for (let i = 0; i < 3; i++) assert.equal((await list(other.auth.authorization)).statusCode, 200);
+      assert.equal((await list(other.auth.authorization)).statusCode, 429);
+      const failures = await Promise.all(Array.from({ length: 4 }, () => list(randomKey())));
+      assert.ok(failures.some((r) => r.statusCode === 429));
+
+      // More requests than the limit, with and without the exhausted key: none is counted.
+      for (const url of ['/healthz', '/readyz', '/v1/openapi.json', '/docs']) {
+        for (const headers of [{}, other.auth, { authorization: randomKey() }]) {
+          for (let i = 0; i < 4; i++) {
+            const response = await other.app.inject({ method: 'GET', url, headers });
+            assert.equal(response.statusCode, 200, url);
+            assert.equal(response.headers['ratelimit-limit'], undefined, url);
+            assert.equal(response.headers['retry-after'], undefined, url);
+          }
+        }
+      }
+    } finally {
+      await other.close();
     }
   });
 });
