@@ -6,7 +6,7 @@
 
 export const ERROR_CODES = {
   validation_failed: { status: 400, description: 'A parameter or the body is missing, has the wrong type, or breaks a limit.' },
-  malformed_json: { status: 400, description: 'The body is not valid JSON in UTF-8, is empty, or holds a number that cannot be read exactly (it would be rounded).' },
+  malformed_json: { status: 400, description: 'The body is not valid JSON in UTF-8, is empty, holds a number that cannot be read exactly (it would be rounded), gives a field twice, or nests more than 256 levels deep.' },
   invalid_cursor: { status: 400, description: 'The cursor is not one this service made, or was made for another status filter.' },
   bad_request: { status: 400, description: 'The HTTP request itself is malformed: an invalid URL encoding or request line or header, or more than one Authorization header.' },
   unauthorized: { status: 401, description: 'The bearer API key is missing, unknown, expired or revoked.' },

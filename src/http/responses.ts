@@ -25,7 +25,10 @@ export const ErrorSchema = Type.Object(
           },
           { additionalProperties: false },
         ),
-        { description: 'Every problem found, when there is more than one kind to tell (validation errors).' },
+        {
+          description:
+            'The problems found (validation errors): at most 10, each naming its field (names longer than 64 characters are cut, ending in `…`). When there are more, `message` ends with `; and N more`.',
+        },
       ),
     ),
   },
