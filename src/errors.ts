@@ -10,6 +10,7 @@ export const ERROR_CODES = {
   invalid_cursor: { status: 400, description: 'The cursor is not one this service made, or was made for another status filter.' },
   bad_request: { status: 400, description: 'The HTTP request itself is malformed: an invalid URL encoding or request line or header, or more than one Authorization header.' },
   unauthorized: { status: 401, description: 'The bearer API key is missing, unknown, expired or revoked.' },
+  insufficient_scope: { status: 403, description: 'The API key is valid but lacks the scope this operation needs; WWW-Authenticate names it.' },
   pet_not_found: { status: 404, description: 'No pet has this id.' },
   route_not_found: { status: 404, description: 'No operation lives at this path.' },
   method_not_allowed: { status: 405, description: 'The path exists but not with this method; see the Allow header.' },

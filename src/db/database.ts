@@ -27,6 +27,8 @@ export interface ApiKeyTable {
   createdAt: ColumnType<EpochMs, EpochMs, never>;
   expiresAt: EpochMs | null;
   revokedAt: EpochMs | null;
+  /** What the key may do: scopes separated by spaces (see keys/scopes.ts). */
+  scopes: string;
 }
 
 export interface Database {

@@ -1,17 +1,23 @@
 /**
- * Bearer authentication. It runs on `onRequest`, before the body is read or validated, so a
- * request without a valid key learns nothing else about itself: it gets 401 first.
- * Routes opt out with `config: { public: true }` (health checks, the OpenAPI document, docs).
+ * Bearer authentication and scopes. It runs on `onRequest`, before the body is read or
+ * validated, so a request without a valid key learns nothing else about itself: it gets 401
+ * first, and a key without the scope the route declares gets 403 next.
+ * Every route in the scope declares either `config: { scope: 'pets:read' }` (the scope a key
+ * needs) or `config: { public: true }` (health checks, the OpenAPI document, docs); a route
+ * with neither stops the service at start, so no operation is left open by omission.
  */
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
 import type { KeyVerifier, VerifiedKey } from '../keys/keys.service.js';
+import { isScope, type Scope, SCOPES } from '../keys/scopes.js';
 import type { FailedVerificationBrake } from './rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** True for routes that need no API key. */
     public?: boolean;
+    /** The scope a key needs for this route; also listed in its OpenAPI security requirement. */
+    scope?: Scope;
   }
   interface FastifyRequest {
     apiKey?: VerifiedKey;
@@ -23,6 +29,16 @@ const REALM = 'realm="animal-store"';
 
 export function registerBearerAuth(app: FastifyInstance, verifier: KeyVerifier, brake?: FailedVerificationBrake): void {
   app.decorateRequest('apiKey', undefined);
+  app.addHook('onRoute', (route) => {
+    const config = (route.config ?? {}) as { public?: boolean; scope?: string };
+    if (config.public) return;
+    if (config.scope === undefined || !isScope(config.scope)) {
+      throw new Error(
+        `${[route.method].flat().join(',')} ${route.url} must declare config.scope (one of ${SCOPES.join(', ')}) or config.public` +
+          (config.scope === undefined ? '' : `; ${JSON.stringify(config.scope)} is no scope`),
+      );
+    }
+  });
   app.addHook('onRequest', async (request, reply) => {
     // Unknown routes have no url pattern; they answer 404/405 without asking for a key.
     if (request.routeOptions.config.public || request.routeOptions.url === undefined) return;
@@ -52,6 +68,12 @@ export function registerBearerAuth(app: FastifyInstance, verifier: KeyVerifier, 
       throw new AppError('unauthorized', 'the API key is unknown, expired or revoked');
     }
     request.apiKey = check.key;
+    const needed = request.routeOptions.config.scope!;
+    if (!check.key.scopes.includes(needed)) {
+      // RFC 6750 §3.1: the key is valid but not enough; the challenge names the scope it lacks.
+      reply.header('www-authenticate', `Bearer ${REALM}, error="insufficient_scope", scope="${needed}"`);
+      throw new AppError('insufficient_scope', `this key lacks the scope ${needed} that ${request.method} ${request.routeOptions.url} needs; its scopes: ${check.key.scopes.join(', ')}`);
+    }
   });
 }
 

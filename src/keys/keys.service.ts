@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { ApiKeyRow, Database } from '../db/database.js';
 import { displayPrefixOf, generateApiKey, hashApiKey, looksLikeApiKey } from './api-key-token.js';
 import { createKeyPrefixSet } from './key-prefixes.js';
+import { formatScopes, isScope, parseScopes, type Scope, SCOPES } from './scopes.js';
 import { anyApiKeyExists, findApiKeyByHash, insertApiKey, listApiKeys, listUsableKeyPrefixes, revokeApiKey } from './keys.repository.js';
 
 export type Clock = () => number;
@@ -18,6 +19,7 @@ export interface ApiKeySummary {
   createdAt: Date;
   expiresAt: Date | null;
   revokedAt: Date | null;
+  scopes: Scope[];
 }
 
 export interface IssuedApiKey extends ApiKeySummary {
@@ -27,11 +29,16 @@ export interface IssuedApiKey extends ApiKeySummary {
 
 export async function issueApiKey(
   db: Kysely<Database>,
-  input: { name: string; expiresInMs?: number | undefined },
+  input: { name: string; expiresInMs?: number | undefined; scopes?: readonly Scope[] | undefined },
   now: Clock = Date.now,
 ): Promise<IssuedApiKey> {
   const name = input.name.trim();
   if (name === '' || name.length > 100) throw new Error('A key name must have 1 to 100 characters.');
+  // No scopes named means every scope, as keys had before scopes existed.
+  const scopes = input.scopes === undefined ? SCOPES : input.scopes;
+  const unknown = scopes.filter((scope) => !isScope(scope));
+  if (unknown.length > 0) throw new Error(`Unknown scope ${unknown.join(', ')}; the scopes are ${SCOPES.join(', ')}.`);
+  if (scopes.length === 0) throw new Error('A key needs at least one scope.');
   const { key, prefix, secretHash } = generateApiKey();
   const createdAt = now();
   const row = await insertApiKey(db, {
@@ -41,6 +48,7 @@ export async function issueApiKey(
     createdAt,
     expiresAt: input.expiresInMs === undefined ? null : createdAt + input.expiresInMs,
     revokedAt: null,
+    scopes: formatScopes(scopes),
   });
   return { ...summarize(row), key };
 }
@@ -66,6 +74,7 @@ function summarize(row: ApiKeyRow): ApiKeySummary {
     createdAt: new Date(row.createdAt),
     expiresAt: row.expiresAt === null ? null : new Date(row.expiresAt),
     revokedAt: row.revokedAt === null ? null : new Date(row.revokedAt),
+    scopes: parseScopes(row.scopes),
   };
 }
 
@@ -82,6 +91,7 @@ export function parseDuration(text: string): number | undefined {
 export interface VerifiedKey {
   id: number;
   prefix: string;
+  scopes: Scope[];
 }
 
 /**
@@ -147,7 +157,7 @@ export function createKeyVerifier(
           cache.set(secretHash, { key, cachedUntil: at + options.cacheTtlMs });
         }
       }
-      return key && usable(key, now()) ? { key: { id: key.id, prefix: key.prefix } } : { key: undefined, failure: 'not_usable' };
+      return key && usable(key, now()) ? { key: { id: key.id, prefix: key.prefix, scopes: parseScopes(key.scopes) } } : { key: undefined, failure: 'not_usable' };
     },
   };
 }

@@ -31,6 +31,7 @@ export const petsRoutes: FastifyPluginAsyncTypebox<PetsRoutesOptions> = async (a
   app.get(
     '/pets',
     {
+      config: { scope: 'pets:read' },
       schema: {
         operationId: 'listPets',
         tags: ['pets'],
@@ -67,6 +68,7 @@ export const petsRoutes: FastifyPluginAsyncTypebox<PetsRoutesOptions> = async (a
   app.post(
     '/pets',
     {
+      config: { scope: 'pets:write' },
       schema: {
         operationId: 'createPet',
         tags: ['pets'],
@@ -97,6 +99,7 @@ The body is checked strictly and never altered: \`"5"\` is not an integer, \`1.5
   app.get(
     '/pets/:petId',
     {
+      config: { scope: 'pets:read' },
       schema: {
         operationId: 'getPet',
         tags: ['pets'],

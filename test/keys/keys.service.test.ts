@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createKeyVerifier, issueApiKey, listKeys, parseDuration, revokeKey } from '../../src/keys/keys.service.js';
+import { type Scope, SCOPES } from '../../src/keys/scopes.js';
 import { countQueries } from '../helpers/query-counter.js';
 import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from '../helpers/test-db.js';
 
@@ -32,7 +33,28 @@ for (const dialect of TEST_DIALECTS) {
     it('listKeys > shows no secret', async () => {
       const issued = await issueApiKey(database.db, { name: 'listed' });
       const listed = (await listKeys(database.db)).find((k) => k.id === issued.id)!;
-      assert.deepEqual(Object.keys(listed).sort(), ['createdAt', 'expiresAt', 'id', 'name', 'prefix', 'revokedAt']);
+      assert.deepEqual(Object.keys(listed).sort(), ['createdAt', 'expiresAt', 'id', 'name', 'prefix', 'revokedAt', 'scopes']);
+    });
+
+    it('issueApiKey without scopes > grants every scope', async () => {
+      const issued = await issueApiKey(database.db, { name: 'everything' });
+      assert.deepEqual(issued.scopes, ['pets:read', 'pets:write', 'orders:read', 'orders:write']);
+      const row = await database.db.selectFrom('apiKeys').select('scopes').where('id', '=', issued.id).executeTakeFirstOrThrow();
+      assert.equal(row.scopes, 'pets:read pets:write orders:read orders:write');
+    });
+
+    it('issueApiKey with scopes > stores each once, in the order of the list, and the verifier answers them', async () => {
+      const issued = await issueApiKey(database.db, { name: 'reader', scopes: ['orders:read', 'pets:read', 'orders:read'] });
+      assert.deepEqual(issued.scopes, ['pets:read', 'orders:read']);
+      const verifier = createKeyVerifier(database.db, { cacheTtlMs: 0 });
+      assert.deepEqual((await verifier.verify(issued.key)).key?.scopes, ['pets:read', 'orders:read']);
+    });
+
+    it('issueApiKey with an unknown scope or none > refuses, and stores nothing', async () => {
+      const before = (await listKeys(database.db)).length;
+      await assert.rejects(issueApiKey(database.db, { name: 'bad', scopes: ['pets:delete' as Scope] }), /Unknown scope pets:delete/);
+      await assert.rejects(issueApiKey(database.db, { name: 'none', scopes: [] }), /at least one scope/);
+      assert.equal((await listKeys(database.db)).length, before);
     });
 
     it('revokeKey of an unknown id > answers undefined', async () => {
@@ -55,7 +77,7 @@ for (const dialect of TEST_DIALECTS) {
       const verifier = createKeyVerifier(database.db, { cacheTtlMs: 5000 });
       assert.deepEqual(await verifier.verify('ask_' + 'A'.repeat(43)), { key: undefined, failure: 'unknown_prefix' });
       const issued = await issueApiKey(database.db, { name: 'fresh' });
-      assert.deepEqual(await verifier.verify(issued.key), { key: { id: issued.id, prefix: issued.prefix } });
+      assert.deepEqual(await verifier.verify(issued.key), { key: { id: issued.id, prefix: issued.prefix, scopes: [...SCOPES] } });
     });
 
     it('a verifier > refuses a revoked key by its prefix alone once the prefixes are read again', async () => {
