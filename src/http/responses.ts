@@ -4,6 +4,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
+import { MAX_DETAILS, MAX_NAME_SHOWN } from './validation.js';
 
 export const ErrorSchema = Type.Object(
   {
@@ -27,7 +28,7 @@ export const ErrorSchema = Type.Object(
         ),
         {
           description:
-            'The problems found (validation errors): at most 10, each naming its field (names longer than 64 characters are cut, ending in `…`). When there are more, `message` ends with `; and N more`.',
+            `The problems found (validation errors): at most ${MAX_DETAILS}, each naming its field (names longer than ${MAX_NAME_SHOWN} characters are cut, ending in \`…\`). When there are more, \`message\` ends with \`; and N more\`.`,
         },
       ),
     ),

@@ -51,7 +51,7 @@ export function createValidatorCompiler(sharedSchemas: SchemaObject[]): FastifyS
 /** At most this many problems are told one by one; the rest are counted. */
 export const MAX_DETAILS = 10;
 /** Longer field names are shown cut to this many characters. */
-const MAX_NAME_SHOWN = 64;
+export const MAX_NAME_SHOWN = 64;
 
 /** An Ajv-shaped entry that stands for problems not listed, so the answer can count them. */
 interface MoreProblems {
