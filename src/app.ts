@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { SchemaObject } from 'ajv';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Kysely } from 'kysely';
+import pino from 'pino';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { healthRoutes } from './health/health.routes.js';
@@ -17,6 +18,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerResponseHeaders, requestIdOf } from './http/request-context.js';
 import { createValidatorCompiler } from './http/validation.js';
+import { redactApiKeys } from './keys/api-key-token.js';
 import { createKeyVerifier } from './keys/keys.service.js';
 import { cursorSecretSource } from './pagination/cursor-secret.js';
 import { petsRoutes } from './pets/pets.routes.js';
@@ -43,6 +45,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       level: config.logLevel,
       ...(deps.logStream ? { stream: deps.logStream } : {}),
       redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
+      // Error messages may quote a URL, and so carry a key sent in it by mistake.
+      serializers: { err: (error: Error) => redactErrorText(pino.stdSerializers.err(error)) },
     },
     genReqId: requestIdOf,
     // One log line per request, written in onResponse below, instead of Fastify's two.
@@ -67,7 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     request.log.info(
       {
         method: request.method,
-        url: request.url,
+        url: redactApiKeys(request.url),
         route: request.routeOptions.url,
         statusCode: reply.statusCode,
         durationMs: Math.round(reply.elapsedTime * 100) / 100,
@@ -83,15 +87,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const verifier = createKeyVerifier(db, { cacheTtlMs: config.keyCacheTtlMs, now });
   await app.register(
     async (v1) => {
-      // Before auth: its onRequest hook turns away addresses whose keys keep failing verification.
-      registerRateLimit(v1, { limitPerMinute: config.rateLimitPerMinute, now, verifier });
-      registerBearerAuth(v1, verifier);
+      const brake = registerRateLimit(v1, { limitPerMinute: config.rateLimitPerMinute, now });
+      registerBearerAuth(v1, verifier, brake);
       await v1.register(petsRoutes, { db, now, cursorSecret: cursorSecretSource(db, config.cursorSecret) });
     },
     { prefix: '/v1' },
   );
 
   return app;
+}
+
+function redactErrorText<T extends { message?: unknown; stack?: unknown }>(serialized: T): T {
+  for (const field of ['message', 'stack'] as const) {
+    if (typeof serialized[field] === 'string') (serialized as Record<string, unknown>)[field] = redactApiKeys(serialized[field]);
+  }
+  return serialized;
 }
 
 /** Trusts the nearest `hops` proxies (Fastify's types take a function for a hop count). */

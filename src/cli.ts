@@ -12,14 +12,17 @@ import { hintForDatabaseError } from './db/hints.js';
 import type { Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { issueApiKey, listKeys, parseDuration, revokeKey } from './keys/keys.service.js';
+import { isScope, SCOPES } from './keys/scopes.js';
 
 const USAGE = `Usage:
   animal-store [serve] [--no-bootstrap-key] [--workers N]
                                                 start the HTTP service (runs migrations first);
                                                 --workers N serves from N processes (0: one per core)
   animal-store migrate                          apply database migrations and exit
-  animal-store keys create --name NAME [--expires-in 30d]
-                                                make an API key; the key alone is printed on stdout
+  animal-store keys create --name NAME [--expires-in 30d] [--scope SCOPE]...
+                                                make an API key; the key alone is printed on stdout;
+                                                --scope (repeatable) limits it to ${SCOPES.join(', ')}
+                                                (without --scope: all of them)
   animal-store keys list [--json]               list keys (never their secrets)
   animal-store keys revoke ID                   revoke a key; every instance refuses it within
                                                 KEY_CACHE_TTL_MS (5 s by default)
@@ -32,7 +35,7 @@ class UsageError extends Error {}
 const OPTIONS_OF: Record<string, string[]> = {
   serve: ['no-bootstrap-key', 'workers'],
   migrate: [],
-  'keys create': ['name', 'expires-in'],
+  'keys create': ['name', 'expires-in', 'scope'],
   'keys list': ['json'],
   'keys revoke': [],
 };
@@ -48,6 +51,7 @@ async function main(argv: string[]): Promise<void> {
       workers: { type: 'string', default: '1' },
       name: { type: 'string' },
       'expires-in': { type: 'string' },
+      scope: { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -93,7 +97,7 @@ function parseWorkers(text: string): number {
   return Number(text) === 0 ? availableParallelism() : Number(text);
 }
 
-async function keys(config: Config, sub: string | undefined, rest: string[], values: { name?: string; 'expires-in'?: string; json?: boolean }) {
+async function keys(config: Config, sub: string | undefined, rest: string[], values: { name?: string; 'expires-in'?: string; scope?: string[]; json?: boolean }) {
   switch (sub) {
     case 'create': {
       if (!values.name || values.name.trim() === '') throw new UsageError('keys create needs --name NAME');
@@ -101,11 +105,15 @@ async function keys(config: Config, sub: string | undefined, rest: string[], val
       const expiresIn = values['expires-in'];
       const expiresInMs = expiresIn === undefined ? undefined : parseDuration(expiresIn);
       if (expiresIn !== undefined && expiresInMs === undefined) throw new UsageError(`--expires-in must look like 90s, 15m, 12h or 30d (got ${expiresIn})`);
+      const unknownScope = values.scope?.find((scope) => !isScope(scope));
+      if (unknownScope !== undefined) throw new UsageError(`--scope ${JSON.stringify(unknownScope)} is no scope; the scopes are ${SCOPES.join(', ')}`);
+      const scopes = values.scope?.filter(isScope);
       return onDatabase(config, async (db) => {
         await migrateToLatest(db);
-        const issued = await issueApiKey(db, { name: values.name!, expiresInMs });
+        const issued = await issueApiKey(db, { name: values.name!, expiresInMs, scopes });
         const expires = issued.expiresAt ? `expires ${issued.expiresAt.toISOString()}` : 'never expires';
-        process.stderr.write(`Created key ${issued.id} "${issued.name}" (${issued.prefix}…, ${expires}). Store it now: it is not shown again.\n`);
+        const granted = scopes === undefined ? `all scopes: ${issued.scopes.join(', ')}; limit a key with --scope` : `scopes: ${issued.scopes.join(', ')}`;
+        process.stderr.write(`Created key ${issued.id} "${issued.name}" (${issued.prefix}…, ${expires}, ${granted}). Store it now: it is not shown again.\n`);
         process.stdout.write(`${issued.key}\n`);
       });
     }
@@ -117,8 +125,8 @@ async function keys(config: Config, sub: string | undefined, rest: string[], val
           process.stdout.write(`${JSON.stringify(all, null, 2)}\n`);
           return;
         }
-        process.stdout.write(['ID\tPREFIX\tNAME\tCREATED\tEXPIRES\tREVOKED', ...all.map((k) =>
-          [k.id, `${k.prefix}…`, k.name, k.createdAt.toISOString(), k.expiresAt?.toISOString() ?? '-', k.revokedAt?.toISOString() ?? '-'].join('\t'),
+        process.stdout.write(['ID\tPREFIX\tNAME\tSCOPES\tCREATED\tEXPIRES\tREVOKED', ...all.map((k) =>
+          [k.id, `${k.prefix}…`, k.name, k.scopes.join(',') || '-', k.createdAt.toISOString(), k.expiresAt?.toISOString() ?? '-', k.revokedAt?.toISOString() ?? '-'].join('\t'),
         )].join('\n') + '\n');
       });
     case 'revoke': {

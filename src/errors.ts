@@ -6,10 +6,11 @@
 
 export const ERROR_CODES = {
   validation_failed: { status: 400, description: 'A parameter or the body is missing, has the wrong type, or breaks a limit.' },
-  malformed_json: { status: 400, description: 'The body is not valid JSON in UTF-8, is empty, or holds a number that cannot be read exactly (it would be rounded).' },
+  malformed_json: { status: 400, description: 'The body is not valid JSON in UTF-8, is empty, holds a number that cannot be read exactly (it would be rounded), gives a field twice, or nests more than 256 levels deep.' },
   invalid_cursor: { status: 400, description: 'The cursor is not one this service made (cursors are signed), or was made for other filters.' },
-  bad_request: { status: 400, description: 'The HTTP request itself is malformed: an invalid URL encoding or request line or header.' },
+  bad_request: { status: 400, description: 'The HTTP request itself is malformed: an invalid URL encoding or request line or header, or more than one Authorization header.' },
   unauthorized: { status: 401, description: 'The bearer API key is missing, unknown, expired or revoked.' },
+  insufficient_scope: { status: 403, description: 'The API key is valid but lacks the scope this operation needs; WWW-Authenticate names it.' },
   pet_not_found: { status: 404, description: 'No pet has this id.' },
   route_not_found: { status: 404, description: 'No operation lives at this path.' },
   method_not_allowed: { status: 405, description: 'The path exists but not with this method; see the Allow header.' },
@@ -19,7 +20,7 @@ export const ERROR_CODES = {
   payload_too_large: { status: 413, description: 'The body is larger than the configured limit.' },
   unsupported_media_type: { status: 415, description: 'The body is not application/json in UTF-8.' },
   headers_too_large: { status: 431, description: 'The request headers are larger than the server accepts.' },
-  rate_limited: { status: 429, description: 'Too many requests with this key, or failed key verifications from this address, this minute; retry after the Retry-After delay.' },
+  rate_limited: { status: 429, description: 'Too many requests with this key this minute, or too many failed key verifications from this address (then only for tokens no key could match); retry after the Retry-After delay.' },
   internal_error: { status: 500, description: 'An unexpected failure; the request id in X-Request-Id finds it in the log.' },
   service_unavailable: { status: 503, description: 'The database cannot be reached, is locked, or did not answer in time; retry after the Retry-After delay. On a write, the write may or may not have happened.' },
 } as const satisfies Record<string, { status: number; description: string }>;

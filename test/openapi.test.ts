@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { ERROR_CODES } from '../src/errors.js';
+import { SCOPES } from '../src/keys/scopes.js';
 import { generateOpenApiDocument } from '../src/openapi-document.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -43,11 +44,11 @@ describe('openapi.json', () => {
     assert.deepEqual(Object.keys(document.paths['/pets/{petId}']).sort(), ['delete', 'get', 'patch']);
     assert.deepEqual(document.security, [{ bearerAuth: [] }]);
     assert.deepEqual(document.components.securitySchemes.bearerAuth, { ...document.components.securitySchemes.bearerAuth, type: 'http', scheme: 'bearer' });
-    assert.deepEqual(Object.keys(operations.listPets.responses).sort(), ['200', '400', '401', '429', '500', '503']);
-    assert.deepEqual(Object.keys(operations.createPet.responses).sort(), ['201', '400', '401', '413', '415', '429', '500', '503']);
-    assert.deepEqual(Object.keys(operations.getPet.responses).sort(), ['200', '400', '401', '404', '410', '429', '500', '503']);
-    assert.deepEqual(Object.keys(operations.updatePet.responses).sort(), ['200', '400', '401', '404', '412', '413', '415', '429', '500', '503']);
-    assert.deepEqual(Object.keys(operations.deletePet.responses).sort(), ['204', '400', '401', '404', '412', '429', '500', '503']);
+    assert.deepEqual(Object.keys(operations.listPets.responses).sort(), ['200', '400', '401', '403', '429', '500', '503']);
+    assert.deepEqual(Object.keys(operations.createPet.responses).sort(), ['201', '400', '401', '403', '413', '415', '429', '500', '503']);
+    assert.deepEqual(Object.keys(operations.getPet.responses).sort(), ['200', '400', '401', '403', '404', '410', '429', '500', '503']);
+    assert.deepEqual(Object.keys(operations.updatePet.responses).sort(), ['200', '400', '401', '403', '404', '412', '413', '415', '429', '500', '503']);
+    assert.deepEqual(Object.keys(operations.deletePet.responses).sort(), ['204', '400', '401', '403', '404', '412', '429', '500', '503']);
     assert.equal(operations.getPet.deprecated, true);
     assert.equal(document.components.schemas.NewPet.properties.status.default, 'available');
     assert.deepEqual(document.components.schemas.Error.properties.code.enum, Object.keys(ERROR_CODES));
@@ -78,6 +79,20 @@ describe('openapi.json', () => {
     assert.match(unavailable(document.paths['/pets/{petId}'].delete), uncertain);
     assert.doesNotMatch(unavailable(document.paths['/pets'].get), /write/);
     assert.doesNotMatch(unavailable(document.paths['/pets/{petId}'].get), /write/);
+  });
+
+  it('each operation > lists the scope its route declares in its security requirement and its description, and documents the 403', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const declared = { listPets: 'pets:read', createPet: 'pets:write', getPet: 'pets:read', updatePet: 'pets:write', deletePet: 'pets:write' };
+    const operations = [document.paths['/pets'].get, document.paths['/pets'].post, document.paths['/pets/{petId}'].get, document.paths['/pets/{petId}'].patch, document.paths['/pets/{petId}'].delete];
+    for (const operation of operations) {
+      const scope = declared[operation.operationId as keyof typeof declared];
+      assert.deepEqual(operation.security, [{ bearerAuth: [scope] }], operation.operationId);
+      assert.ok(operation.description.includes(`**Requires scope \`${scope}\`**`), operation.operationId);
+      assert.deepEqual(Object.keys(operation.responses['403'].content['application/json'].examples), ['insufficient_scope']);
+      assert.ok(operation.responses['403'].headers['WWW-Authenticate'], operation.operationId);
+    }
+    for (const scope of SCOPES) assert.ok(document.info.description.includes(`\`${scope}\``), scope);
   });
 
   it('GET /docs > serves the interactive reference without a key', async () => {

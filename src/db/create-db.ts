@@ -2,7 +2,7 @@
  * The only module that knows which database dialect runs. Everything else receives a
  * `Kysely<Database>` and writes one set of queries for both SQLite and PostgreSQL.
  */
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
@@ -81,7 +81,7 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
 
   if (dialect === 'sqlite') {
     const path = sqlitePathOf(url);
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') createOwnerOnly(path);
     // Opening may wait for another process's lock the blocking way: nothing is served yet.
     const sqlite = new SQLite(path, { timeout: statementTimeoutMs });
     // WAL lets readers run while one writer writes; NORMAL sync is durable across process crashes.
@@ -96,6 +96,16 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
   }
 
   throw new Error(`DATABASE_URL must be sqlite:PATH, a file path, or postgres://… (got ${JSON.stringify(redactPassword(url))})`);
+}
+
+/**
+ * The data and the key hashes are no other local user's business: a missing folder is made 0700
+ * and a missing database file 0600 before SQLite opens it; SQLite gives its -wal and -shm files
+ * the database file's mode. Existing files and folders keep the mode their owner chose.
+ */
+function createOwnerOnly(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
 }
 
 /** Opens one connection for a short piece of work (a CLI command, a start-up chore) and closes it after. */

@@ -31,6 +31,8 @@ export interface ApiKeyTable {
   createdAt: ColumnType<EpochMs, EpochMs, never>;
   expiresAt: EpochMs | null;
   revokedAt: EpochMs | null;
+  /** What the key may do: scopes separated by spaces (see keys/scopes.ts). */
+  scopes: string;
 }
 
 /** Secrets the service made for itself, such as the cursor signing secret. */

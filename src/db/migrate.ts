@@ -5,6 +5,8 @@
 import { type Kysely, type Migration, type MigrationResultSet, Migrator } from 'kysely';
 import { currentSchemaOf } from './dialect.js';
 import * as initial from './migrations/2026-11-25T00-initial.js';
+import * as keyPrefixIndex from './migrations/2026-11-26T00-key-prefix-index.js';
+import * as keyScopes from './migrations/2026-11-26T01-key-scopes.js';
 import * as petVersions from './migrations/2026-11-26T02-pet-versions.js';
 import * as petSearch from './migrations/2026-11-26T03-pet-search.js';
 import * as serviceSecrets from './migrations/2026-11-26T04-service-secrets.js';
@@ -12,15 +14,27 @@ import * as serviceSecrets from './migrations/2026-11-26T04-service-secrets.js';
 // Listed by hand rather than read from a folder, so the compiled package needs no file-system lookup.
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-25T00-initial': initial,
+  '2026-11-26T00-key-prefix-index': keyPrefixIndex,
+  '2026-11-26T01-key-scopes': keyScopes,
   '2026-11-26T02-pet-versions': petVersions,
   '2026-11-26T03-pet-search': petSearch,
   '2026-11-26T04-service-secrets': serviceSecrets,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  return migrate(db, (migrator) => migrator.migrateToLatest());
+}
+
+/** Applies the migrations up to and including `name` only: how a test makes an older schema. */
+export async function migrateUpTo(db: Kysely<any>, name: string): Promise<string[]> {
+  if (!(name in MIGRATIONS)) throw new Error(`no migration is named ${name}`);
+  return migrate(db, (migrator) => migrator.migrateTo(name));
+}
+
+async function migrate(db: Kysely<any>, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<string[]> {
   const migrationTableSchema = await currentSchemaOf(db);
   const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS }, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
-  const result: MigrationResultSet = await migrator.migrateToLatest();
+  const result: MigrationResultSet = await run(migrator);
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
     throw new Error(`Migration ${failed ?? '(unknown)'} failed: ${String(result.error)}`, { cause: result.error });

@@ -1,16 +1,23 @@
 /**
- * Bearer authentication. It runs on `onRequest`, before the body is read or validated, so a
- * request without a valid key learns nothing else about itself: it gets 401 first.
- * Routes opt out with `config: { public: true }` (health checks, the OpenAPI document, docs).
+ * Bearer authentication and scopes. It runs on `onRequest`, before the body is read or
+ * validated, so a request without a valid key learns nothing else about itself: it gets 401
+ * first, and a key without the scope the route declares gets 403 next.
+ * Every route in the scope declares either `config: { scope: 'pets:read' }` (the scope a key
+ * needs) or `config: { public: true }` (health checks, the OpenAPI document, docs); a route
+ * with neither stops the service at start, so no operation is left open by omission.
  */
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
 import type { KeyVerifier, VerifiedKey } from '../keys/keys.service.js';
+import { isScope, type Scope, SCOPES } from '../keys/scopes.js';
+import type { FailedVerificationBrake } from './rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** True for routes that need no API key. */
     public?: boolean;
+    /** The scope a key needs for this route; also listed in its OpenAPI security requirement. */
+    scope?: Scope;
   }
   interface FastifyRequest {
     apiKey?: VerifiedKey;
@@ -20,12 +27,27 @@ declare module 'fastify' {
 const BEARER = /^Bearer +([^\s]+) *$/i;
 const REALM = 'realm="animal-store"';
 
-export function registerBearerAuth(app: FastifyInstance, verifier: KeyVerifier): void {
+export function registerBearerAuth(app: FastifyInstance, verifier: KeyVerifier, brake?: FailedVerificationBrake): void {
   app.decorateRequest('apiKey', undefined);
+  app.addHook('onRoute', (route) => {
+    const config = (route.config ?? {}) as { public?: boolean; scope?: string };
+    if (config.public) return;
+    if (config.scope === undefined || !isScope(config.scope)) {
+      throw new Error(
+        `${[route.method].flat().join(',')} ${route.url} must declare config.scope (one of ${SCOPES.join(', ')}) or config.public` +
+          (config.scope === undefined ? '' : `; ${JSON.stringify(config.scope)} is no scope`),
+      );
+    }
+  });
   app.addHook('onRequest', async (request, reply) => {
     // Unknown routes have no url pattern; they answer 404/405 without asking for a key.
     if (request.routeOptions.config.public || request.routeOptions.url === undefined) return;
 
+    // Node keeps only the first of repeated Authorization headers; which credentials a proxy or
+    // a client meant is unknowable, so neither is tried.
+    if (occurrencesOf('authorization', request.raw.rawHeaders) > 1) {
+      throw new AppError('bad_request', 'send one Authorization header, not several');
+    }
     const header = request.headers.authorization;
     const token = bearerTokenOf(header);
     if (token === undefined) {
@@ -36,13 +58,30 @@ export function registerBearerAuth(app: FastifyInstance, verifier: KeyVerifier):
         header === undefined ? 'a valid API key is required: send Authorization: Bearer <API_KEY>' : 'the Authorization header must be: Bearer <API_KEY>',
       );
     }
-    const key = await verifier.verify(token);
-    if (!key) {
+    const check = await verifier.verify(token);
+    if (!check.key) {
+      // Only tokens no usable key's prefix matches are ever refused for the address's failures.
+      if (check.failure === 'unknown_prefix') brake?.refuseIfExhausted(request.ip, reply);
+      // Tokens that are not even key-shaped cost nothing, so they do not count against the address.
+      if (check.failure !== 'malformed') brake?.recordFailure(request.ip);
       reply.header('www-authenticate', `Bearer ${REALM}, error="invalid_token"`);
       throw new AppError('unauthorized', 'the API key is unknown, expired or revoked');
     }
-    request.apiKey = key;
+    request.apiKey = check.key;
+    const needed = request.routeOptions.config.scope!;
+    if (!check.key.scopes.includes(needed)) {
+      // RFC 6750 §3.1: the key is valid but not enough; the challenge names the scope it lacks.
+      reply.header('www-authenticate', `Bearer ${REALM}, error="insufficient_scope", scope="${needed}"`);
+      throw new AppError('insufficient_scope', `this key lacks the scope ${needed} that ${request.method} ${request.routeOptions.url} needs; its scopes: ${check.key.scopes.join(', ')}`);
+    }
   });
+}
+
+/** How many times a header (lower-case name) occurs in Node's `rawHeaders` (name, value, name, value…). */
+export function occurrencesOf(name: string, rawHeaders: string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === name) count += 1;
+  return count;
 }
 
 /** The token of an `Authorization: Bearer <token>` header (scheme in any case), if it is one. */

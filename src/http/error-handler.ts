@@ -94,8 +94,8 @@ export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
 function toAppError(error: FastifyError, request: FastifyRequest): AppError {
   if (error instanceof AppError) return error;
   if (error.validation) {
-    const problems = describeValidationErrors(error.validation as never, error.validationContext);
-    return new AppError('validation_failed', problems.map((p) => p.message).join('; ') || 'request is invalid', problems);
+    const { problems, message } = describeValidationErrors(error.validation as never, error.validationContext);
+    return new AppError('validation_failed', message, problems);
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':

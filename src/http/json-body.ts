@@ -12,10 +12,14 @@ import { AppError } from '../errors.js';
 
 // Strings are matched too, so digits inside a string are skipped rather than mistaken for numbers.
 const STRING_OR_NUMBER = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+/** Deepest nesting of objects and arrays accepted; no body of this API needs more than a few. */
+export const MAX_NESTING = 256;
+const SHORT_INTEGER = /^-?\d{1,15}$/;
 const NUMBER_PARTS = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 // NUL is refused on purpose: PostgreSQL text cannot hold it, so SQLite and PostgreSQL would differ.
 // eslint-disable-next-line no-control-regex
 const UNSTORABLE_CHARACTER = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const MAYBE_UNSTORABLE_ESCAPE = /\\u(?:0000|[dD][89a-fA-F])/;
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 export const JSON_MEDIA_TYPE = 'application/json';
@@ -65,7 +69,10 @@ export function parseExactJson(text: string): unknown {
   if (text.trim() === '') throw new AppError('malformed_json', 'body is empty; send a JSON object');
   let value: unknown;
   try {
-    value = secureJson.parse(text, refuseUnstorableStrings, { protoAction: 'error', constructorAction: 'error' });
+    // Such characters can only arrive as \u escapes (the UTF-8 decoding is strict), so texts
+    // without one skip the reviver, which costs a call per value.
+    const reviver = MAYBE_UNSTORABLE_ESCAPE.test(text) ? refuseUnstorableStrings : undefined;
+    value = secureJson.parse(text, reviver, { protoAction: 'error', constructorAction: 'error' });
   } catch (error) {
     if (error instanceof AppError) throw error;
     if (error instanceof RangeError) throw new AppError('malformed_json', 'body is nested too deeply');
@@ -89,7 +96,8 @@ export function parseExactJson(text: string): unknown {
 
 /**
  * The first key that appears twice in one object of this (already valid) JSON text. Walks the
- * text with an explicit stack, so deep nesting cannot overflow the call stack.
+ * text with an explicit stack, so deep nesting cannot overflow the call stack; nesting beyond
+ * MAX_NESTING is refused here, so no later step that walks the value recursively can overflow either.
  */
 function firstDuplicateKey(text: string): string | undefined {
   const objects: ({ keys: Set<string>; expectingKey: boolean } | null)[] = [];
@@ -97,18 +105,25 @@ function firstDuplicateKey(text: string): string | undefined {
     const c = text[i];
     if (c === '"') {
       let end = i + 1;
-      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      let escaped = false;
+      while (text[end] !== '"') {
+        if (text[end] === '\\') {
+          escaped = true;
+          end += 2;
+        } else end += 1;
+      }
       const top = objects.at(-1);
       if (top?.expectingKey) {
-        const key = JSON.parse(text.slice(i, end + 1)) as string;
+        const key = escaped ? (JSON.parse(text.slice(i, end + 1)) as string) : text.slice(i + 1, end);
         if (top.keys.has(key)) return key;
         top.keys.add(key);
         top.expectingKey = false;
       }
       i = end;
-    } else if (c === '{') objects.push({ keys: new Set(), expectingKey: true });
-    else if (c === '[') objects.push(null);
-    else if (c === '}' || c === ']') objects.pop();
+    } else if (c === '{' || c === '[') {
+      if (objects.length === MAX_NESTING) throw new AppError('malformed_json', 'body is nested too deeply');
+      objects.push(c === '{' ? { keys: new Set(), expectingKey: true } : null);
+    } else if (c === '}' || c === ']') objects.pop();
     else if (c === ',') {
       const top = objects.at(-1);
       if (top) top.expectingKey = true;
@@ -133,6 +148,8 @@ function refuseUnstorableStrings(this: unknown, key: string, value: unknown): un
  * Fractions that stay fractions are left to the schema, which refuses them where an integer is due.
  */
 function changesWhenRead(token: string): boolean {
+  // The common case, decided without BigInt: up to 15 digits, every integer is exact.
+  if (SHORT_INTEGER.test(token)) return false;
   const read = Number(token);
   if (!Number.isInteger(read)) return false;
   const [, sign, whole, fraction = '', exponent = '0'] = NUMBER_PARTS.exec(token)!;

@@ -6,6 +6,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES } from '../errors.js';
+import { type Scope, SCOPE_DESCRIPTIONS, SCOPES } from '../keys/scopes.js';
 
 export interface OpenApiOptions {
   publicBaseUrl: string;
@@ -39,13 +40,17 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
           bearerAuth: {
             type: 'http',
             scheme: 'bearer',
-            description: 'An API key made by the operator with `animal-store keys create --name NAME`, sent as `Authorization: Bearer <API_KEY>`.',
+            description: `An API key made by the operator with \`animal-store keys create --name NAME [--scope SCOPE]…\`, sent as \`Authorization: Bearer <API_KEY>\`. The scopes listed in an operation's security requirement are those the key needs: ${SCOPES.map((scope) => `\`${scope}\``).join(', ')}.`,
           },
         },
       },
     },
-    // Paths are written relative to the servers, which already end in /v1.
-    transform: ({ schema, url }) => ({ schema, url: url.startsWith(API_VERSION_PREFIX) ? url.slice(API_VERSION_PREFIX.length) : url }),
+    // Paths are written relative to the servers, which already end in /v1. Each operation's
+    // security requirement and its description's scope line come from the scope its route declares.
+    transform: ({ schema, url, route }) => ({
+      schema: withScope(schema as OperationSchema | undefined, (route.config as { scope?: Scope } | undefined)?.scope) as typeof schema,
+      url: url.startsWith(API_VERSION_PREFIX) ? url.slice(API_VERSION_PREFIX.length) : url,
+    }),
     // Shared schemas keep their own names as components (Pet, NewPet, Error…).
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
@@ -58,6 +63,21 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
 
+interface OperationSchema {
+  description?: string;
+  security?: unknown;
+  [key: string]: unknown;
+}
+
+function withScope(schema: OperationSchema | undefined, scope: Scope | undefined): OperationSchema | undefined {
+  if (!schema || !scope) return schema;
+  return {
+    ...schema,
+    security: [{ bearerAuth: [scope] }],
+    description: `${schema.description ?? ''}\n\n**Requires scope \`${scope}\`** (${SCOPE_DESCRIPTIONS[scope]}); a key without it gets 403 \`insufficient_scope\`.`.trimStart(),
+  };
+}
+
 function describeApi(options: OpenApiOptions): string {
   const codes = Object.entries(ERROR_CODES)
     .map(([code, { status, description }]) => `| \`${code}\` | ${status} | ${description} |`)
@@ -67,6 +87,7 @@ function describeApi(options: OpenApiOptions): string {
 ## Decisions this API makes
 
 - **API keys** are issued by the operator with the \`animal-store keys create\` command, shown once, stored only as a SHA-256 hash, and may expire (\`--expires-in\`) and be revoked (\`keys revoke\`). A revoked key stops working within ${Math.ceil(options.keyCacheTtlMs / 1000)} seconds on every instance.
+- **Scopes** limit a key to what it is for: ${SCOPES.map((scope) => `\`${scope}\` (${SCOPE_DESCRIPTIONS[scope]})`).join(', ')}. The operator grants them with \`keys create --scope\` (repeatable); a key made without \`--scope\` has them all. Each operation names the scope it needs in its security requirement and its description; a valid key without it gets 403 \`insufficient_scope\` with \`WWW-Authenticate: Bearer realm="animal-store", error="insufficient_scope", scope="…"\` (RFC 6750 §3.1). A missing, unknown, expired or revoked key still gets 401.
 - **Default status** of a new animal: \`available\`. **Transitions:** any status may follow any other, until the store takes orders (then a pet with an open order will keep its status).
 - **Names** have 1 to 200 characters, not only white space, at least one visible character and no bidirectional controls (see \`Pet.name\`); they are stored exactly as sent.
 - **Changes** are JSON Merge Patches (RFC 7396). Every answer carrying one animal has a strong \`ETag\` (\`"<id>-<version>"\`); send it in \`If-Match\` to change or remove the animal only if nobody changed it since (else 412 \`precondition_failed\`). Without \`If-Match\` a change applies unconditionally.
@@ -78,7 +99,7 @@ function describeApi(options: OpenApiOptions): string {
 - **Rate limits**: ${
     options.rateLimitPerMinute === 0
       ? 'none on this deployment.'
-      : `${options.rateLimitPerMinute} requests per minute per API key, in fixed one-minute windows counted by each server process. Authenticated answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds); over the limit the answer is 429 \`rate_limited\` with \`Retry-After\`. A client address whose keys fail verification that many times in a minute is refused with 429 before any further key lookup (keys already verified still pass).`
+      : `${options.rateLimitPerMinute} requests per minute per API key, in fixed one-minute windows counted by each server process. Authenticated answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds); over the limit the answer is 429 \`rate_limited\` with \`Retry-After\`. A client address whose key-shaped tokens fail verification that many times in a minute gets 429 instead of 401 for further tokens whose prefix no usable key has; a valid key is never refused because of other keys' failures.`
   }
 - **Store orders** (\`GET /store/orders\`) are not part of this version: the interface shows no parameters or payloads for them, so the path answers 404 \`route_not_found\`.
 - **Versioning**: the version is the \`/v1\` path segment. \`GET /pets/{petId}\` is deprecated and removed on 5 December 2030 (see its \`Deprecation\` and \`Sunset\` headers).

@@ -1,11 +1,11 @@
 /**
  * Rate limits, in fixed one-minute windows counted in this process's memory:
  * - each API key may make `limitPerMinute` requests;
- * - a client address whose keys failed verification that many times is refused before any
- *   further key lookup, so neither bad keys nor random well-formed ones can flood the database.
- *   Keys already verified (in the cache) still pass, so a noisy neighbour on a shared address
- *   cannot lock out a client whose key works; requests without a well-formed key never reach
- *   the database and simply get their 401.
+ * - a client address whose well-formed tokens failed verification that many times has further
+ *   tokens of unknown prefix refused with 429 instead of 401. Those tokens never cost a lookup
+ *   of their own anyway (keys/key-prefixes.ts); the refusal tells a prober to back off. A token
+ *   whose prefix a usable key has is always verified, so a noisy neighbour on a shared address
+ *   can never lock out a client whose key works, cached or not.
  * Counting a key only after it is verified means made-up keys cannot claim fresh allowances or
  * push real clients' counters out of memory.
  *
@@ -13,11 +13,8 @@
  * client may make up to N × the limit per minute. Behind a proxy, set TRUST_PROXY so the
  * client address is the client's, not the proxy's.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../errors.js';
-import { looksLikeApiKey } from '../keys/api-key-token.js';
-import type { KeyVerifier } from '../keys/keys.service.js';
-import { bearerTokenOf } from './auth.js';
 
 const WINDOW_MS = 60_000;
 /** Beyond this many counters in memory, the stalest are forgotten first. */
@@ -27,27 +24,24 @@ export interface RateLimitOptions {
   /** Requests per key (and failed key verifications per address) per minute; 0 turns both off. */
   limitPerMinute: number;
   now: () => number;
-  verifier: KeyVerifier;
 }
 
-/** Registers the hooks in a scope where the bearer auth hook (onRequest) sets `request.apiKey`. */
-export function registerRateLimit(scope: FastifyInstance, options: RateLimitOptions): void {
-  const { limitPerMinute: limit, now, verifier } = options;
-  if (limit === 0) return;
+/** The brake on addresses whose tokens keep failing verification, used by the auth hook. */
+export interface FailedVerificationBrake {
+  /** Throws 429 when the address has used up its failures this minute. */
+  refuseIfExhausted(address: string, reply: FastifyReply): void;
+  recordFailure(address: string): void;
+}
+
+/**
+ * Registers the per-key limit in a scope where the bearer auth hook (onRequest) sets
+ * `request.apiKey`, and answers the failed-verification brake for that hook (undefined when off).
+ */
+export function registerRateLimit(scope: FastifyInstance, options: RateLimitOptions): FailedVerificationBrake | undefined {
+  const { limitPerMinute: limit, now } = options;
+  if (limit === 0) return undefined;
   const perKey = new WindowCounters(limit);
   const failuresPerAddress = new WindowCounters(limit);
-  /** A well-formed key the cache cannot vouch for: verifying it means a database lookup. */
-  const needsLookup = (request: FastifyRequest) => {
-    const token = bearerTokenOf(request.headers.authorization);
-    return token !== undefined && looksLikeApiKey(token) && !verifier.isKnownValid(token);
-  };
-
-  // Registered before the auth hook, so it runs first and spares the key lookup.
-  scope.addHook('onRequest', async (request, reply) => {
-    if (!needsLookup(request)) return;
-    const window = failuresPerAddress.peek(request.ip, now());
-    if (window.exhausted) refuse(reply, window.resetSeconds, `more than ${limit} keys from this address failed verification in one minute`);
-  });
 
   // preParsing runs after every onRequest hook (so after auth) and before the body is read.
   scope.addHook('preParsing', async (request, reply) => {
@@ -59,9 +53,15 @@ export function registerRateLimit(scope: FastifyInstance, options: RateLimitOpti
     if (window.exhausted) refuse(reply, window.resetSeconds, `more than ${limit} requests in one minute with this key`);
   });
 
-  scope.addHook('onResponse', async (request, reply) => {
-    if (reply.statusCode === 401 && needsLookup(request)) failuresPerAddress.take(request.ip, now());
-  });
+  return {
+    refuseIfExhausted(address, reply) {
+      const window = failuresPerAddress.peek(address, now());
+      if (window.exhausted) refuse(reply, window.resetSeconds, `more than ${limit} keys from this address failed verification in one minute`);
+    },
+    recordFailure(address) {
+      failuresPerAddress.take(address, now());
+    },
+  };
 }
 
 function refuse(reply: FastifyReply, resetSeconds: number, reason: string): never {

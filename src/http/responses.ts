@@ -4,6 +4,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
+import { MAX_DETAILS, MAX_NAME_SHOWN } from './validation.js';
 
 export const ErrorSchema = Type.Object(
   {
@@ -25,7 +26,10 @@ export const ErrorSchema = Type.Object(
           },
           { additionalProperties: false },
         ),
-        { description: 'Every problem found, when there is more than one kind to tell (validation errors).' },
+        {
+          description:
+            `The problems found (validation errors): at most ${MAX_DETAILS}, each naming its field (names longer than ${MAX_NAME_SHOWN} characters are cut, ending in \`…\`). When there are more, \`message\` ends with \`; and N more\`.`,
+        },
       ),
     ),
   },
@@ -44,6 +48,7 @@ const EXAMPLES: Record<ErrorCode, string> = {
   request_timeout: 'the request was not received completely in time',
   headers_too_large: 'the request headers are too large',
   unauthorized: 'a valid API key is required: send Authorization: Bearer <API_KEY>',
+  insufficient_scope: 'this key lacks the scope pets:write that POST /v1/pets needs; its scopes: pets:read',
   pet_not_found: 'no pet has id 42',
   route_not_found: 'no operation at GET /v1/animals',
   method_not_allowed: 'DELETE is not allowed on /v1/pets; allowed: GET, HEAD, POST',
@@ -70,6 +75,9 @@ export const HEADERS = {
   },
   retryAfter: { 'Retry-After': header('Seconds to wait before retrying.') },
   challenge: { 'WWW-Authenticate': header('`Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750).') },
+  scopeChallenge: {
+    'WWW-Authenticate': header('`Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1).'),
+  },
 } satisfies Record<string, HeaderDocs>;
 
 /** An OpenAPI response entry for a status, listing the codes it can carry, with an example of each. */
@@ -91,6 +99,7 @@ export function errorResponse(description: string, codes: ErrorCode[], headers: 
 /** The errors every authenticated operation can answer. */
 export const COMMON_ERROR_RESPONSES = {
   401: errorResponse('The API key is missing, unknown, expired or revoked.', ['unauthorized'], HEADERS.challenge),
+  403: errorResponse('The API key lacks the scope this operation needs (see its security requirement).', ['insufficient_scope'], HEADERS.scopeChallenge),
   429: errorResponse(
     'Too many requests this minute with this key, or too many failed key verifications from this address.',
     ['rate_limited'],

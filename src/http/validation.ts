@@ -31,10 +31,12 @@ function createAjv(options: { useDefaults: boolean }, sharedSchemas: SchemaObjec
 export function createValidatorCompiler(sharedSchemas: SchemaObject[]): FastifySchemaCompiler<SchemaObject> {
   const bodyAjv = createAjv({ useDefaults: false }, sharedSchemas);
   const textAjv = createAjv({ useDefaults: true }, sharedSchemas);
+  const byId = new Map(sharedSchemas.map((shared) => [String(shared.$id), shared]));
 
   return ({ schema, httpPart }) => {
-    if (httpPart === 'body') return bodyAjv.compile(schema);
-    const validate = textAjv.compile(schema);
+    const resolved = typeof schema.$ref === 'string' ? (byId.get(schema.$ref) ?? schema) : schema;
+    if (httpPart === 'body') return refusingManyUnknownFields(resolved, bodyAjv.compile(schema));
+    const validate = refusingManyUnknownFields(resolved, textAjv.compile(schema));
     const { integers, arrays } = textPropertiesOf(schema);
     const validateText = ((data: Record<string, unknown>) => {
       for (const field of integers) data[field] = integerFromText(data[field]);
@@ -54,6 +56,51 @@ export function createValidatorCompiler(sharedSchemas: SchemaObject[]): FastifyS
     }) as ValidateFunction;
     return validateText;
   };
+}
+
+/** At most this many problems are told one by one; the rest are counted. */
+export const MAX_DETAILS = 10;
+/** Longer field names are shown cut to this many characters. */
+export const MAX_NAME_SHOWN = 64;
+
+/** An Ajv-shaped entry that stands for problems not listed, so the answer can count them. */
+interface MoreProblems {
+  keyword: 'moreProblems';
+  instancePath: '';
+  schemaPath: '#';
+  params: { count: number };
+}
+
+/**
+ * Where extra properties are refused, counts them before Ajv runs: with more than MAX_DETAILS,
+ * only the first are reported (and the rest counted), and Ajv, which would build one error for
+ * each of thousands of fields, is never asked. Cost: one pass over the keys.
+ */
+export function refusingManyUnknownFields(schema: SchemaObject, validate: ValidateFunction): ValidateFunction {
+  const properties = schema.properties as Record<string, unknown> | undefined;
+  if (schema.additionalProperties !== false || !properties) return validate;
+  const known = new Set(Object.keys(properties));
+  const checked = ((data: unknown) => {
+    if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
+      const unknown: string[] = [];
+      let count = 0;
+      for (const key in data) {
+        if (known.has(key)) continue;
+        count += 1;
+        if (unknown.length < MAX_DETAILS) unknown.push(key);
+      }
+      if (count > MAX_DETAILS) {
+        const listed = unknown.map((name) => ({ keyword: 'additionalProperties', instancePath: '', schemaPath: '#/additionalProperties', params: { additionalProperty: name } }));
+        const more: MoreProblems = { keyword: 'moreProblems', instancePath: '', schemaPath: '#', params: { count: count - MAX_DETAILS } };
+        checked.errors = [...listed, more] as unknown as ErrorObject[];
+        return false;
+      }
+    }
+    const valid = validate(data);
+    checked.errors = validate.errors;
+    return valid;
+  }) as ValidateFunction;
+  return checked;
 }
 
 function integerFromText(value: unknown): unknown {
@@ -98,22 +145,52 @@ export interface ValidationProblem {
   message: string;
 }
 
-/** Turns Ajv errors into messages that name the field and say what is expected of it. */
-export function describeValidationErrors(errors: ErrorObject[], httpPart: string | undefined): ValidationProblem[] {
+export interface ValidationSummary {
+  /** At most MAX_DETAILS problems, each naming its field. */
+  problems: ValidationProblem[];
+  /** How many more there were. */
+  more: number;
+  /** The problems' messages in one line, ending with the count of the others. */
+  message: string;
+}
+
+/** Turns Ajv errors into messages that name the field and say what is expected of it, a few at most. */
+export function describeValidationErrors(errors: ErrorObject[], httpPart: string | undefined): ValidationSummary {
   const part = PART_NAMES[httpPart ?? 'body'] ?? 'body';
-  const problems = errors
-    .filter((error) => error.keyword !== 'if')
-    .map((error) => describe(error, part));
+  let more = 0;
+  const problems: ValidationProblem[] = [];
   // allErrors can report one field twice (for example `type` and `format`); keep the first of each.
   const seen = new Set<string>();
-  return problems.filter((p) => (seen.has(p.field) ? false : (seen.add(p.field), true)));
+  for (const error of errors) {
+    if (error.keyword === 'if') continue;
+    if (error.keyword === 'moreProblems') {
+      more += (error.params as MoreProblems['params']).count;
+      continue;
+    }
+    const problem = describe(error, part);
+    if (seen.has(problem.field)) continue;
+    seen.add(problem.field);
+    if (problems.length < MAX_DETAILS) problems.push(problem);
+    else more += 1;
+  }
+  const listed = problems.map((p) => p.message).join('; ') || 'request is invalid';
+  return { problems, more, message: more > 0 ? `${listed}; and ${more.toLocaleString('en-US')} more` : listed };
+}
+
+/** A field name as shown: cut (by code points) when a client sent an enormous one. */
+function shown(name: string): string {
+  if (name.length <= MAX_NAME_SHOWN) return name;
+  // Twice as many UTF-16 units hold at least MAX_NAME_SHOWN code points, unless the name is shorter.
+  const head = Array.from(name.slice(0, MAX_NAME_SHOWN * 2));
+  if (head.length <= MAX_NAME_SHOWN && name.length <= MAX_NAME_SHOWN * 2) return name;
+  return `${head.slice(0, MAX_NAME_SHOWN).join('')}…`;
 }
 
 function describe(error: ErrorObject, part: string): ValidationProblem {
   const path = error.instancePath
     .split('/')
     .slice(1)
-    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+    .map((segment) => shown(segment.replace(/~1/g, '/').replace(/~0/g, '~')));
   // The n-th value of a repeated query parameter reads `query.id[1]`, not `query.id.1`.
   const field = (name: string[]) =>
     name.reduce((text, segment) => (part !== 'body' && /^\d+$/.test(segment) ? `${text}[${segment}]` : `${text}.${segment}`), part);
@@ -126,7 +203,7 @@ function describe(error: ErrorObject, part: string): ValidationProblem {
     }
     case 'additionalProperties': {
       const extra = String(params.additionalProperty);
-      const name = field([...path, extra]);
+      const name = field([...path, shown(extra)]);
       if (part === 'body' && path.length === 0 && extra === 'id') {
         return { field: name, message: `${name} must not be sent: the id is assigned by the service` };
       }

@@ -17,7 +17,7 @@ export interface GeneratedApiKey {
 
 export function generateApiKey(): GeneratedApiKey {
   const key = KEY_PREFIX + randomBytes(32).toString('base64url');
-  return { key, prefix: key.slice(0, DISPLAY_PREFIX_LENGTH), secretHash: hashApiKey(key) };
+  return { key, prefix: displayPrefixOf(key), secretHash: hashApiKey(key) };
 }
 
 // A fast hash is right here: the key has 256 bits of entropy, so there is nothing to brute-force.
@@ -25,6 +25,22 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
+/** The part of a key shown in listings and logs, and kept in each process's set of known prefixes. */
+export function displayPrefixOf(key: string): string {
+  return key.slice(0, DISPLAY_PREFIX_LENGTH);
+}
+
 export function looksLikeApiKey(token: string): boolean {
   return KEY_PATTERN.test(token);
+}
+
+/** `ask_` (its `_` perhaps percent-encoded) and more key characters than a display prefix has. */
+const KEY_IN_TEXT = /ask(?:_|%5[Ff])([A-Za-z0-9_-]{8})[A-Za-z0-9_%-]+/g;
+
+/**
+ * Hides anything shaped like a key in text bound for the logs (a URL where a key was pasted by
+ * mistake, say), keeping only its display prefix so an operator can tell which key to revoke.
+ */
+export function redactApiKeys(text: string): string {
+  return text.replace(KEY_IN_TEXT, (_match, prefix: string) => `ask_${prefix}[redacted]`);
 }

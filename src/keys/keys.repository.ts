@@ -10,6 +10,18 @@ export async function findApiKeyByHash(db: Kysely<Database>, secretHash: string)
   return db.selectFrom('apiKeys').selectAll().where('secretHash', '=', secretHash).executeTakeFirst();
 }
 
+/** The distinct prefixes of keys neither revoked nor expired at `at` (through api_keys_usable_prefix_idx). */
+export async function listUsableKeyPrefixes(db: Kysely<Database>, at: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('apiKeys')
+    .select('prefix')
+    .distinct()
+    .where('revokedAt', 'is', null)
+    .where((eb) => eb.or([eb('expiresAt', 'is', null), eb('expiresAt', '>', at)]))
+    .execute();
+  return rows.map((row) => row.prefix);
+}
+
 export async function listApiKeys(db: Kysely<Database>): Promise<ApiKeyRow[]> {
   return db.selectFrom('apiKeys').selectAll().orderBy('id').execute();
 }

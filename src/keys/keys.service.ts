@@ -4,8 +4,10 @@
  */
 import type { Kysely } from 'kysely';
 import type { ApiKeyRow, Database } from '../db/database.js';
-import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-key-token.js';
-import { anyApiKeyExists, findApiKeyByHash, insertApiKey, listApiKeys, revokeApiKey } from './keys.repository.js';
+import { displayPrefixOf, generateApiKey, hashApiKey, looksLikeApiKey } from './api-key-token.js';
+import { createKeyPrefixSet } from './key-prefixes.js';
+import { formatScopes, isScope, parseScopes, type Scope, SCOPES } from './scopes.js';
+import { anyApiKeyExists, findApiKeyByHash, insertApiKey, listApiKeys, listUsableKeyPrefixes, revokeApiKey } from './keys.repository.js';
 
 export type Clock = () => number;
 
@@ -17,6 +19,7 @@ export interface ApiKeySummary {
   createdAt: Date;
   expiresAt: Date | null;
   revokedAt: Date | null;
+  scopes: Scope[];
 }
 
 export interface IssuedApiKey extends ApiKeySummary {
@@ -26,11 +29,16 @@ export interface IssuedApiKey extends ApiKeySummary {
 
 export async function issueApiKey(
   db: Kysely<Database>,
-  input: { name: string; expiresInMs?: number | undefined },
+  input: { name: string; expiresInMs?: number | undefined; scopes?: readonly Scope[] | undefined },
   now: Clock = Date.now,
 ): Promise<IssuedApiKey> {
   const name = input.name.trim();
   if (name === '' || name.length > 100) throw new Error('A key name must have 1 to 100 characters.');
+  // No scopes named means every scope, as keys had before scopes existed.
+  const scopes = input.scopes === undefined ? SCOPES : input.scopes;
+  const unknown = scopes.filter((scope) => !isScope(scope));
+  if (unknown.length > 0) throw new Error(`Unknown scope ${unknown.join(', ')}; the scopes are ${SCOPES.join(', ')}.`);
+  if (scopes.length === 0) throw new Error('A key needs at least one scope.');
   const { key, prefix, secretHash } = generateApiKey();
   const createdAt = now();
   const row = await insertApiKey(db, {
@@ -40,6 +48,7 @@ export async function issueApiKey(
     createdAt,
     expiresAt: input.expiresInMs === undefined ? null : createdAt + input.expiresInMs,
     revokedAt: null,
+    scopes: formatScopes(scopes),
   });
   return { ...summarize(row), key };
 }
@@ -65,6 +74,7 @@ function summarize(row: ApiKeyRow): ApiKeySummary {
     createdAt: new Date(row.createdAt),
     expiresAt: row.expiresAt === null ? null : new Date(row.expiresAt),
     revokedAt: row.revokedAt === null ? null : new Date(row.revokedAt),
+    scopes: parseScopes(row.scopes),
   };
 }
 
@@ -81,26 +91,40 @@ export function parseDuration(text: string): number | undefined {
 export interface VerifiedKey {
   id: number;
   prefix: string;
+  scopes: Scope[];
 }
 
+/**
+ * What verifying a token found. `unknown_prefix`: no usable key has the token's prefix, even
+ * after a fresh read of the prefixes, so it was refused without a lookup of its own;
+ * `not_usable`: it was looked up and is unknown, revoked or expired; `malformed`: not a key's shape.
+ */
+export type KeyCheck = { key: VerifiedKey } | { key: undefined; failure: 'malformed' | 'unknown_prefix' | 'not_usable' };
+
 export interface KeyVerifier {
-  verify(token: string): Promise<VerifiedKey | undefined>;
-  /** True when the key is valid by the cache alone, so verifying it needs no database lookup. */
-  isKnownValid(token: string): boolean;
+  verify(token: string): Promise<KeyCheck>;
 }
 
 /**
  * Verifies bearer keys, remembering keys found valid for `cacheTtlMs` so the hot path does
  * not query the database on every request. The price is bounded: a revoked key keeps working
- * on an instance for at most `cacheTtlMs`. Unknown keys are never cached, so a new key works
- * at once everywhere; expiry is checked on every call against the clock.
+ * on an instance for at most `cacheTtlMs`. Unknown keys are never cached; expiry is checked on
+ * every call against the clock.
+ *
+ * A token whose prefix no usable key has costs no lookup of its own (see key-prefixes.ts): it
+ * waits for the next shared read of the prefixes, at most about `prefixRefreshMs`, so a key made a
+ * moment ago, in any process, still works on its first request.
  */
-export function createKeyVerifier(db: Kysely<Database>, options: { cacheTtlMs: number; now?: Clock; maxEntries?: number }): KeyVerifier {
+export function createKeyVerifier(
+  db: Kysely<Database>,
+  options: { cacheTtlMs: number; now?: Clock; maxEntries?: number; prefixRefreshMs?: number },
+): KeyVerifier {
   const now = options.now ?? Date.now;
   const maxEntries = options.maxEntries ?? 10_000;
   const cache = new Map<string, { key: ApiKeyRow; cachedUntil: number }>();
   // Concurrent requests with the same uncached key share one database lookup.
   const lookups = new Map<string, Promise<ApiKeyRow | undefined>>();
+  const prefixes = createKeyPrefixSet(() => listUsableKeyPrefixes(db, now()), { minIntervalMs: options.prefixRefreshMs ?? 1000 });
 
   const usable = (key: ApiKeyRow, at: number) => key.revokedAt === null && (key.expiresAt === null || key.expiresAt > at);
 
@@ -114,18 +138,17 @@ export function createKeyVerifier(db: Kysely<Database>, options: { cacheTtlMs: n
   };
 
   return {
-    isKnownValid(token) {
-      if (!looksLikeApiKey(token)) return false;
-      const cached = cache.get(hashApiKey(token));
-      const at = now();
-      return cached !== undefined && cached.cachedUntil > at && usable(cached.key, at);
-    },
     async verify(token) {
-      if (!looksLikeApiKey(token)) return undefined;
+      if (!looksLikeApiKey(token)) return { key: undefined, failure: 'malformed' };
       const secretHash = hashApiKey(token);
       const cached = cache.get(secretHash);
       let key = cached && cached.cachedUntil > now() ? cached.key : undefined;
       if (!key) {
+        const prefix = displayPrefixOf(token);
+        if (!prefixes.has(prefix)) {
+          await prefixes.refreshed();
+          if (!prefixes.has(prefix)) return { key: undefined, failure: 'unknown_prefix' };
+        }
         key = await lookUp(secretHash);
         const at = now();
         if (key && usable(key, at) && options.cacheTtlMs > 0) {
@@ -134,7 +157,7 @@ export function createKeyVerifier(db: Kysely<Database>, options: { cacheTtlMs: n
           cache.set(secretHash, { key, cachedUntil: at + options.cacheTtlMs });
         }
       }
-      return key && usable(key, now()) ? { id: key.id, prefix: key.prefix } : undefined;
+      return key && usable(key, now()) ? { key: { id: key.id, prefix: key.prefix, scopes: parseScopes(key.scopes) } } : { key: undefined, failure: 'not_usable' };
     },
   };
 }

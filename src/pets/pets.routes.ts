@@ -40,6 +40,7 @@ export const petsRoutes: FastifyPluginAsyncTypebox<PetsRoutesOptions> = async (a
   app.get(
     '/pets',
     {
+      config: { scope: 'pets:read' },
       schema: {
         operationId: 'listPets',
         tags: ['pets'],
@@ -73,6 +74,7 @@ export const petsRoutes: FastifyPluginAsyncTypebox<PetsRoutesOptions> = async (a
   app.post(
     '/pets',
     {
+      config: { scope: 'pets:write' },
       schema: {
         operationId: 'createPet',
         tags: ['pets'],
@@ -103,6 +105,7 @@ The body is checked strictly and never altered: \`"5"\` is not an integer, \`1.5
   app.get(
     '/pets/:petId',
     {
+      config: { scope: 'pets:read' },
       schema: {
         operationId: 'getPet',
         tags: ['pets'],
@@ -157,7 +160,7 @@ Every answer carries \`Deprecation: @${GET_PET_DEPRECATED_AT.getTime() / 1000}\`
     patchScope.withTypeProvider<TypeBoxTypeProvider>().patch(
       '/pets/:petId',
       {
-        config: { bodyMediaTypes: mediaTypes },
+        config: { scope: 'pets:write', bodyMediaTypes: mediaTypes },
         schema: {
           operationId: 'updatePet',
           tags: ['pets'],
@@ -192,6 +195,7 @@ Every answer carries \`Deprecation: @${GET_PET_DEPRECATED_AT.getTime() / 1000}\`
   app.delete(
     '/pets/:petId',
     {
+      config: { scope: 'pets:write' },
       schema: {
         operationId: 'deletePet',
         tags: ['pets'],

@@ -133,6 +133,7 @@ interface ListedKey {
   prefix: string;
   revokedAt: string | null;
   expiresAt: string | null;
+  scopes: string[];
 }
 
 async function listKeysJson(databaseUrl: string): Promise<ListedKey[]> {
@@ -220,6 +221,55 @@ for (const dialect of ALL_DIALECTS) {
           assert.ok(!output.includes(stored.secretHash), `${args.join(' ')} shows the stored hash`);
           assert.ok(!output.includes(sha256), `${args.join(' ')} shows the SHA-256 of the key`);
         }
+      });
+    });
+
+    describe('when an operator limits a key with --scope', () => {
+      it('answers a key that may read but gets 403 insufficient_scope with the RFC 6750 challenge when it writes', async () => {
+        const name = unique('reader');
+        const created = await runCli(['keys', 'create', '--name', name, '--scope', 'pets:read', '--scope', 'orders:read'], { DATABASE_URL: databaseUrl });
+        assert.equal(created.code, 0, created.stderr);
+        assert.match(created.stderr, /scopes: pets:read, orders:read\)/);
+        const reader = created.stdout.trimEnd().split('\n').at(-1) ?? '';
+        assert.match(reader, KEY_PATTERN);
+
+        assert.equal((await call(server, 'GET', '/v1/pets?limit=1', { key: reader })).status, 200);
+        const refused = await call(server, 'POST', '/v1/pets', { key: reader, body: { name: unique('Nope'), categoryId: uniqueCategory() } });
+        const error = assertError(refused, 403, 'insufficient_scope');
+        assert.equal(error.message, 'this key lacks the scope pets:write that POST /v1/pets needs; its scopes: pets:read, orders:read');
+        assert.equal(refused.headers.get('www-authenticate'), 'Bearer realm="animal-store", error="insufficient_scope", scope="pets:write"');
+      });
+
+      it('answers, for a key made without --scope, that it has every scope', async () => {
+        const created = await runCli(['keys', 'create', '--name', unique('all')], { DATABASE_URL: databaseUrl });
+        assert.equal(created.code, 0, created.stderr);
+        assert.match(created.stderr, /all scopes: pets:read, pets:write, orders:read, orders:write; limit a key with --scope/);
+      });
+
+      it('answers exit code 2 naming the scopes for an unknown scope, and makes no key', async () => {
+        const name = unique('typo');
+        const result = await runCli(['keys', 'create', '--name', name, '--scope', 'pets:read', '--scope', 'pets:delete'], { DATABASE_URL: databaseUrl });
+        assert.equal(result.code, 2);
+        assert.match(result.stderr, /--scope "pets:delete" is no scope; the scopes are pets:read, pets:write, orders:read, orders:write/);
+        assert.equal(result.stdout, '');
+        assert.ok(!(await listKeysJson(databaseUrl)).some((k) => k.name === name));
+      });
+
+      it('answers each key with its scopes in keys list and keys list --json', async () => {
+        const name = unique('writer');
+        const created = await runCli(['keys', 'create', '--name', name, '--scope', 'pets:write'], { DATABASE_URL: databaseUrl });
+        assert.equal(created.code, 0, created.stderr);
+        const listed = (await listKeysJson(databaseUrl)).find((k) => k.name === name);
+        assert.deepEqual(listed?.scopes, ['pets:write']);
+
+        const table = await runCli(['keys', 'list'], { DATABASE_URL: databaseUrl });
+        assert.equal(table.code, 0, table.stderr);
+        const [heading, ...rows] = table.stdout.trimEnd().split('\n');
+        assert.deepEqual(heading!.split('\t'), ['ID', 'PREFIX', 'NAME', 'SCOPES', 'CREATED', 'EXPIRES', 'REVOKED']);
+        assert.equal(rows.find((row) => row.split('\t')[2] === name)?.split('\t')[3], 'pets:write');
+        const allScopesId = (await listKeysJson(databaseUrl)).find((k) => k.scopes.length === 4)?.id;
+        const everything = rows.find((row) => row.split('\t')[0] === String(allScopesId));
+        assert.equal(everything?.split('\t')[3], 'pets:read,pets:write,orders:read,orders:write');
       });
     });
 

@@ -1,9 +1,11 @@
 /** A fresh app on a fresh database, driven through inject(): the default component test. */
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { DialectName } from '../../src/db/create-db.js';
+import type { Database } from '../../src/db/database.js';
 import { issueApiKey } from '../../src/keys/keys.service.js';
 import { createTestDatabase, type TestDatabase } from './test-db.js';
 
@@ -21,7 +23,12 @@ export interface TestApp {
 
 export async function createTestApp(
   dialect: DialectName,
-  options: { env?: Record<string, string>; now?: number } = {},
+  options: {
+    env?: Record<string, string>;
+    now?: number;
+    /** Wraps the connection the app uses (to count its queries, say); the test's own stays unwrapped. */
+    wrapDb?: (db: Kysely<Database>) => Kysely<Database>;
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase(dialect);
   const config = loadConfig({ LOG_LEVEL: 'info', ...options.env });
@@ -33,7 +40,7 @@ export async function createTestApp(
       done();
     },
   });
-  const app = await buildApp({ db: database.db, config, now: () => clock.now, logStream });
+  const app = await buildApp({ db: options.wrapDb ? options.wrapDb(database.db) : database.db, config, now: () => clock.now, logStream });
   await app.ready();
   const issued = await issueApiKey(database.db, { name: 'test' }, () => clock.now);
   return {

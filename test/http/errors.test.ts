@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { type AddressInfo, connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
+import { MAX_NESTING } from '../../src/http/json-body.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 
@@ -71,6 +72,11 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal((await t.database.db.selectFrom('pets').selectAll().where('name', '=', 'y').execute()).length, 0);
     });
 
+    it('a JSON body that gives a field twice, once with an escape > answers 400 malformed_json naming it', async () => {
+      const body = assertErrorBody(await postRaw('{"name":"x","categoryId":1,"n\\u0061me":"y"}', 'application/json'), 'malformed_json', 400);
+      assert.match(body.message, /"name" twice/);
+    });
+
     it('a JSON body nested 30,000 deep > answers 400 malformed_json saying so, not a stack overflow', async () => {
       const other = await createTestApp(dialect);
       try {
@@ -85,6 +91,14 @@ for (const dialect of ALL_DIALECTS) {
       } finally {
         await other.close();
       }
+    });
+
+    it(`a JSON body nested ${MAX_NESTING} deep > is read; ${MAX_NESTING + 1} deep > answers 400 malformed_json`, async () => {
+      const nested = (depth: number) => `{"name":"x","categoryId":1,"deep":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+      const read = assertErrorBody(await postRaw(nested(MAX_NESTING), 'application/json'), 'validation_failed', 400);
+      assert.equal(read.message, 'body.deep is not a known field');
+      const refused = assertErrorBody(await postRaw(nested(MAX_NESTING + 1), 'application/json'), 'malformed_json', 400);
+      assert.equal(refused.message, 'body is nested too deeply');
     });
 
     it('a compressed body > answers 415 unsupported_media_type', async () => {

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createKeyVerifier, issueApiKey, listKeys, parseDuration, revokeKey } from '../../src/keys/keys.service.js';
+import { type Scope, SCOPES } from '../../src/keys/scopes.js';
+import { countQueries } from '../helpers/query-counter.js';
 import { ALL_DIALECTS, createTestDatabase, describeOnDialect, type TestDatabase } from '../helpers/test-db.js';
 
 for (const dialect of ALL_DIALECTS) {
@@ -31,7 +33,28 @@ for (const dialect of ALL_DIALECTS) {
     it('listKeys > shows no secret', async () => {
       const issued = await issueApiKey(database.db, { name: 'listed' });
       const listed = (await listKeys(database.db)).find((k) => k.id === issued.id)!;
-      assert.deepEqual(Object.keys(listed).sort(), ['createdAt', 'expiresAt', 'id', 'name', 'prefix', 'revokedAt']);
+      assert.deepEqual(Object.keys(listed).sort(), ['createdAt', 'expiresAt', 'id', 'name', 'prefix', 'revokedAt', 'scopes']);
+    });
+
+    it('issueApiKey without scopes > grants every scope', async () => {
+      const issued = await issueApiKey(database.db, { name: 'everything' });
+      assert.deepEqual(issued.scopes, ['pets:read', 'pets:write', 'orders:read', 'orders:write']);
+      const row = await database.db.selectFrom('apiKeys').select('scopes').where('id', '=', issued.id).executeTakeFirstOrThrow();
+      assert.equal(row.scopes, 'pets:read pets:write orders:read orders:write');
+    });
+
+    it('issueApiKey with scopes > stores each once, in the order of the list, and the verifier answers them', async () => {
+      const issued = await issueApiKey(database.db, { name: 'reader', scopes: ['orders:read', 'pets:read', 'orders:read'] });
+      assert.deepEqual(issued.scopes, ['pets:read', 'orders:read']);
+      const verifier = createKeyVerifier(database.db, { cacheTtlMs: 0 });
+      assert.deepEqual((await verifier.verify(issued.key)).key?.scopes, ['pets:read', 'orders:read']);
+    });
+
+    it('issueApiKey with an unknown scope or none > refuses, and stores nothing', async () => {
+      const before = (await listKeys(database.db)).length;
+      await assert.rejects(issueApiKey(database.db, { name: 'bad', scopes: ['pets:delete' as Scope] }), /Unknown scope pets:delete/);
+      await assert.rejects(issueApiKey(database.db, { name: 'none', scopes: [] }), /at least one scope/);
+      assert.equal((await listKeys(database.db)).length, before);
     });
 
     it('revokeKey of an unknown id > answers undefined', async () => {
@@ -42,28 +65,43 @@ for (const dialect of ALL_DIALECTS) {
       let now = 1_000_000;
       const issued = await issueApiKey(database.db, { name: 'cached' }, () => now);
       const verifier = createKeyVerifier(database.db, { cacheTtlMs: 5000, now: () => now });
-      assert.ok(await verifier.verify(issued.key));
+      assert.ok((await verifier.verify(issued.key)).key);
       await revokeKey(database.db, issued.id, () => now);
       now += 4999;
-      assert.ok(await verifier.verify(issued.key), 'still cached');
+      assert.ok((await verifier.verify(issued.key)).key, 'still cached');
       now += 1;
-      assert.equal(await verifier.verify(issued.key), undefined);
+      assert.deepEqual(await verifier.verify(issued.key), { key: undefined, failure: 'not_usable' });
     });
 
-    it('a verifier > accepts a key made after an unknown-key lookup at once', async () => {
+    it('a verifier > accepts a key made after it read the prefixes, on its first use', async () => {
       const verifier = createKeyVerifier(database.db, { cacheTtlMs: 5000 });
-      assert.equal(await verifier.verify('ask_' + 'A'.repeat(43)), undefined);
+      assert.deepEqual(await verifier.verify('ask_' + 'A'.repeat(43)), { key: undefined, failure: 'unknown_prefix' });
       const issued = await issueApiKey(database.db, { name: 'fresh' });
-      assert.deepEqual(await verifier.verify(issued.key), { id: issued.id, prefix: issued.prefix });
+      assert.deepEqual(await verifier.verify(issued.key), { key: { id: issued.id, prefix: issued.prefix, scopes: [...SCOPES] } });
+    });
+
+    it('a verifier > refuses a revoked key by its prefix alone once the prefixes are read again', async () => {
+      const { db, counts } = countQueries(database.db);
+      const verifier = createKeyVerifier(db, { cacheTtlMs: 0, prefixRefreshMs: 10 });
+      const issued = await issueApiKey(database.db, { name: 'leaked' });
+      assert.ok((await verifier.verify(issued.key)).key);
+      await revokeKey(database.db, issued.id);
+      // Its prefix is still in the set, so it is looked up and found revoked.
+      assert.deepEqual(await verifier.verify(issued.key), { key: undefined, failure: 'not_usable' });
+      // An unknown prefix makes the set be read again, without the revoked key.
+      assert.equal((await verifier.verify('ask_' + 'B'.repeat(43))).key, undefined);
+      const lookups = counts.keyLookups;
+      assert.deepEqual(await verifier.verify(issued.key), { key: undefined, failure: 'unknown_prefix' });
+      assert.equal(counts.keyLookups, lookups);
     });
 
     it('a verifier > refuses a cached key once it expires', async () => {
       let now = 5_000_000;
       const issued = await issueApiKey(database.db, { name: 'expiring', expiresInMs: 1000 }, () => now);
       const verifier = createKeyVerifier(database.db, { cacheTtlMs: 60_000, now: () => now });
-      assert.ok(await verifier.verify(issued.key));
+      assert.ok((await verifier.verify(issued.key)).key);
       now += 1000;
-      assert.equal(await verifier.verify(issued.key), undefined);
+      assert.deepEqual(await verifier.verify(issued.key), { key: undefined, failure: 'not_usable' });
     });
   });
 }
@@ -85,18 +123,28 @@ describe('createKeyVerifier', () => {
     const database = await createTestDatabase('sqlite');
     try {
       const issued = await issueApiKey(database.db, { name: 'popular' });
-      let lookups = 0;
-      const counting = database.db.withPlugin({
-        transformQuery: (args) => {
-          if (args.node.kind === 'SelectQueryNode') lookups += 1;
-          return args.node;
-        },
-        transformResult: async (args) => args.result,
-      });
-      const verifier = createKeyVerifier(counting, { cacheTtlMs: 5000 });
+      const { db, counts } = countQueries(database.db);
+      const verifier = createKeyVerifier(db, { cacheTtlMs: 5000 });
       const results = await Promise.all(Array.from({ length: 20 }, () => verifier.verify(issued.key)));
-      assert.ok(results.every((r) => r?.id === issued.id));
-      assert.equal(lookups, 1);
+      assert.ok(results.every((r) => r.key?.id === issued.id));
+      assert.equal(counts.keyLookups, 1);
+      assert.equal(counts.prefixReads, 1);
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('many concurrent random well-formed tokens > cost no key lookup and share the reads of the prefixes', async () => {
+    const database = await createTestDatabase('sqlite');
+    try {
+      await issueApiKey(database.db, { name: 'real' });
+      const { db, counts } = countQueries(database.db);
+      const verifier = createKeyVerifier(db, { cacheTtlMs: 5000 });
+      const results = await Promise.all(Array.from({ length: 500 }, () => verifier.verify(`ask_${randomBytes(32).toString('base64url')}`)));
+      assert.ok(results.every((r) => !r.key && r.failure === 'unknown_prefix'));
+      assert.equal(counts.keyLookups, 0);
+      // One read at first use, then at most one more for the tokens that asked while it ran.
+      assert.ok(counts.prefixReads <= 2, `${counts.prefixReads} reads`);
     } finally {
       await database.drop();
     }

@@ -113,10 +113,10 @@ for (const dialect of ALL_DIALECTS) {
         assert.equal(response.statusCode, 400);
         assert.deepEqual(response.json(), {
           code: 'malformed_json',
-          message: response.json().message,
+          message:
+            'body holds the number 9007199254740993, which JSON.parse cannot read exactly (integers are exact up to 2^53-1, 9007199254740991), so it is refused rather than rounded',
           status: 400,
         });
-        assert.match(response.json().message, /9007199254740993/);
         assert.deepEqual(await storedPets(), before);
       });
 

@@ -1,0 +1,60 @@
+/**
+ * The display prefixes (`ask_` + 8 characters) of the usable keys, kept in memory so a token
+ * whose prefix no key has can be turned away without a database lookup of its own.
+ *
+ * The set is read whole, by one shared query, at most once per `minIntervalMs`. A caller that
+ * meets an unknown prefix waits for the next read that starts after it asked (the key may have
+ * been made a moment ago, by another process), so a new key is never refused, only delayed by up
+ * to about one interval; every caller waiting at the same time shares that one read. Random
+ * tokens therefore cost the database at most one query per interval, however many arrive.
+ * The set holds one entry per usable key, which only the operator can make.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+
+export interface KeyPrefixSet {
+  /** True when a usable key had this prefix at the last read. */
+  has(prefix: string): boolean;
+  /** Settles once a read that started after this call has finished (rejects if that read failed). */
+  refreshed(): Promise<void>;
+}
+
+export function createKeyPrefixSet(load: () => Promise<Iterable<string>>, options: { minIntervalMs?: number } = {}): KeyPrefixSet {
+  const minIntervalMs = options.minIntervalMs ?? 1000;
+  let prefixes = new Set<string>();
+  let lastStart = -Infinity;
+  /** The read that callers join: not started yet, so it will see anything made before they asked. */
+  let upcoming: Promise<void> | undefined;
+  /** The read in progress, if any; it may have started before a new caller asked. */
+  let inProgress: Promise<void> | undefined;
+
+  const readAfterTurn = async () => {
+    // Always yield first, so `upcoming` is set before the code below can clear it.
+    await Promise.resolve();
+    if (inProgress) await inProgress;
+    const wait = lastStart + minIntervalMs - performance.now();
+    if (wait > 0) await delay(wait);
+    // From here on, a new caller may have asked after this read began: it needs the next one.
+    upcoming = undefined;
+    lastStart = performance.now();
+    const read = load().then((loaded) => {
+      prefixes = new Set(loaded);
+    });
+    const settled = read.then(
+      () => undefined,
+      () => undefined,
+    );
+    inProgress = settled;
+    void settled.then(() => {
+      if (inProgress === settled) inProgress = undefined;
+    });
+    await read;
+  };
+
+  return {
+    has: (prefix) => prefixes.has(prefix),
+    refreshed() {
+      upcoming ??= readAfterTurn();
+      return upcoming;
+    },
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * What a key may do. The one list of scopes: the CLI, the auth hook, the OpenAPI document and
+ * the README's table all derive from it. A key without the scope an operation declares gets 403.
+ */
+export const SCOPES = ['pets:read', 'pets:write', 'orders:read', 'orders:write'] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  'pets:read': 'list and fetch animals',
+  'pets:write': 'add, change and remove animals',
+  'orders:read': "read the store's orders",
+  'orders:write': "place and change the store's orders",
+};
+
+export function isScope(text: string): text is Scope {
+  return (SCOPES as readonly string[]).includes(text);
+}
+
+/** Scopes as stored: space-separated (as in OAuth's `scope`), each once, in the order of SCOPES. */
+export function formatScopes(scopes: readonly Scope[]): string {
+  return SCOPES.filter((scope) => scopes.includes(scope)).join(' ');
+}
+
+/** Scopes as read back; a scope this version does not know (from a newer one, say) grants nothing. */
+export function parseScopes(stored: string): Scope[] {
+  const granted = new Set(stored.split(' '));
+  return SCOPES.filter((scope) => granted.has(scope));
+}
