@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DialectName } from '../../src/db/create-db.js';
-import { type RunningService, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
+import { type RunningService, runCli, spawnService, stopAllServices, waitForListeningProcesses } from '../helpers/spawn-service.js';
 import { createEmptyDatabaseUrl } from '../helpers/test-db.js';
 
 const hasPostgres = Boolean(process.env.TEST_DATABASE_URL);
@@ -111,6 +111,7 @@ for (const dialect of WORKER_DIALECTS) {
     before(async () => {
       place = await createEmptyDatabaseUrl(dialect);
       service = await spawnService({ databaseUrl: place.url, args: ['serve', '--no-bootstrap-key', '--workers', '2'] });
+      await waitForListeningProcesses(service, 2);
       key = (await makeKey(place.url, 'workers')).key;
     });
     after(async () => {
