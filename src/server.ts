@@ -15,7 +15,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { hasAnyKey, issueApiKey } from './keys/keys.service.js';
 import { gatherWorkerMetrics, offerWorkerMetrics } from './metrics/cluster-metrics.js';
 import { createMetrics } from './metrics/metrics.js';
-import { buildMetricsServer } from './metrics/metrics-server.js';
+import { buildMetricsServer, listenForScrapes } from './metrics/metrics-server.js';
 
 export interface ServeOptions {
   /** Make and print a key when the key store is empty, so a new user can call the API at once. */
@@ -80,7 +80,7 @@ export async function serveHttp(config: Config): Promise<string> {
   process.once('SIGINT', stop);
 
   await app.listen({ port: config.port, host: config.host });
-  await metricsServer?.listen({ port: config.metricsPort, host: config.host });
+  if (metricsServer) await listenForScrapes(metricsServer, config.metricsPort!, config.host);
   return baseUrlOf(config.host, (app.server.address() as AddressInfo | null)?.port ?? config.port);
 }
 
@@ -117,7 +117,7 @@ function superviseWorkers(config: Config, count: number): Promise<void> {
   const renderMetrics = gatherWorkerMetrics();
   const metricsServer = config.metricsPort === undefined ? undefined : buildMetricsServer({ render: renderMetrics, token: config.metricsToken, logger: log });
   void metricsServer
-    ?.then((server) => server.listen({ port: config.metricsPort, host: config.host }))
+    ?.then((server) => listenForScrapes(server, config.metricsPort!, config.host))
     .catch((error: unknown) => {
       log.fatal({ err: error }, 'cannot serve the metrics on METRICS_PORT; stopping the workers');
       failed = true;
