@@ -8,29 +8,48 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Kysely } from 'kysely';
 import pino from 'pino';
 import type { Config } from './config.js';
+import type { DbHandle } from './db/create-db.js';
 import type { Database } from './db/database.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerBearerAuth } from './http/auth.js';
+import { registerCors } from './http/cors.js';
 import { ErrorSchema } from './http/responses.js';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerResponseHeaders, requestIdOf } from './http/request-context.js';
+import { trackRouteMethods } from './http/route-methods.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { redactApiKeys } from './keys/api-key-token.js';
 import { createKeyVerifier } from './keys/keys.service.js';
+import { type AppMetrics, createMetrics } from './metrics/metrics.js';
+import { registerMetricsHooks } from './metrics/metrics.hooks.js';
+import { metricsRoutes } from './metrics/metrics.routes.js';
 import { cursorSecretSource } from './pagination/cursor-secret.js';
 import { petsRoutes } from './pets/pets.routes.js';
 import { NewPetSchema, PetPatchSchema, PetSchema, PetsSchema, PetStatusSchema } from './pets/pets.schemas.js';
 
 export interface AppDeps {
   db: Kysely<Database>;
-  config: Pick<Config, 'logLevel' | 'bodyLimitBytes' | 'publicBaseUrl' | 'stagingBaseUrl' | 'keyCacheTtlMs' | 'rateLimitPerMinute' | 'trustProxy' | 'cursorSecret'>;
+  config: Pick<Config, 'logLevel' | 'bodyLimitBytes' | 'publicBaseUrl' | 'stagingBaseUrl' | 'keyCacheTtlMs' | 'rateLimitPerMinute' | 'trustProxy' | 'cursorSecret' | 'corsOrigins' | 'metricsPort' | 'metricsToken'>;
+  /** What the metrics tell of the database: its dialect and, on PostgreSQL, its pool. */
+  database?: Pick<DbHandle, 'dialect' | 'poolStats'>;
+  /** The metrics to count into; made here when not given. */
+  metrics?: AppMetrics;
+  /** What GET /metrics answers; this process's metrics by default (a worker asks its primary for the sum). */
+  renderMetrics?: () => Promise<string>;
   /** The clock, in epoch milliseconds; tests move it to check expiry and the sunset date. */
   now?: () => number;
   /** Where log lines go; the default is standard output. */
   logStream?: NodeJS.WritableStream;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The process's metrics; modules add their own to `metrics.registry`. */
+    metrics: AppMetrics;
+  }
 }
 
 /** Schemas named in the OpenAPI components and referenced by `$ref` from the routes. */
@@ -67,6 +86,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerJsonBodyParser(app);
   registerResponseHeaders(app);
+  // --- issue 10: CORS and metrics (before any route, so both learn every route) ---
+  registerCors(app, { origins: config.corsOrigins, methodsOf: trackRouteMethods(app) });
+  const metrics = deps.metrics ?? createMetrics({ dialect: deps.database?.dialect, poolStats: deps.database?.poolStats });
+  app.decorate('metrics', metrics);
+  registerMetricsHooks(app, metrics);
+  if (config.metricsPort === undefined) {
+    await app.register(metricsRoutes, { render: deps.renderMetrics ?? metrics.render, token: config.metricsToken });
+  }
+  // --- end issue 10 ---
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {
@@ -75,6 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         route: request.routeOptions.url,
         statusCode: reply.statusCode,
         durationMs: Math.round(reply.elapsedTime * 100) / 100,
+        keyId: request.apiKey?.id,
         keyPrefix: request.apiKey?.prefix,
       },
       'request',

@@ -4,6 +4,7 @@
  */
 
 import { dialectOf, redactPassword } from './db/create-db.js';
+import { type CorsOrigins, parseCorsOrigins } from './http/cors-policy.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -25,10 +26,20 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Signs pagination cursors; unset, the service makes one and keeps it in the database. Never logged. */
   cursorSecret: string | undefined;
+  // --- issue 10, browsers and operators (CORS, metrics) ---
+  /** Browser origins allowed to call /v1 (`*` for any); empty turns CORS off. */
+  corsOrigins: CorsOrigins;
+  /** Serve /metrics on this port instead of the main one; unset, on the main port. */
+  metricsPort: number | undefined;
+  /** Bearer token /metrics requires; unset, /metrics is open. Never logged. */
+  metricsToken: string | undefined;
 }
 
 /** Shortest CURSOR_SECRET accepted: 32 characters, so a random one carries enough to resist guessing. */
 export const CURSOR_SECRET_MIN_LENGTH = 32;
+
+/** Shortest METRICS_TOKEN accepted, so a scraper's token resists guessing. */
+export const METRICS_TOKEN_MIN_LENGTH = 16;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -53,6 +64,10 @@ export const CONFIG_DEFAULTS = {
   RATE_LIMIT_PER_MINUTE: '1200',
   TRUST_PROXY: 'false',
   SHUTDOWN_TIMEOUT_MS: '10000',
+  /** Empty: no browser origin may call the API. */
+  CORS_ORIGINS: '',
+  /** Empty: /metrics is on the main port. */
+  METRICS_PORT: '',
 } as const;
 
 type Env = Record<string, string | undefined>;
@@ -124,7 +139,18 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`CURSOR_SECRET must have at least ${CURSOR_SECRET_MIN_LENGTH} characters (got ${[...cursorSecret].length}); unset, the service keeps a secret of its own in the database`);
   }
 
+  const corsOrigins = parseCorsOrigins(read('CORS_ORIGINS'));
+  if ('problem' in corsOrigins) problems.push(corsOrigins.problem);
+
   const port = integer('PORT', 0, 65535);
+  const metricsPort = read('METRICS_PORT') === '' ? undefined : integer('METRICS_PORT', 1, 65535);
+  if (metricsPort !== undefined && metricsPort === port) problems.push(`METRICS_PORT must differ from PORT (both are ${port}); unset it to serve /metrics on the main port`);
+
+  // Like CURSOR_SECRET, the value itself never goes into a message.
+  const metricsToken = env.METRICS_TOKEN === undefined || env.METRICS_TOKEN.trim() === '' ? undefined : env.METRICS_TOKEN.trim();
+  if (metricsToken !== undefined && (metricsToken.length < METRICS_TOKEN_MIN_LENGTH || !/^[\x21-\x7e]+$/.test(metricsToken))) {
+    problems.push(`METRICS_TOKEN must have at least ${METRICS_TOKEN_MIN_LENGTH} printable characters without spaces (got ${metricsToken.length} characters)`);
+  }
   // Unset, the public URL follows PORT, so the "Try it out" buttons of /docs reach this very process.
   const localBaseUrl = `http://localhost:${port || 8080}/v1`;
 
@@ -143,6 +169,9 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: parseTrustProxy(read('TRUST_PROXY')),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 0, 600_000),
     cursorSecret,
+    corsOrigins: 'origins' in corsOrigins ? corsOrigins.origins : [],
+    metricsPort,
+    metricsToken,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

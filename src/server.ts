@@ -13,6 +13,9 @@ import { buildApp } from './app.js';
 import { createDb, locationOf, withDb } from './db/create-db.js';
 import { migrateToLatest } from './db/migrate.js';
 import { hasAnyKey, issueApiKey } from './keys/keys.service.js';
+import { gatherWorkerMetrics, offerWorkerMetrics } from './metrics/cluster-metrics.js';
+import { createMetrics } from './metrics/metrics.js';
+import { buildMetricsServer, listenForScrapes } from './metrics/metrics-server.js';
 
 export interface ServeOptions {
   /** Make and print a key when the key store is empty, so a new user can call the API at once. */
@@ -40,8 +43,16 @@ async function makeBootstrapKey(config: Config, baseUrl: string): Promise<void> 
 /** Serves HTTP until a stop signal, and answers the base URL it listens on; assumes `prepareDatabase` ran. */
 export async function serveHttp(config: Config): Promise<string> {
   const handle = createDb(config.databaseUrl, { poolMax: config.databasePoolMax, statementTimeoutMs: config.databaseStatementTimeoutMs });
-  const app = await buildApp({ db: handle.db, config });
+  // --- issue 10: metrics. A worker's /metrics answers the sum its primary gathers (cluster-metrics.ts).
+  const metrics = createMetrics({ dialect: handle.dialect, poolStats: handle.poolStats });
+  const renderMetrics = cluster.isWorker ? offerWorkerMetrics(metrics) : metrics.render;
+  const app = await buildApp({ db: handle.db, database: handle, config, metrics, renderMetrics });
   app.log.info({ database: handle.location }, 'database opened');
+  // Under --workers the primary serves METRICS_PORT; workers never listen there.
+  const metricsServer =
+    config.metricsPort !== undefined && !cluster.isWorker
+      ? await buildMetricsServer({ render: metrics.render, token: config.metricsToken, logger: app.log })
+      : undefined;
 
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
@@ -55,6 +66,7 @@ export async function serveHttp(config: Config): Promise<string> {
     }, config.shutdownTimeoutMs);
     force.unref();
     try {
+      await metricsServer?.close();
       await app.close();
       await handle.close();
       app.log.info('stopped');
@@ -68,6 +80,7 @@ export async function serveHttp(config: Config): Promise<string> {
   process.once('SIGINT', stop);
 
   await app.listen({ port: config.port, host: config.host });
+  if (metricsServer) await listenForScrapes(metricsServer, config.metricsPort!, config.host);
   return baseUrlOf(config.host, (app.server.address() as AddressInfo | null)?.port ?? config.port);
 }
 
@@ -99,6 +112,17 @@ function superviseWorkers(config: Config, count: number): Promise<void> {
   const startedAt = new Map<Worker, number>();
   let stopping = false;
   let failed = false;
+
+  // --- issue 10: the primary sums the workers' metrics (cluster-metrics.ts), and serves METRICS_PORT itself.
+  const renderMetrics = gatherWorkerMetrics();
+  const metricsServer = config.metricsPort === undefined ? undefined : buildMetricsServer({ render: renderMetrics, token: config.metricsToken, logger: log });
+  void metricsServer
+    ?.then((server) => listenForScrapes(server, config.metricsPort!, config.host))
+    .catch((error: unknown) => {
+      log.fatal({ err: error }, 'cannot serve the metrics on METRICS_PORT; stopping the workers');
+      failed = true;
+      stop('SIGTERM');
+    });
 
   const fork = () => startedAt.set(cluster.fork(), Date.now());
   for (let i = 0; i < count; i++) fork();

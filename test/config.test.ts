@@ -19,7 +19,53 @@ describe('loadConfig', () => {
       trustProxy: false,
       shutdownTimeoutMs: 10000,
       cursorSecret: undefined,
+      corsOrigins: [],
+      metricsPort: undefined,
+      metricsToken: undefined,
     });
+  });
+
+  it('CORS_ORIGINS > reads *, or a list of exact origins', () => {
+    assert.equal(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins, '*');
+    assert.deepEqual(loadConfig({ CORS_ORIGINS: ' https://shop.example, http://localhost:3000 ,' }).corsOrigins, [
+      'https://shop.example',
+      'http://localhost:3000',
+    ]);
+  });
+
+  it('CORS_ORIGINS that a browser would never send > is refused with the spelling it would', () => {
+    const problemOf = (value: string) => {
+      try {
+        loadConfig({ CORS_ORIGINS: value });
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+      return [];
+    };
+    assert.deepEqual(problemOf('https://shop.example/'), ['CORS_ORIGINS entry "https://shop.example/" is not an origin as browsers send it; write https://shop.example']);
+    assert.deepEqual(problemOf('https://Shop.example'), ['CORS_ORIGINS entry "https://Shop.example" is not an origin as browsers send it; write https://shop.example']);
+    assert.deepEqual(problemOf('https://shop.example:443'), ['CORS_ORIGINS entry "https://shop.example:443" is not an origin as browsers send it; write https://shop.example']);
+    assert.deepEqual(problemOf('shop.example'), ['CORS_ORIGINS entries must be origins such as https://shop.example (got "shop.example")']);
+    assert.deepEqual(problemOf('null'), ['CORS_ORIGINS entries must be origins such as https://shop.example (got "null")']);
+    assert.deepEqual(problemOf('*, https://shop.example'), ['CORS_ORIGINS must be either * alone or a list of origins, not both']);
+  });
+
+  it('METRICS_PORT and METRICS_TOKEN > are read, checked, and the token never shown', () => {
+    const config = loadConfig({ METRICS_PORT: '9464', METRICS_TOKEN: 'a-long-scrape-token' });
+    assert.equal(config.metricsPort, 9464);
+    assert.equal(config.metricsToken, 'a-long-scrape-token');
+    assert.throws(
+      () => loadConfig({ PORT: '9464', METRICS_PORT: '9464', METRICS_TOKEN: 'short-secret' }),
+      (error: unknown) => {
+        assert.deepEqual((error as ConfigError).problems, [
+          'METRICS_PORT must differ from PORT (both are 9464); unset it to serve /metrics on the main port',
+          'METRICS_TOKEN must have at least 16 printable characters without spaces (got 12 characters)',
+        ]);
+        assert.doesNotMatch((error as Error).message, /short-secret/);
+        return true;
+      },
+    );
+    assert.throws(() => loadConfig({ METRICS_PORT: '0' }), /METRICS_PORT must be a whole number from 1 to 65535/);
   });
 
   it('CURSOR_SECRET > is taken when it has 32 characters or more', () => {

@@ -26,6 +26,17 @@ export interface DbHandle {
   /** Where the data lives, with any password hidden: safe to log. */
   location: string;
   close(): Promise<void>;
+  /** PostgreSQL only: the pool's clients now, read by /metrics (issue 10). */
+  poolStats?: () => PoolStats;
+}
+
+export interface PoolStats {
+  /** Clients open (idle or running a query). */
+  total: number;
+  idle: number;
+  /** Queries waiting for a client because all are busy. */
+  waiting: number;
+  max: number;
 }
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//i;
@@ -76,7 +87,8 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: poolWithDeadline(pool, operationBudgetMs(statementTimeoutMs)) }), plugins });
-    return { db, dialect, location: locationOf(url), close: () => db.destroy() };
+    const poolStats = (): PoolStats => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max });
+    return { db, dialect, location: locationOf(url), close: () => db.destroy(), poolStats };
   }
 
   if (dialect === 'sqlite') {

@@ -1,7 +1,7 @@
 /** The first-start key must reach the user: never made by a start that then fails. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type RunningService, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
+import { type RunningService, runCli, spawnService, stopAllServices, waitForListeningProcesses } from '../helpers/spawn-service.js';
 import { createEmptyDatabaseUrl } from '../helpers/test-db.js';
 
 const KEY = /ask_[A-Za-z0-9_-]{43}/;
@@ -41,6 +41,8 @@ describe('animal-store serve on an empty key store', { timeout: 60_000 }, () => 
     const place = await createEmptyDatabaseUrl('sqlite');
     try {
       const service = await spawnService({ databaseUrl: place.url, args: ['serve', '--workers', '2'] });
+      // A worker stopped while still starting would fail the stop; this test is about the key.
+      await waitForListeningProcesses(service, 2);
       for (let i = 0; i < 50 && !KEY.test(service.stdout()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
       assert.match(service.stdout(), new RegExp(`${service.baseUrl}/v1/pets`));
       assert.equal((await service.stop()).code, 0);

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type RunningService, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
+import { type RunningService, runCli, spawnService, stopAllServices, waitForListeningProcesses } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, createEmptyDatabaseUrl, describeOnDialect, describeOnPostgres } from '../helpers/test-db.js';
 
 /** The documented revocation bound of these instances (KEY_CACHE_TTL_MS). */
@@ -108,6 +108,7 @@ for (const dialect of ALL_DIALECTS) {
     before(async () => {
       place = await createEmptyDatabaseUrl(dialect);
       service = await spawnService({ databaseUrl: place.url, args: ['serve', '--no-bootstrap-key', '--workers', '2'] });
+      await waitForListeningProcesses(service, 2);
       key = (await makeKey(place.url, 'workers')).key;
     });
     after(async () => {

@@ -5,12 +5,11 @@
  * read-then-write; across processes the version check must be part of the write itself.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import type { DialectName } from '../../src/db/create-db.js';
 import { type RunningService, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
-import { createEmptyDatabaseUrl } from '../helpers/test-db.js';
+import { createEmptyDatabaseUrl, describeOnDialect } from '../helpers/test-db.js';
 
-const hasPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const WRITERS = 60;
 
 interface Answer {
@@ -36,13 +35,13 @@ async function call(service: RunningService, method: string, path: string, key: 
 
 const counts = (answers: Answer[]) => answers.reduce<Record<number, number>>((all, a) => ({ ...all, [a.status]: (all[a.status] ?? 0) + 1 }), {});
 
-const SETUPS: { name: string; dialect: DialectName; instances: number; args: string[]; skip: string | false }[] = [
-  { name: 'three instances on one PostgreSQL database', dialect: 'postgres', instances: 3, args: ['serve', '--no-bootstrap-key'], skip: hasPostgres ? false : 'TEST_DATABASE_URL is not set' },
-  { name: 'three worker processes on one SQLite file', dialect: 'sqlite', instances: 1, args: ['serve', '--no-bootstrap-key', '--workers', '3'], skip: false },
+const SETUPS: { name: string; dialect: DialectName; instances: number; args: string[] }[] = [
+  { name: 'three instances on one PostgreSQL database', dialect: 'postgres', instances: 3, args: ['serve', '--no-bootstrap-key'] },
+  { name: 'three worker processes on one SQLite file', dialect: 'sqlite', instances: 1, args: ['serve', '--no-bootstrap-key', '--workers', '3'] },
 ];
 
 for (const setup of SETUPS) {
-  describe(`concurrent changes of one pet: ${setup.name}`, { skip: setup.skip, timeout: 180_000 }, () => {
+  describeOnDialect(setup.dialect, `concurrent changes of one pet: ${setup.name}`, { timeout: 180_000 }, () => {
     let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;
     let services: RunningService[] = [];
     let key: string;

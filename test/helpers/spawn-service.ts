@@ -214,6 +214,15 @@ export async function spawnService(options: SpawnServiceOptions): Promise<Runnin
   };
 }
 
+/**
+ * Waits until `count` processes of the service (the workers of `--workers N`) listen: spawnService
+ * resolves at the first, and a test that needs them all must not race the others' start.
+ */
+export async function waitForListeningProcesses(service: RunningService, count: number, timeoutMs = 15_000): Promise<void> {
+  const pids = new Set<unknown>();
+  await service.waitForLog((line) => typeof line.msg === 'string' && LISTENING.test(line.msg) && pids.add(line.pid).size >= count, timeoutMs);
+}
+
 /** Stops every child still running (SIGTERM, then SIGKILL after timeoutMs); for `after` hooks. */
 export async function stopAllServices(timeoutMs = 5000): Promise<void> {
   await Promise.all(

@@ -40,7 +40,7 @@ export async function createTestApp(
       done();
     },
   });
-  const app = await buildApp({ db: options.wrapDb ? options.wrapDb(database.db) : database.db, config, now: () => clock.now, logStream });
+  const app = await buildApp({ db: options.wrapDb ? options.wrapDb(database.db) : database.db, database, config, now: () => clock.now, logStream });
   await app.ready();
   const issued = await issueApiKey(database.db, { name: 'test' }, () => clock.now);
   return {

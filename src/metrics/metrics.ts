@@ -1,0 +1,143 @@
+/**
+ * The service's Prometheus metrics: what is counted, under which names and labels, and how
+ * the text an operator scrapes is made. It knows nothing of Fastify (metrics.hooks.ts counts
+ * requests, metrics.routes.ts serves /metrics), so other modules can add their own metrics to
+ * `registry` the same way.
+ *
+ * Every label takes few values, so a hostile client cannot grow the series without bound:
+ * operations and routes are the service's own (an unknown path is `unmatched`, never its URL),
+ * statuses and methods are the few HTTP has, and key ids of deprecated calls are capped.
+ *
+ * TODO hooks for later work of issue 10, to be added to `registry` by the modules that own them:
+ * - idempotent replays: `animal_store_idempotent_replays_total{operation}`, a Counter the
+ *   idempotency module increments when it answers with `Idempotent-Replayed: true`;
+ * - orders by status: `animal_store_orders{status}`, a Gauge whose `collect()` asks the orders
+ *   repository for counts at scrape time (one grouped query per scrape, not per request).
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { DialectName, PoolStats } from '../db/create-db.js';
+
+/** Distinct key ids kept as labels of deprecated calls per operation; later ones count under `other`. */
+export const MAX_KEY_ID_LABELS = 100;
+export const OVERFLOW_KEY_ID = 'other';
+
+/** Latency buckets in seconds: from a cached read (~1 ms) to the statement timeout (5 s) and beyond. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export interface MetricsOptions {
+  /** Unset only where no database handle is at hand (some tests); then no animal_store_db_info. */
+  dialect?: DialectName | undefined;
+  /** The PostgreSQL pool's clients now; SQLite has no pool (see README "Metrics and logs"). */
+  poolStats?: (() => PoolStats) | undefined;
+}
+
+export interface AppMetrics {
+  /** The service's own metrics; another module adds one with `registers: [metrics.registry]`. */
+  registry: Registry;
+  requests: Counter<'operation' | 'status'>;
+  duration: Histogram<'method' | 'route'>;
+  rateLimited: Counter<'operation'>;
+  /** Counts a call of a deprecated operation by the key that made it (capped, see MAX_KEY_ID_LABELS). */
+  countDeprecatedCall(operation: string, keyId: number): void;
+  /** Every registry scraped together: the service's and the process's. */
+  registries(): Registry[];
+  /** The Prometheus text exposition of this process. */
+  render(): Promise<string>;
+}
+
+export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
+
+export function createMetrics(options: MetricsOptions): AppMetrics {
+  const registry = new Registry();
+  const registers = [registry];
+
+  const requests = new Counter({
+    name: 'animal_store_http_requests_total',
+    help: 'Requests answered, by operation (the OpenAPI operationId, else the route, else unmatched or cors_preflight) and status.',
+    labelNames: ['operation', 'status'] as const,
+    registers,
+  });
+  const duration = new Histogram({
+    name: 'animal_store_http_request_duration_seconds',
+    help: 'Time from the request arriving to the answer sent, by method and route pattern (unmatched for unknown paths).',
+    labelNames: ['method', 'route'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const rateLimited = new Counter({
+    name: 'animal_store_rate_limited_total',
+    help: 'Requests refused with 429 rate_limited, by operation.',
+    labelNames: ['operation'] as const,
+    registers,
+  });
+  const deprecatedCalls = new Counter({
+    name: 'animal_store_deprecated_calls_total',
+    help: `Calls of deprecated operations, by operation and API key id (the first ${MAX_KEY_ID_LABELS} key ids per operation in this process; later ones under key_id="${OVERFLOW_KEY_ID}").`,
+    labelNames: ['operation', 'key_id'] as const,
+    registers,
+  });
+  if (options.dialect !== undefined) {
+    new Gauge({
+      name: 'animal_store_db_info',
+      help: 'The database dialect in use (always 1).',
+      labelNames: ['dialect'] as const,
+      registers,
+    }).set({ dialect: options.dialect }, 1);
+  }
+
+  const poolStats = options.poolStats;
+  if (poolStats) {
+    // Read when scraped, so the request path pays nothing for them.
+    const poolGauge = (name: string, help: string, read: (stats: PoolStats) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(read(poolStats()));
+        },
+      });
+    poolGauge('animal_store_db_pool_clients', 'PostgreSQL clients open in this process (idle or busy).', (s) => s.total);
+    poolGauge('animal_store_db_pool_idle_clients', 'PostgreSQL clients open and idle.', (s) => s.idle);
+    poolGauge('animal_store_db_pool_waiting_queries', 'Queries waiting for a PostgreSQL client because all are busy.', (s) => s.waiting);
+    poolGauge('animal_store_db_pool_max_clients', 'Most PostgreSQL clients this process opens (DATABASE_POOL_MAX).', (s) => s.max);
+  }
+
+  const labelledKeys = new Map<string, Set<string>>();
+  const countDeprecatedCall = (operation: string, keyId: number) => {
+    let seen = labelledKeys.get(operation);
+    if (!seen) labelledKeys.set(operation, (seen = new Set()));
+    let label = String(keyId);
+    if (!seen.has(label)) {
+      if (seen.size < MAX_KEY_ID_LABELS) seen.add(label);
+      else label = OVERFLOW_KEY_ID;
+    }
+    deprecatedCalls.inc({ operation, key_id: label });
+  };
+
+  const registries = () => [registry, processRegistry()];
+  return {
+    registry,
+    requests,
+    duration,
+    rateLimited,
+    countDeprecatedCall,
+    registries,
+    render: async () => (await Promise.all(registries().map((r) => r.metrics()))).join('\n'),
+  };
+}
+
+let processMetrics: Registry | undefined;
+
+/**
+ * Node's and the process's own metrics (CPU, memory, event-loop lag, GC, handles), once per
+ * process: every app built in it (tests build many) shares them, instead of each starting its
+ * own event-loop and GC observers.
+ */
+export function processRegistry(): Registry {
+  if (!processMetrics) {
+    processMetrics = new Registry();
+    collectDefaultMetrics({ register: processMetrics });
+  }
+  return processMetrics;
+}
