@@ -18,6 +18,8 @@ import { registerRateLimit } from './http/rate-limit.js';
 import { registerResponseHeaders, requestIdOf } from './http/request-context.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { createKeyVerifier } from './keys/keys.service.js';
+import { ordersRoutes } from './orders/orders.routes.js';
+import { NewOrderSchema, OrderSchema, OrdersSchema, OrderStatusSchema } from './orders/orders.schemas.js';
 import { cursorSecretSource } from './pagination/cursor-secret.js';
 import { petsRoutes } from './pets/pets.routes.js';
 import { NewPetSchema, PetPatchSchema, PetSchema, PetsSchema, PetStatusSchema } from './pets/pets.schemas.js';
@@ -32,7 +34,18 @@ export interface AppDeps {
 }
 
 /** Schemas named in the OpenAPI components and referenced by `$ref` from the routes. */
-const SHARED_SCHEMAS = [PetStatusSchema, NewPetSchema, PetPatchSchema, PetSchema, PetsSchema, ErrorSchema] as SchemaObject[];
+const SHARED_SCHEMAS = [
+  PetStatusSchema,
+  NewPetSchema,
+  PetPatchSchema,
+  PetSchema,
+  PetsSchema,
+  OrderStatusSchema,
+  NewOrderSchema,
+  OrderSchema,
+  OrdersSchema,
+  ErrorSchema,
+] as SchemaObject[];
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { db, config } = deps;
@@ -86,7 +99,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // Before auth: its onRequest hook turns away addresses whose keys keep failing verification.
       registerRateLimit(v1, { limitPerMinute: config.rateLimitPerMinute, now, verifier });
       registerBearerAuth(v1, verifier);
-      await v1.register(petsRoutes, { db, now, cursorSecret: cursorSecretSource(db, config.cursorSecret) });
+      const cursorSecret = cursorSecretSource(db, config.cursorSecret);
+      await v1.register(petsRoutes, { db, now, cursorSecret });
+      await v1.register(ordersRoutes, { db, now, cursorSecret });
     },
     { prefix: '/v1' },
   );
