@@ -6,6 +6,7 @@ import { assertStoreInvariant, storeInvariantBreaches } from '../helpers/store-i
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { TEST_DIALECTS } from '../helpers/test-db.js';
 
+const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 interface Order {
@@ -78,7 +79,7 @@ for (const dialect of TEST_DIALECTS) {
       });
 
       for (const status of ['pending', 'sold']) {
-        it(`for a ${status} pet > answers 409 pet_not_available naming the status, and changes nothing`, async () => {
+        it(`for ${article(status)} ${status} pet > answers 409 pet_not_available naming the status, and changes nothing`, async () => {
           const petId = await createPet(status);
           const before = await storedPet(petId);
           assertErrorBody(await place(petId), 'pet_not_available', 409, new RegExp(`pet ${petId} is ${status}`));
@@ -161,7 +162,7 @@ for (const dialect of TEST_DIALECTS) {
       for (const [from, actions] of Object.entries(EXPECTED)) {
         for (const [action, expected] of Object.entries(actions)) {
           if (expected === 'conflict') {
-            it(`${action} on a ${from} order > answers 409 order_state_conflict naming ${from}, and changes nothing`, async () => {
+            it(`${action} on ${article(from)} ${from} order > answers 409 order_state_conflict naming ${from}, and changes nothing`, async () => {
               const order = await orderIn(from);
               const petBefore = await storedPet(order.petId);
               assertErrorBody(await act(order.id, action), 'order_state_conflict', 409, new RegExp(`order ${order.id} is ${from}; ${action} applies only to`));
@@ -169,7 +170,7 @@ for (const dialect of TEST_DIALECTS) {
               assert.deepEqual(await storedPet(order.petId), petBefore);
             });
           } else {
-            it(`${action} on a ${from} order > answers 200, the order ${expected.order}, and the pet ${expected.pet}`, async () => {
+            it(`${action} on ${article(from)} ${from} order > answers 200, the order ${expected.order}, and the pet ${expected.pet}`, async () => {
               const order = await orderIn(from);
               const petBefore = (await storedPet(order.petId))!;
               t.clock.now += 60_000;
@@ -376,7 +377,7 @@ for (const dialect of TEST_DIALECTS) {
  * known orders, PATCHes of status and DELETEs. Answers the statuses; asserts each is one the
  * operation documents.
  */
-export async function mixedActions(t: TestApp, petCount: number, requests: number): Promise<number[]> {
+async function mixedActions(t: TestApp, petCount: number, requests: number): Promise<number[]> {
   const json = { 'content-type': 'application/json' };
   const pets: number[] = [];
   for (let i = 0; i < petCount; i++) {
