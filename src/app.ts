@@ -26,6 +26,8 @@ import { createKeyVerifier } from './keys/keys.service.js';
 import { type AppMetrics, createMetrics } from './metrics/metrics.js';
 import { registerMetricsHooks } from './metrics/metrics.hooks.js';
 import { metricsRoutes } from './metrics/metrics.routes.js';
+import { ordersRoutes } from './orders/orders.routes.js';
+import { NewOrderSchema, OrderSchema, OrdersSchema, OrderStatusSchema } from './orders/orders.schemas.js';
 import { cursorSecretSource } from './pagination/cursor-secret.js';
 import { petsRoutes } from './pets/pets.routes.js';
 import { NewPetSchema, PetPatchSchema, PetSchema, PetsSchema, PetStatusSchema } from './pets/pets.schemas.js';
@@ -53,7 +55,18 @@ declare module 'fastify' {
 }
 
 /** Schemas named in the OpenAPI components and referenced by `$ref` from the routes. */
-const SHARED_SCHEMAS = [PetStatusSchema, NewPetSchema, PetPatchSchema, PetSchema, PetsSchema, ErrorSchema] as SchemaObject[];
+const SHARED_SCHEMAS = [
+  PetStatusSchema,
+  NewPetSchema,
+  PetPatchSchema,
+  PetSchema,
+  PetsSchema,
+  OrderStatusSchema,
+  NewOrderSchema,
+  OrderSchema,
+  OrdersSchema,
+  ErrorSchema,
+] as SchemaObject[];
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { db, config } = deps;
@@ -118,7 +131,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     async (v1) => {
       const brake = registerRateLimit(v1, { limitPerMinute: config.rateLimitPerMinute, now });
       registerBearerAuth(v1, verifier, brake);
-      await v1.register(petsRoutes, { db, now, cursorSecret: cursorSecretSource(db, config.cursorSecret) });
+      const cursorSecret = cursorSecretSource(db, config.cursorSecret);
+      await v1.register(petsRoutes, { db, now, cursorSecret });
+      await v1.register(ordersRoutes, { db, now, cursorSecret });
     },
     { prefix: '/v1' },
   );

@@ -12,9 +12,14 @@ export const ERROR_CODES = {
   unauthorized: { status: 401, description: 'The bearer API key is missing, unknown, expired or revoked.' },
   insufficient_scope: { status: 403, description: 'The API key is valid but lacks the scope this operation needs; WWW-Authenticate names it.' },
   pet_not_found: { status: 404, description: 'No pet has this id.' },
+  order_not_found: { status: 404, description: 'No order has this id.' },
   route_not_found: { status: 404, description: 'No operation lives at this path.' },
   method_not_allowed: { status: 405, description: 'The path exists but not with this method; see the Allow header.' },
   request_timeout: { status: 408, description: 'The request was not received completely in time.' },
+  pet_not_available: { status: 409, description: 'The pet cannot be ordered: it is not available (an open order holds it, or it is sold). The message names its status.' },
+  order_state_conflict: { status: 409, description: 'The order is not in a status this action applies to (approve a placed order, deliver an approved one, cancel an open one). The message names its status.' },
+  pet_has_open_order: { status: 409, description: 'The pet has an open (placed or approved) order: its status follows the order and it cannot be removed until the order is delivered or cancelled.' },
+  pet_sold_by_order: { status: 409, description: 'The pet was sold by a delivered order: its status stays sold.' },
   operation_removed: { status: 410, description: 'The operation was deprecated and has passed its sunset date.' },
   precondition_failed: { status: 412, description: 'If-Match does not name the current ETag: the pet was changed since that ETag was read. Read it again, then retry.' },
   payload_too_large: { status: 413, description: 'The body is larger than the configured limit.' },
@@ -22,7 +27,7 @@ export const ERROR_CODES = {
   headers_too_large: { status: 431, description: 'The request headers are larger than the server accepts.' },
   rate_limited: { status: 429, description: 'Too many requests with this key this minute, or too many failed key verifications from this address (then only for tokens no key could match); retry after the Retry-After delay.' },
   internal_error: { status: 500, description: 'An unexpected failure; the request id in X-Request-Id finds it in the log.' },
-  service_unavailable: { status: 503, description: 'The database cannot be reached, is locked, or did not answer in time; retry after the Retry-After delay. On a write, the write may or may not have happened.' },
+  service_unavailable: { status: 503, description: 'The database cannot be reached, is locked, or did not answer in time, or a change kept colliding with concurrent ones; retry after the Retry-After delay. On a write, the write may or may not have happened.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { ERROR_CODES } from '../src/errors.js';
 import { SCOPES } from '../src/keys/scopes.js';
+import { stateMachineTable } from '../src/orders/orders.state-machine.js';
 import { generateOpenApiDocument } from '../src/openapi-document.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -30,9 +31,9 @@ describe('openapi.json', () => {
     );
   });
 
-  it('the document > describes exactly the five operations, with bearer security and every answer', async () => {
+  it('the document > describes exactly the five pets operations, with bearer security and every answer', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
-    assert.deepEqual(Object.keys(document.paths).sort(), ['/pets', '/pets/{petId}']);
+    assert.deepEqual(Object.keys(document.paths).filter((path) => path.startsWith('/pets')).sort(), ['/pets', '/pets/{petId}']);
     const operations = {
       listPets: document.paths['/pets'].get,
       createPet: document.paths['/pets'].post,
@@ -47,8 +48,8 @@ describe('openapi.json', () => {
     assert.deepEqual(Object.keys(operations.listPets.responses).sort(), ['200', '400', '401', '403', '429', '500', '503']);
     assert.deepEqual(Object.keys(operations.createPet.responses).sort(), ['201', '400', '401', '403', '413', '415', '429', '500', '503']);
     assert.deepEqual(Object.keys(operations.getPet.responses).sort(), ['200', '400', '401', '403', '404', '410', '429', '500', '503']);
-    assert.deepEqual(Object.keys(operations.updatePet.responses).sort(), ['200', '400', '401', '403', '404', '412', '413', '415', '429', '500', '503']);
-    assert.deepEqual(Object.keys(operations.deletePet.responses).sort(), ['204', '400', '401', '403', '404', '412', '429', '500', '503']);
+    assert.deepEqual(Object.keys(operations.updatePet.responses).sort(), ['200', '400', '401', '403', '404', '409', '412', '413', '415', '429', '500', '503']);
+    assert.deepEqual(Object.keys(operations.deletePet.responses).sort(), ['204', '400', '401', '403', '404', '409', '412', '429', '500', '503']);
     assert.equal(operations.getPet.deprecated, true);
     assert.equal(document.components.schemas.NewPet.properties.status.default, 'available');
     assert.deepEqual(document.components.schemas.Error.properties.code.enum, Object.keys(ERROR_CODES));
@@ -83,8 +84,9 @@ describe('openapi.json', () => {
 
   it('each operation > lists the scope its route declares in its security requirement and its description, and documents the 403', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
-    const declared = { listPets: 'pets:read', createPet: 'pets:write', getPet: 'pets:read', updatePet: 'pets:write', deletePet: 'pets:write' };
-    const operations = [document.paths['/pets'].get, document.paths['/pets'].post, document.paths['/pets/{petId}'].get, document.paths['/pets/{petId}'].patch, document.paths['/pets/{petId}'].delete];
+    const declared = { listPets: 'pets:read', createPet: 'pets:write', getPet: 'pets:read', updatePet: 'pets:write', deletePet: 'pets:write', listOrders: 'orders:read', getOrder: 'orders:read', placeOrder: 'orders:write', approveOrder: 'orders:write', deliverOrder: 'orders:write', cancelOrder: 'orders:write' };
+    const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods as Record<string, { operationId: string; security: unknown; description: string; responses: Record<string, any> }>));
+    assert.equal(operations.length, Object.keys(declared).length);
     for (const operation of operations) {
       const scope = declared[operation.operationId as keyof typeof declared];
       assert.deepEqual(operation.security, [{ bearerAuth: [scope] }], operation.operationId);
@@ -93,6 +95,52 @@ describe('openapi.json', () => {
       assert.ok(operation.responses['403'].headers['WWW-Authenticate'], operation.operationId);
     }
     for (const scope of SCOPES) assert.ok(document.info.description.includes(`\`${scope}\``), scope);
+  });
+
+  it('the store > has its six beta operations under the tag store, with the state machine in the tag', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    assert.deepEqual(Object.keys(document.paths).filter((path) => path.startsWith('/store')).sort(), [
+      '/store/orders',
+      '/store/orders/{orderId}',
+      '/store/orders/{orderId}/approve',
+      '/store/orders/{orderId}/cancel',
+      '/store/orders/{orderId}/deliver',
+    ]);
+    const operations = {
+      placeOrder: document.paths['/store/orders'].post,
+      listOrders: document.paths['/store/orders'].get,
+      getOrder: document.paths['/store/orders/{orderId}'].get,
+      approveOrder: document.paths['/store/orders/{orderId}/approve'].post,
+      deliverOrder: document.paths['/store/orders/{orderId}/deliver'].post,
+      cancelOrder: document.paths['/store/orders/{orderId}/cancel'].post,
+    };
+    for (const [operationId, operation] of Object.entries(operations)) {
+      assert.equal(operation.operationId, operationId);
+      assert.deepEqual(operation.tags, ['store']);
+      assert.equal(operation['x-stability'], 'beta', operationId);
+      assert.match(operation.description, /^\*\*Beta\.\*\* /, operationId);
+    }
+    assert.deepEqual(Object.keys(operations.placeOrder.responses).sort(), ['201', '400', '401', '403', '404', '409', '413', '415', '429', '500', '503']);
+    assert.ok(operations.placeOrder.responses['201'].headers.Location);
+    assert.deepEqual(operations.placeOrder.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/NewOrder' });
+    assert.deepEqual(Object.keys(operations.cancelOrder.responses).sort(), ['200', '400', '401', '403', '404', '409', '415', '429', '500', '503']);
+    assert.deepEqual(
+      operations.listOrders.parameters.map((p: { name: string }) => p.name),
+      ['limit', 'status', 'petId', 'cursor'],
+    );
+    assert.deepEqual(document.components.schemas.OrderStatus.enum, ['placed', 'approved', 'delivered', 'cancelled']);
+    assert.equal(document.components.schemas.NewOrder.additionalProperties, false);
+    const store = document.tags.find((tag: { name: string }) => tag.name === 'store');
+    assert.ok(store.description.includes(stateMachineTable()), 'the state machine table is in the tag');
+    for (const code of ['pet_not_available', 'order_not_found', 'order_state_conflict', 'pet_has_open_order', 'pet_sold_by_order']) {
+      assert.ok(document.components.schemas.Error.properties.code.enum.includes(code), code);
+    }
+  });
+
+  it('README > shows the state machine table the code applies, and documents every error code', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    assert.ok(readme.includes(stateMachineTable()), 'README carries stateMachineTable() verbatim');
+    for (const [code, { status }] of Object.entries(ERROR_CODES)) assert.match(readme, new RegExp(`\\| \`${code}\` \\| ${status} \\|`), code);
   });
 
   it('GET /docs > serves the interactive reference without a key', async () => {

@@ -42,13 +42,30 @@ export interface ServiceSecretTable {
   createdAt: ColumnType<EpochMs, EpochMs, never>;
 }
 
+export type OrderStatus = 'placed' | 'approved' | 'delivered' | 'cancelled';
+
+/**
+ * An order of the store for one pet. No foreign key to pets: a pet may be removed once it has no
+ * open order, and its closed orders stay readable with the petId they were for.
+ */
+export interface OrderTable {
+  id: Generated<number>;
+  petId: number;
+  status: OrderStatus;
+  createdAt: ColumnType<EpochMs, EpochMs, never>;
+  updatedAt: EpochMs;
+}
+
 export interface Database {
   pets: PetTable;
+  orders: OrderTable;
   apiKeys: ApiKeyTable;
   serviceSecrets: ServiceSecretTable;
 }
 
 export type PetRow = Selectable<PetTable>;
 export type NewPetRow = Insertable<PetTable>;
+export type OrderRow = Selectable<OrderTable>;
+export type NewOrderRow = Insertable<OrderTable>;
 export type ApiKeyRow = Selectable<ApiKeyTable>;
 export type NewApiKeyRow = Insertable<ApiKeyTable>;

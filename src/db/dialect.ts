@@ -2,7 +2,7 @@
  * The few places where SQLite and PostgreSQL need different statements, each behind one named
  * helper, so queries elsewhere stay one set. Only this module and createDb look at the dialect.
  */
-import { type AliasedRawBuilder, type Kysely, PostgresAdapter, sql } from 'kysely';
+import { type AliasedRawBuilder, type Kysely, PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
 
 function isPostgres(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
@@ -29,4 +29,25 @@ export async function currentSchemaOf(db: Kysely<any>): Promise<string | undefin
   if (!isPostgres(db)) return undefined;
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   return rows[0]?.schema;
+}
+
+/**
+ * Runs `work` in one transaction that will write, so it may read what it is about to change and
+ * rely on it until commit. PostgreSQL: an ordinary READ COMMITTED transaction; `work` locks the
+ * rows it depends on with `forUpdate`. SQLite: every transaction starts with `BEGIN IMMEDIATE`
+ * (db/sqlite-lock-wait.ts), which takes the file's write lock at once, waiting for it on timers;
+ * a plain `BEGIN` would start as a reader, and two processes that both read, then both try to
+ * write, cannot both upgrade. So both dialects need only Kysely's own transaction here.
+ */
+export async function writeTransaction<DB, T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  return db.transaction().execute(work);
+}
+
+/**
+ * A select that locks the rows it reads until the transaction ends (`FOR UPDATE`) on PostgreSQL.
+ * SQLite has no row locks and no such clause: inside `writeTransaction` the whole file is
+ * already locked for writing, which holds the rows as well.
+ */
+export function forUpdate<QB extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: QB): QB {
+  return isPostgres(db) ? (query.forUpdate() as QB) : query;
 }

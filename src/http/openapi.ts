@@ -7,6 +7,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES } from '../errors.js';
 import { type Scope, SCOPE_DESCRIPTIONS, SCOPES } from '../keys/scopes.js';
+import { STORE_TAG } from '../orders/orders.docs.js';
+import { BETA_PROMISE } from './stability.js';
 
 export interface OpenApiOptions {
   publicBaseUrl: string;
@@ -25,7 +27,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       info: {
         title: 'Animal Store API',
         version: '1.0.0',
-        summary: "A store's catalogue of animals: list, add, fetch, change and remove.",
+        summary: "A store's catalogue of animals (list, add, fetch, change and remove) and the orders that sell them.",
         description: describeApi(options),
         license: { name: 'MIT', identifier: 'MIT' },
       },
@@ -33,7 +35,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         { url: options.publicBaseUrl, description: 'Production' },
         { url: options.stagingBaseUrl, description: 'Staging: same paths, separate data and keys' },
       ],
-      tags: [{ name: 'pets', description: 'The animals of the store.' }],
+      tags: [{ name: 'pets', description: 'The animals of the store.' }, STORE_TAG],
       security: [{ bearerAuth: [] }],
       components: {
         securitySchemes: {
@@ -57,7 +59,8 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
 
   await app.register(swaggerUi, {
     routePrefix: '/docs',
-    uiConfig: { persistAuthorization: true, deepLinking: true, tryItOutEnabled: true },
+    // showExtensions: /docs shows `x-stability` beside each operation.
+    uiConfig: { persistAuthorization: true, deepLinking: true, tryItOutEnabled: true, showExtensions: true },
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -88,7 +91,7 @@ function describeApi(options: OpenApiOptions): string {
 
 - **API keys** are issued by the operator with the \`animal-store keys create\` command, shown once, stored only as a SHA-256 hash, and may expire (\`--expires-in\`) and be revoked (\`keys revoke\`). A revoked key stops working within ${Math.ceil(options.keyCacheTtlMs / 1000)} seconds on every instance.
 - **Scopes** limit a key to what it is for: ${SCOPES.map((scope) => `\`${scope}\` (${SCOPE_DESCRIPTIONS[scope]})`).join(', ')}. The operator grants them with \`keys create --scope\` (repeatable); a key made without \`--scope\` has them all. Each operation names the scope it needs in its security requirement and its description; a valid key without it gets 403 \`insufficient_scope\` with \`WWW-Authenticate: Bearer realm="animal-store", error="insufficient_scope", scope="…"\` (RFC 6750 §3.1). A missing, unknown, expired or revoked key still gets 401.
-- **Default status** of a new animal: \`available\`. **Transitions:** any status may follow any other, until the store takes orders (then a pet with an open order will keep its status).
+- **Default status** of a new animal: \`available\`. **Transitions:** \`updatePet\` may set any status, except while the store's orders hold the animal: an open order keeps it \`pending\` (409 \`pet_has_open_order\`), and a delivered order keeps it \`sold\` (409 \`pet_sold_by_order\`). Orders move it as the \`store\` tag shows.
 - **Names** have 1 to 200 characters, not only white space, at least one visible character and no bidirectional controls (see \`Pet.name\`); they are stored exactly as sent.
 - **Changes** are JSON Merge Patches (RFC 7396). Every answer carrying one animal has a strong \`ETag\` (\`"<id>-<version>"\`); send it in \`If-Match\` to change or remove the animal only if nobody changed it since (else 412 \`precondition_failed\`). Without \`If-Match\` a change applies unconditionally.
 - **Removed animals** are deleted, not remembered: their ids answer 404 (not 410) and are never reused.
@@ -101,7 +104,7 @@ function describeApi(options: OpenApiOptions): string {
       ? 'none on this deployment.'
       : `${options.rateLimitPerMinute} requests per minute per API key, in fixed one-minute windows counted by each server process. Authenticated answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds); over the limit the answer is 429 \`rate_limited\` with \`Retry-After\`. A client address whose key-shaped tokens fail verification that many times in a minute gets 429 instead of 401 for further tokens whose prefix no usable key has; a valid key is never refused because of other keys' failures.`
   }
-- **Store orders** (\`GET /store/orders\`) are not part of this version: the interface shows no parameters or payloads for them, so the path answers 404 \`route_not_found\`.
+- **Store orders** (\`/store/orders\`, tag \`store\`) sell animals: place an order for an available animal, then approve, deliver or cancel it; the animal's status follows (see the \`store\` tag). They are **beta** (\`x-stability: beta\`): ${BETA_PROMISE}
 - **Versioning**: the version is the \`/v1\` path segment. \`GET /pets/{petId}\` is deprecated and removed on 5 December 2030 (see its \`Deprecation\` and \`Sunset\` headers).
 - Every response carries \`X-Request-Id\`; send your own (letters, digits, \`._:-\`, up to 128) to trace a call.
 

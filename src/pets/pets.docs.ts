@@ -16,10 +16,10 @@ export const UPDATE_PET_DESCRIPTION = `Changes an animal with a JSON Merge Patch
 
 **Strictness.** As for \`createPet\`: no type is converted, an unknown field is refused by name, \`id\` is refused (it never changes), an empty patch \`{}\` is refused, and \`null\` is refused for every field (a merge patch would remove the field, and every field of an animal is required).
 
-**Status.** Any status may follow any other (\`available\`, \`pending\`, \`sold\`, in any order) until the store takes orders; then a pet with an open order will keep its status.
+**Status.** Any status may follow any other (\`available\`, \`pending\`, \`sold\`, in any order), except while the store's orders hold the animal: while it has an open order (\`placed\` or \`approved\`) a patch that changes its status answers 409 \`pet_has_open_order\`, and once a delivered order sold it, 409 \`pet_sold_by_order\`. Its name and category may still change, and a patch giving the status it already has is no change of status.
 
 ${CONDITIONAL}`;
 
-export const DELETE_PET_DESCRIPTION = `Removes an animal for good. It then no longer appears in listings, and \`getPet\`, \`updatePet\` and \`deletePet\` answer 404 \`pet_not_found\` for its id (the service does not remember removed animals, so it answers 404 rather than 410). Its id is never given to another animal.
+export const DELETE_PET_DESCRIPTION = `Removes an animal for good. It then no longer appears in listings, and \`getPet\`, \`updatePet\` and \`deletePet\` answer 404 \`pet_not_found\` for its id (the service does not remember removed animals, so it answers 404 rather than 410). Its id is never given to another animal. While the animal has an open order (\`placed\` or \`approved\`) it cannot be removed: 409 \`pet_has_open_order\`; deliver or cancel the order first. Its closed orders stay readable, with its id as \`petId\`.
 
 ${CONDITIONAL}`;

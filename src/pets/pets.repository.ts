@@ -1,6 +1,6 @@
 /** SQL for pets. Every function takes the database (or a transaction) first. */
 import type { Kysely } from 'kysely';
-import { waitForInsertTurn } from '../db/dialect.js';
+import { forUpdate, waitForInsertTurn } from '../db/dialect.js';
 import type { Database, NewPetRow, PetRow, PetStatus } from '../db/database.js';
 import { type KeyRange, petNameKey } from './pet-name-key.js';
 
@@ -35,6 +35,15 @@ export async function insertPet(db: Kysely<Database>, row: Omit<NewPetRow, 'name
 
 export async function findPetById(db: Kysely<Database>, id: number): Promise<PetRow | undefined> {
   return db.selectFrom('pets').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Reads the pet and locks it until the transaction ends (run it inside `writeTransaction`). Every
+ * transaction that changes a pet's status together with its orders takes this lock first, so they
+ * all queue in one order (no deadlocks) and each sees the orders the one before it committed.
+ */
+export async function lockPetById(db: Kysely<Database>, id: number): Promise<PetRow | undefined> {
+  return forUpdate(db, db.selectFrom('pets').selectAll().where('id', '=', id)).executeTakeFirst();
 }
 
 /**

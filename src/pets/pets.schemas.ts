@@ -22,7 +22,7 @@ export const PetStatusSchema = Type.Unsafe<PetStatus>({
   type: 'string',
   enum: [...PET_STATUSES],
   description:
-    'Availability of an animal. Any status may follow any other (`updatePet` may set any of them at any time): the service imposes no transitions until the store takes orders, when a pet with an open order will keep its status.',
+    "Availability of an animal. `updatePet` may set any status, except while the store's orders hold the animal: an open order keeps it `pending`, and a delivered order keeps it `sold` (see the `store` tag).",
 });
 
 const int64 = (description: string, example: number) =>

@@ -1,11 +1,13 @@
 /** The pets use cases. No HTTP here: routes, the CLI and tests all call these functions. */
 import type { Kysely } from 'kysely';
 import type { Database, PetRow } from '../db/database.js';
+import { retriedWriteTransaction } from '../db/retry-conflicts.js';
 import { AppError } from '../errors.js';
+import { refuseWhileOrderHoldsPet } from '../orders/orders.service.js';
 import { prefixRange } from './pet-name-key.js';
 import { petCursorFilters, petCursors } from './pets.cursor.js';
 import { DEFAULT_PET_STATUS, type ListPetsQuery, type NewPet, type Pet, type PetPatch } from './pets.schemas.js';
-import { deletePetRow, findPetById, findPetsAfter, insertPet, updatePetRow } from './pets.repository.js';
+import { deletePetRow, findPetById, findPetsAfter, insertPet, lockPetById, updatePetRow } from './pets.repository.js';
 
 export interface PetPage {
   pets: Pet[];
@@ -52,20 +54,44 @@ export async function getPet(db: Kysely<Database>, id: number): Promise<Versione
 
 /**
  * Applies a merge patch. The version check and the write are one statement, so of two changes
- * made from the same version exactly one applies. Any status may follow any other for now; a
- * rule on transitions (a pet with an open order keeps its status, say) belongs here, as one more
- * condition of that same statement, so it cannot race either.
+ * made from the same version exactly one applies. A change of status is also a change of what the
+ * store's orders hold: it runs in one transaction that locks the pet first, as every order change
+ * does, and is refused while an order holds the pet's status (orders.service
+ * `refuseWhileOrderHoldsPet`, the one place of that rule). A status equal to the current one is
+ * no change, so a client may send the whole pet back with another name.
  */
 export async function updatePet(db: Kysely<Database>, id: number, patch: PetPatch, condition: ChangeCondition = {}): Promise<VersionedPet> {
-  const row = condition.versions?.length === 0 ? undefined : await updatePetRow(db, id, patch, condition.versions);
-  if (!row) throw await whyUnchanged(db, id);
-  return versioned(row);
+  if (patch.status === undefined) {
+    const row = condition.versions?.length === 0 ? undefined : await updatePetRow(db, id, patch, condition.versions);
+    if (!row) throw await whyUnchanged(db, id);
+    return versioned(row);
+  }
+  return retriedWriteTransaction(db, async (trx) => {
+    const current = await lockedPetMeeting(trx, id, condition);
+    if (patch.status !== current.status) await refuseWhileOrderHoldsPet(trx, id, 'status');
+    return versioned((await updatePetRow(trx, id, patch))!);
+  });
 }
 
-/** Removes a pet for good: its id then answers 404 and is never given to another pet. */
+/**
+ * Removes a pet for good: its id then answers 404 and is never given to another pet. Refused
+ * while it has an open order; its closed orders stay, with its id. Locks the pet first, as
+ * every order change does.
+ */
 export async function deletePet(db: Kysely<Database>, id: number, condition: ChangeCondition = {}): Promise<void> {
-  const { deleted } = condition.versions?.length === 0 ? { deleted: false } : await deletePetRow(db, id, condition.versions);
-  if (!deleted) throw await whyUnchanged(db, id);
+  await retriedWriteTransaction(db, async (trx) => {
+    await lockedPetMeeting(trx, id, condition);
+    await refuseWhileOrderHoldsPet(trx, id, 'removal');
+    await deletePetRow(trx, id);
+  });
+}
+
+/** Locks the pet (inside a write transaction) and answers it, or throws 404, or 412 when the condition fails. */
+async function lockedPetMeeting(trx: Kysely<Database>, id: number, condition: ChangeCondition): Promise<PetRow> {
+  const pet = await lockPetById(trx, id);
+  if (!pet) throw petNotFound(id);
+  if (condition.versions && !condition.versions.includes(pet.version)) throw preconditionFailed(id);
+  return pet;
 }
 
 /**
@@ -74,6 +100,10 @@ export async function deletePet(db: Kysely<Database>, id: number, condition: Cha
  */
 async function whyUnchanged(db: Kysely<Database>, id: number): Promise<AppError> {
   if (!(await findPetById(db, id))) return petNotFound(id);
+  return preconditionFailed(id);
+}
+
+function preconditionFailed(id: number): AppError {
   return new AppError('precondition_failed', `pet ${id} has changed since the ETag in If-Match was read; read it again for its current ETag and retry`);
 }
 

@@ -1,0 +1,81 @@
+/** SQL for the store's orders. Every function takes the database (or a transaction) first. */
+import type { Kysely } from 'kysely';
+import { waitForInsertTurn } from '../db/dialect.js';
+import type { Database, NewOrderRow, OrderRow, OrderStatus } from '../db/database.js';
+
+/**
+ * Inserts an order, drawing its id only once no other order insert is still committing (as
+ * insertPet does), so orders become visible in id order and a walk of the listing passes none.
+ * Inside a transaction the turn is held until it commits: put this last in the transaction.
+ */
+export async function insertOrder(db: Kysely<Database>, row: NewOrderRow): Promise<OrderRow> {
+  return db
+    .with('insertTurn', (qc) => qc.selectNoFrom(waitForInsertTurn(db, 'orders.insert')))
+    .insertInto('orders')
+    .columns(['petId', 'status', 'createdAt', 'updatedAt'])
+    .expression((eb) =>
+      eb
+        .selectFrom('insertTurn')
+        // Typed casts: in INSERT … SELECT the target columns do not type the parameters.
+        .select([
+          eb.cast<number>(eb.val(row.petId), 'bigint').as('petId'),
+          eb.cast<string>(eb.val(row.status), 'text').as('status'),
+          eb.cast<number>(eb.val(row.createdAt), 'bigint').as('createdAt'),
+          eb.cast<number>(eb.val(row.updatedAt), 'bigint').as('updatedAt'),
+        ]),
+    )
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function findOrderById(db: Kysely<Database>, id: number): Promise<OrderRow | undefined> {
+  return db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Moves the order to `to` only if its status is still one of `from`, in one statement; answers
+ * the order as changed, or undefined when it was not in one of those statuses (or does not exist).
+ */
+export async function updateOrderStatus(
+  db: Kysely<Database>,
+  id: number,
+  change: { from: readonly OrderStatus[]; to: OrderStatus; updatedAt: number },
+): Promise<OrderRow | undefined> {
+  return db
+    .updateTable('orders')
+    .set({ status: change.to, updatedAt: change.updatedAt })
+    .where('id', '=', id)
+    .where('status', 'in', change.from)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * The pet's order that is not cancelled, if any: an open one, or the delivered one that sold it.
+ * The service keeps at most one per pet (an order needs an available pet, and a pet sold by an
+ * order stays sold); the newest is taken all the same.
+ */
+export async function findOrderHoldingPet(db: Kysely<Database>, petId: number): Promise<OrderRow | undefined> {
+  return db
+    .selectFrom('orders')
+    .selectAll()
+    .where('petId', '=', petId)
+    .where('status', '!=', 'cancelled')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export interface OrderFilter {
+  status?: OrderStatus | undefined;
+  petId?: number | undefined;
+}
+
+/** Orders with an id above `afterId` that pass the filter, in ascending id order (each filter has an index ending in id). */
+export async function findOrdersAfter(db: Kysely<Database>, query: { afterId: number; filter: OrderFilter; limit: number }): Promise<OrderRow[]> {
+  const { filter } = query;
+  let select = db.selectFrom('orders').selectAll().where('id', '>', query.afterId);
+  if (filter.status !== undefined) select = select.where('status', '=', filter.status);
+  if (filter.petId !== undefined) select = select.where('petId', '=', filter.petId);
+  return select.orderBy('id').limit(query.limit).execute();
+}
