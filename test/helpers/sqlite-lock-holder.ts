@@ -33,8 +33,14 @@ export async function holdSqliteWriteLock(path: string): Promise<SqliteLockHolde
   // test process alive when a failed test never released it.
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
-  child.unref();
-  for (const stream of [child.stdin, child.stdout]) (stream as unknown as { unref?: () => void }).unref?.();
+  // Referenced only while this module awaits the child (its start, its exit): otherwise nothing
+  // may keep the event loop alive meanwhile, and node:test ends the test as "still pending".
+  const reference = (on: boolean) => {
+    for (const handle of [child, child.stdin, child.stdout] as unknown as { ref?: () => void; unref?: () => void }[]) {
+      if (on) handle.ref?.();
+      else handle.unref?.();
+    }
+  };
   let stdout = '';
   await new Promise<void>((resolve, reject) => {
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -43,8 +49,10 @@ export async function holdSqliteWriteLock(path: string): Promise<SqliteLockHolde
     });
     void exited.then(([code]) => reject(new Error(`the lock holder exited with ${String(code)} before taking the lock`)));
   });
+  reference(false);
   return {
     async release() {
+      reference(true);
       child.stdin.end('release\n');
       const [code] = (await exited) as [number | null];
       process.off('exit', killOnExit);
