@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerBearerAuth } from './http/auth.js';
+import { IDLE_GRACE_MS, registerConnectionDrain } from './http/connection-drain.js';
 import { ErrorSchema } from './http/responses.js';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
@@ -62,6 +63,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerJsonBodyParser(app);
   registerResponseHeaders(app);
+  registerConnectionDrain(app, { idleGraceMs: IDLE_GRACE_MS });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {

@@ -11,6 +11,7 @@ import { pino } from 'pino';
 import type { Config } from './config.js';
 import { buildApp } from './app.js';
 import { createDb, withDb } from './db/create-db.js';
+import { stopListening } from './http/connection-drain.js';
 import { migrateToLatest } from './db/migrate.js';
 import { hasAnyKey, issueApiKey } from './keys/keys.service.js';
 
@@ -55,6 +56,7 @@ export async function serveHttp(config: Config): Promise<string> {
     }, config.shutdownTimeoutMs);
     force.unref();
     try {
+      stopListening(app.server);
       await app.close();
       await handle.close();
       app.log.info('stopped');
