@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerBearerAuth } from './http/auth.js';
+import { stdoutLogDestination } from './log-destination.js';
 import { IDLE_GRACE_MS, registerConnectionDrain } from './http/connection-drain.js';
 import { ErrorSchema } from './http/responses.js';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handler.js';
@@ -24,7 +25,10 @@ import { NewPetSchema, PetSchema, PetsSchema, PetStatusSchema } from './pets/pet
 
 export interface AppDeps {
   db: Kysely<Database>;
-  config: Pick<Config, 'logLevel' | 'bodyLimitBytes' | 'publicBaseUrl' | 'stagingBaseUrl' | 'keyCacheTtlMs' | 'rateLimitPerMinute' | 'trustProxy'>;
+  config: Pick<
+    Config,
+    'logLevel' | 'bodyLimitBytes' | 'publicBaseUrl' | 'stagingBaseUrl' | 'keyCacheTtlMs' | 'rateLimitPerMinute' | 'trustProxy' | 'shutdownTimeoutMs'
+  >;
   /** The clock, in epoch milliseconds; tests move it to check expiry and the sunset date. */
   now?: () => number;
   /** Where log lines go; the default is standard output. */
@@ -41,7 +45,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      ...(deps.logStream ? { stream: deps.logStream } : {}),
+      stream: deps.logStream ?? stdoutLogDestination(),
       redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
     },
     genReqId: requestIdOf,
@@ -63,7 +67,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerJsonBodyParser(app);
   registerResponseHeaders(app);
-  registerConnectionDrain(app, { idleGraceMs: IDLE_GRACE_MS });
+  // Half the shutdown timeout at most, so idle connections alone never make a stop time out.
+  registerConnectionDrain(app, { idleGraceMs: Math.min(IDLE_GRACE_MS, config.shutdownTimeoutMs / 2) });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {

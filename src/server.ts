@@ -12,6 +12,7 @@ import type { Config } from './config.js';
 import { buildApp } from './app.js';
 import { createDb, withDb } from './db/create-db.js';
 import { stopListening } from './http/connection-drain.js';
+import { stdoutLogDestination } from './log-destination.js';
 import { migrateToLatest } from './db/migrate.js';
 import { hasAnyKey, issueApiKey } from './keys/keys.service.js';
 
@@ -97,7 +98,7 @@ const MIN_WORKER_LIFETIME_MS = 5000;
  * SIGTERM/SIGINT passes the signal on and exits 0 once every worker has stopped cleanly.
  */
 function superviseWorkers(config: Config, count: number): Promise<void> {
-  const log = pino({ level: config.logLevel }).child({ role: 'primary' });
+  const log = pino({ level: config.logLevel }, stdoutLogDestination()).child({ role: 'primary' });
   const startedAt = new Map<Worker, number>();
   let stopping = false;
   let failed = false;
