@@ -6,6 +6,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES } from '../errors.js';
+import { docsBranding } from './docs-branding.js';
 
 export interface OpenApiOptions {
   publicBaseUrl: string;
@@ -53,6 +54,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     uiConfig: { persistAuthorization: true, deepLinking: true, tryItOutEnabled: true },
+    ...docsBranding(),
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
