@@ -13,6 +13,7 @@ import { registerBearerAuth } from './http/auth.js';
 import { stdoutLogDestination } from './log-destination.js';
 import { IDLE_GRACE_MS, registerConnectionDrain } from './http/connection-drain.js';
 import { registerExpectContinue } from './http/expect-continue.js';
+import { LINGER_LIMITS, registerLingeringClose } from './http/lingering-close.js';
 import { ErrorSchema } from './http/responses.js';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
@@ -68,6 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerJsonBodyParser(app);
   registerExpectContinue(app);
+  registerLingeringClose(app, LINGER_LIMITS);
   registerResponseHeaders(app);
   // Half the shutdown timeout at most, so idle connections alone never make a stop time out.
   registerConnectionDrain(app, { idleGraceMs: Math.min(IDLE_GRACE_MS, config.shutdownTimeoutMs / 2) });
