@@ -100,8 +100,22 @@ const MIN_WORKER_LIFETIME_MS = 5000;
 function superviseWorkers(config: Config, count: number): Promise<void> {
   const log = pino({ level: config.logLevel }, stdoutLogDestination()).child({ role: 'primary' });
   const startedAt = new Map<Worker, number>();
+  // Workers that have listened: one still starting when a stop comes holds no request, so it
+  // ending then (killed by the signal before its own handler was installed) is not a failure.
+  const listened = new WeakSet<Worker>();
+  cluster.on('listening', (worker) => listened.add(worker));
   let stopping = false;
   let failed = false;
+
+  // Installed before any worker exists, so a stop signal never finds the default (kill) in place.
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stopping workers');
+    for (const worker of startedAt.keys()) worker.process.kill('SIGTERM');
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
 
   const fork = () => startedAt.set(cluster.fork(), Date.now());
   for (let i = 0; i < count; i++) fork();
@@ -111,7 +125,7 @@ function superviseWorkers(config: Config, count: number): Promise<void> {
     const lived = Date.now() - (startedAt.get(worker) ?? 0);
     startedAt.delete(worker);
     if (stopping) {
-      if (code !== 0) failed = true;
+      if (code !== 0 && listened.has(worker)) failed = true;
       if (startedAt.size === 0) {
         log.info('all workers stopped');
         process.exit(failed ? 1 : 0);
@@ -130,14 +144,6 @@ function superviseWorkers(config: Config, count: number): Promise<void> {
     fork();
   });
 
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'stopping workers');
-    for (const worker of startedAt.keys()) worker.process.kill('SIGTERM');
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
   return new Promise(() => {});
 }
 
