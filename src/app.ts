@@ -13,6 +13,10 @@ import type { Database } from './db/database.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerBearerAuth } from './http/auth.js';
 import { registerCors } from './http/cors.js';
+import { stdoutLogDestination } from './log-destination.js';
+import { IDLE_GRACE_MS, registerConnectionDrain } from './http/connection-drain.js';
+import { registerExpectContinue } from './http/expect-continue.js';
+import { LINGER_LIMITS, registerLingeringClose } from './http/lingering-close.js';
 import { ErrorSchema } from './http/responses.js';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
@@ -34,7 +38,21 @@ import { NewPetSchema, PetPatchSchema, PetSchema, PetsSchema, PetStatusSchema } 
 
 export interface AppDeps {
   db: Kysely<Database>;
-  config: Pick<Config, 'logLevel' | 'bodyLimitBytes' | 'publicBaseUrl' | 'stagingBaseUrl' | 'keyCacheTtlMs' | 'rateLimitPerMinute' | 'trustProxy' | 'cursorSecret' | 'corsOrigins' | 'metricsPort' | 'metricsToken'>;
+  config: Pick<
+    Config,
+    | 'logLevel'
+    | 'bodyLimitBytes'
+    | 'publicBaseUrl'
+    | 'stagingBaseUrl'
+    | 'keyCacheTtlMs'
+    | 'rateLimitPerMinute'
+    | 'trustProxy'
+    | 'cursorSecret'
+    | 'corsOrigins'
+    | 'metricsPort'
+    | 'metricsToken'
+    | 'shutdownTimeoutMs'
+  >;
   /** What the metrics tell of the database: its dialect and, on PostgreSQL, its pool. */
   database?: Pick<DbHandle, 'dialect' | 'poolStats'>;
   /** The metrics to count into; made here when not given. */
@@ -45,6 +63,8 @@ export interface AppDeps {
   now?: () => number;
   /** Where log lines go; the default is standard output. */
   logStream?: NodeJS.WritableStream;
+  /** How long a client has to send its whole request, headers and body; tests shorten it. */
+  requestTimeoutMs?: number;
 }
 
 declare module 'fastify' {
@@ -53,6 +73,8 @@ declare module 'fastify' {
     metrics: AppMetrics;
   }
 }
+/** The documented bound (README, error `request_timeout`) for a request to arrive completely. */
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 /** Schemas named in the OpenAPI components and referenced by `$ref` from the routes. */
 const SHARED_SCHEMAS = [
@@ -71,11 +93,12 @@ const SHARED_SCHEMAS = [
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { db, config } = deps;
   const now = deps.now ?? Date.now;
+  const requestTimeout = deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
 
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      ...(deps.logStream ? { stream: deps.logStream } : {}),
+      stream: deps.logStream ?? stdoutLogDestination(),
       redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
       // Error messages may quote a URL, and so carry a key sent in it by mistake.
       serializers: { err: (error: Error) => redactErrorText(pino.stdSerializers.err(error)) },
@@ -85,7 +108,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     // A client gets this long to send its whole request, so slow senders cannot hold sockets forever.
-    requestTimeout: 30_000,
+    requestTimeout,
+    // Node checks those timeouts only every connectionsCheckingInterval (30 s by default), and its
+    // headersTimeout (60 s) is fixed when the server is made: a stalled request got its 408 after
+    // 48 to 85 s. Both timeouts are set here, and checked every second.
+    http: { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1000, requestTimeout) },
     // While stopping, requests that still arrive on open connections are served (and those
     // connections closed), rather than answered with Fastify's own 503 body.
     return503OnClosing: false,
@@ -98,6 +125,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(createValidatorCompiler(SHARED_SCHEMAS));
   registerErrorHandling(app);
   registerJsonBodyParser(app);
+  registerExpectContinue(app);
+  registerLingeringClose(app, LINGER_LIMITS);
   registerResponseHeaders(app);
   // --- issue 10: CORS and metrics (before any route, so both learn every route) ---
   registerCors(app, { origins: config.corsOrigins, methodsOf: trackRouteMethods(app) });
@@ -108,6 +137,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(metricsRoutes, { render: deps.renderMetrics ?? metrics.render, token: config.metricsToken });
   }
   // --- end issue 10 ---
+  // Half the shutdown timeout at most, so idle connections alone never make a stop time out.
+  registerConnectionDrain(app, { idleGraceMs: Math.min(IDLE_GRACE_MS, config.shutdownTimeoutMs / 2) });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {

@@ -13,6 +13,7 @@ import type { Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { issueApiKey, listKeys, parseDuration, revokeKey } from './keys/keys.service.js';
 import { isScope, SCOPES } from './keys/scopes.js';
+import { dropOutputToClosedPipes } from './log-destination.js';
 
 const USAGE = `Usage:
   animal-store [serve] [--no-bootstrap-key] [--workers N]
@@ -155,6 +156,7 @@ function onDatabase(config: Config, work: (db: Kysely<Database>) => Promise<void
   return withDb(config.databaseUrl, config.databaseStatementTimeoutMs, work);
 }
 
+dropOutputToClosedPipes();
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
     process.stderr.write(`animal-store: ${(error as Error).message}\n\n${USAGE}\n`);

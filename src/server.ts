@@ -11,6 +11,8 @@ import { pino } from 'pino';
 import type { Config } from './config.js';
 import { buildApp } from './app.js';
 import { createDb, locationOf, withDb } from './db/create-db.js';
+import { stopListening } from './http/connection-drain.js';
+import { stdoutLogDestination } from './log-destination.js';
 import { migrateToLatest } from './db/migrate.js';
 import { hasAnyKey, issueApiKey } from './keys/keys.service.js';
 import { gatherWorkerMetrics, offerWorkerMetrics } from './metrics/cluster-metrics.js';
@@ -66,6 +68,7 @@ export async function serveHttp(config: Config): Promise<string> {
     }, config.shutdownTimeoutMs);
     force.unref();
     try {
+      stopListening(app.server);
       await metricsServer?.close();
       await app.close();
       await handle.close();
@@ -108,11 +111,24 @@ const MIN_WORKER_LIFETIME_MS = 5000;
  * SIGTERM/SIGINT passes the signal on and exits 0 once every worker has stopped cleanly.
  */
 function superviseWorkers(config: Config, count: number): Promise<void> {
-  const log = pino({ level: config.logLevel }).child({ role: 'primary' });
+  const log = pino({ level: config.logLevel }, stdoutLogDestination()).child({ role: 'primary' });
   const startedAt = new Map<Worker, number>();
+  // Workers that have listened: one still starting when a stop comes holds no request, so it
+  // ending then (killed by the signal before its own handler was installed) is not a failure.
+  const listened = new WeakSet<Worker>();
+  cluster.on('listening', (worker) => listened.add(worker));
   let stopping = false;
   let failed = false;
 
+  // Installed before any worker exists, so a stop signal never finds the default (kill) in place.
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stopping workers');
+    for (const worker of startedAt.keys()) worker.process.kill('SIGTERM');
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
   // --- issue 10: the primary sums the workers' metrics (cluster-metrics.ts), and serves METRICS_PORT itself.
   const renderMetrics = gatherWorkerMetrics();
   const metricsServer = config.metricsPort === undefined ? undefined : buildMetricsServer({ render: renderMetrics, token: config.metricsToken, logger: log });
@@ -132,7 +148,7 @@ function superviseWorkers(config: Config, count: number): Promise<void> {
     const lived = Date.now() - (startedAt.get(worker) ?? 0);
     startedAt.delete(worker);
     if (stopping) {
-      if (code !== 0) failed = true;
+      if (code !== 0 && listened.has(worker)) failed = true;
       if (startedAt.size === 0) {
         log.info('all workers stopped');
         process.exit(failed ? 1 : 0);
@@ -151,14 +167,6 @@ function superviseWorkers(config: Config, count: number): Promise<void> {
     fork();
   });
 
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'stopping workers');
-    for (const worker of startedAt.keys()) worker.process.kill('SIGTERM');
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
   return new Promise(() => {});
 }
 

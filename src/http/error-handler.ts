@@ -28,7 +28,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = METHODS.filter((method) => knownPaths.find(method, path) !== null);
-    if (allowed.length > 0) {
+    // A route that takes this very method and still found nothing (a missing file under
+    // /docs/static/*) is a 404; only another method's path is a 405.
+    if (allowed.length > 0 && !allowed.includes(request.method as (typeof METHODS)[number])) {
       reply.header('allow', allowed.join(', '));
       return sendError(reply, new AppError('method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`));
     }

@@ -9,6 +9,7 @@ import { ERROR_CODES } from '../errors.js';
 import { type Scope, SCOPE_DESCRIPTIONS, SCOPES } from '../keys/scopes.js';
 import { STORE_TAG } from '../orders/orders.docs.js';
 import { BETA_PROMISE } from './stability.js';
+import { docsBranding } from './docs-branding.js';
 
 export interface OpenApiOptions {
   publicBaseUrl: string;
@@ -61,6 +62,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
     routePrefix: '/docs',
     // showExtensions: /docs shows `x-stability` beside each operation.
     uiConfig: { persistAuthorization: true, deepLinking: true, tryItOutEnabled: true, showExtensions: true },
+    ...docsBranding(),
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -61,8 +61,10 @@ for (const dialect of ALL_DIALECTS) {
     let other: DbHandle;
     before(async () => {
       database = await createTestDatabase(dialect);
-      // A second connection, as another process would have; it gives up on a lock quickly.
-      other = createDb(database.url, { poolMax: 1, statementTimeoutMs: 200 });
+      // A second connection, as another process would have; it gives up on a lock within a second
+      // (its connect timeout too, so it is opened here, not under a busy machine's lock test).
+      other = createDb(database.url, { poolMax: 1, statementTimeoutMs: 1000 });
+      await sql`select 1`.execute(other.db);
     });
     after(async () => {
       await other.close();

@@ -1,0 +1,60 @@
+/**
+ * Early answers to requests whose body is still arriving (413 from Content-Length, 401 before the
+ * body is read). Node ends such a connection right after the answer; the rest of the upload then
+ * reaches a closed socket, the kernel resets the connection, and the reset can discard the answer
+ * before the client reads it (Node's fetch reported EPIPE instead of the 413). So, as nginx's
+ * lingering close does: the answer carries `Connection: close`, the service stops writing but
+ * keeps reading and discarding what the client still sends, until the client closes its side or
+ * a bound of bytes or time is reached, whichever comes first.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+
+export interface LingerLimits {
+  maxBytes: number;
+  maxMs: number;
+}
+
+/** Enough for a client to notice the answer and stop sending; a hostile sender costs at most this. */
+export const LINGER_LIMITS: LingerLimits = { maxBytes: 16 * 1024 * 1024, maxMs: 5000 };
+
+export function registerLingeringClose(app: FastifyInstance, limits: LingerLimits): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (bodyStillArriving(request.raw)) {
+      reply.header('connection', 'close');
+      lingerOnClose(request.raw.socket as Socket, limits);
+    }
+    return payload;
+  });
+}
+
+/** Whether the request's body has not been received completely (a request without body is complete at once). */
+export function bodyStillArriving(request: Pick<IncomingMessage, 'complete' | 'readableEnded'>): boolean {
+  return !request.complete && !request.readableEnded;
+}
+
+const lingering = new WeakSet<Socket>();
+
+function lingerOnClose(socket: Socket, limits: LingerLimits): void {
+  if (lingering.has(socket)) return;
+  lingering.add(socket);
+  // Node ends a connection whose answer said `Connection: close` with destroySoon(): end, then
+  // destroy as soon as the answer is written. Here the destroy waits for the client instead.
+  socket.destroySoon = function lingeringClose(this: Socket) {
+    this.end();
+    let received = 0;
+    const stop = () => {
+      clearTimeout(timer);
+      this.destroy();
+    };
+    const timer = setTimeout(stop, limits.maxMs);
+    this.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limits.maxBytes) stop();
+    });
+    this.once('end', stop);
+    this.once('close', () => clearTimeout(timer));
+    this.resume();
+  };
+}
