@@ -19,6 +19,7 @@ import { registerExpectContinue } from './http/expect-continue.js';
 import { LINGER_LIMITS, registerLingeringClose } from './http/lingering-close.js';
 import { ErrorSchema } from './http/responses.js';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handler.js';
+import { registerQueryEncodingCheck } from './http/query-encoding.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
@@ -162,6 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     async (v1) => {
       const brake = registerRateLimit(v1, { limitPerMinute: config.rateLimitPerMinute, now });
       registerBearerAuth(v1, verifier, brake);
+      registerQueryEncodingCheck(v1);
       const cursorSecret = cursorSecretSource(db, config.cursorSecret);
       await v1.register(petsRoutes, { db, now, cursorSecret });
       await v1.register(ordersRoutes, { db, now, cursorSecret });

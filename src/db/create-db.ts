@@ -77,6 +77,10 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
       // (a free one, or a new one being opened) is cut at the statement timeout, and what it
       // leaves of the operation's budget bounds the wait for the answer (postgres-deadline.ts).
       statement_timeout: statementTimeoutMs,
+      // The service never pauses inside a transaction on purpose; a session idle in one is a client
+      // gone silent (a partition, a stalled link), whose row locks (a pet being ordered) would
+      // otherwise hold every other instance's change of that row until TCP keepalive notices, hours on.
+      idle_in_transaction_session_timeout: statementTimeoutMs,
       connectionTimeoutMillis: statementTimeoutMs,
       keepAlive: true,
       types: { getTypeParser: postgresTypeParser },

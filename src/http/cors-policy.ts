@@ -19,8 +19,10 @@ export const CORS_EXPOSED_HEADERS = [
   'ETag',
   'Deprecation',
   'Sunset',
-  'RateLimit',
-  'RateLimit-Policy',
+  // The names rate-limit.ts sends (draft-ietf-httpapi-ratelimit-headers-06 style), not the later RateLimit/RateLimit-Policy pair.
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
   'Retry-After',
   'X-Request-Id',
   'Idempotent-Replayed',

@@ -103,6 +103,25 @@ describe('CORS with a list of origins', () => {
     });
   }
 
+  it('answers to a listed origin > expose every header they carry beyond the CORS-safelisted and transport ones', async () => {
+    // Headers a page can always read (Fetch's CORS-safelisted response headers) or that only the transport uses.
+    const readableAnyway = new Set(['cache-control', 'content-language', 'content-length', 'content-type', 'expires', 'last-modified', 'pragma']);
+    const transport = new Set(['connection', 'keep-alive', 'date', 'vary', 'x-content-type-options', 'transfer-encoding']);
+    const headers = { ...t.auth, origin: SHOP };
+    const created = await t.app.inject({ method: 'POST', url: '/v1/pets', headers, payload: { name: 'Rex', categoryId: 1 } });
+    await t.app.inject({ method: 'POST', url: '/v1/pets', headers, payload: { name: 'Rex', categoryId: 1 } });
+    const listed = await t.app.inject({ method: 'GET', url: '/v1/pets?limit=1', headers });
+    const deprecated = await t.app.inject({ method: 'GET', url: `/v1/pets/${created.json().id}`, headers });
+    const exposed = new Set(String(created.headers['access-control-expose-headers']).split(', ').map((name) => name.toLowerCase()));
+    for (const response of [created, listed, deprecated]) {
+      const unreadable = Object.keys(response.headers).filter(
+        (name) => !name.startsWith('access-control-') && !readableAnyway.has(name) && !transport.has(name) && !exposed.has(name),
+      );
+      assert.deepEqual(unreadable, [], `${response.statusCode} answer to ${response.raw.req.method} ${response.raw.req.url}`);
+    }
+    assert.ok(listed.headers['ratelimit-remaining'] !== undefined && listed.headers.link !== undefined, 'the listing carries the headers checked');
+  });
+
   it('a 429 to a listed origin > carries the CORS headers, so the page can read Retry-After', async () => {
     const other = await createTestApp('sqlite', { env: { CORS_ORIGINS: SHOP, RATE_LIMIT_PER_MINUTE: '1' }, now: Date.parse('2027-01-01T00:00:00Z') });
     try {
