@@ -60,13 +60,14 @@ export class WindowCounters {
   }
 
   /**
-   * The windows a sync must send, marking their counts as pushed. `settle` must be called with
+   * The windows a sync must send (at most `max`; the rest wait for the next), marking their counts as pushed. `settle` must be called with
    * each one's fleet total when the sync succeeds, or `restore` when it fails, so nothing is lost.
    */
-  drain(at: number): PendingPush[] {
+  drain(at: number, max = Infinity): PendingPush[] {
     const start = windowStart(at);
     const pushes: PendingPush[] = [];
     for (const [client, window] of this.windows) {
+      if (pushes.length >= max) break;
       if (window.start !== start || (!window.touched && window.unsynced === 0)) continue;
       pushes.push({ client, windowStart: window.start, increment: window.unsynced });
       window.inFlight += window.unsynced;

@@ -11,6 +11,13 @@ import type { WindowCounters } from '../http/window-counters.js';
 import { WINDOW_MS } from '../http/window-counters.js';
 import type { RedisLink } from './redis-link.js';
 
+/**
+ * Windows pushed per counter and sync, at most. Clients from many addresses (an IPv6 prefix is
+ * cheap) must not make one sync a pipeline so long it blocks this process or Redis; windows left
+ * over keep their counts and go with the next syncs, which only delays what the fleet sees of them.
+ */
+export const MAX_PUSHES_PER_SYNC = 5_000;
+
 export interface CounterSync {
   /** Runs one push now (tests; the timer runs them otherwise). */
   syncNow(): Promise<void>;
@@ -27,7 +34,7 @@ export function syncCounters(
   const syncOnce = async () => {
     await link.firstAttempt;
     const at = options.now();
-    const batches = Object.entries(counters).map(([name, windows]) => ({ name, windows, pushes: windows.drain(at) }));
+    const batches = Object.entries(counters).map(([name, windows]) => ({ name, windows, pushes: windows.drain(at, MAX_PUSHES_PER_SYNC) }));
     const total = batches.reduce((sum, batch) => sum + batch.pushes.length, 0);
     if (total === 0) return;
     const pipeline = link.commands.pipeline();

@@ -36,4 +36,12 @@ describe('WindowCounters', () => {
     assert.equal(counters.take('k', START + 60_000).remaining, 9);
     assert.deepEqual(counters.drain(START + 60_000), [{ client: 'k', windowStart: START + 60_000, increment: 1 }]);
   });
+
+  it('a sync limited to a few windows > pushes the others at the next ones, losing no count', () => {
+    const counters = new WindowCounters(10);
+    for (const client of ['a', 'b', 'c']) counters.take(client, START);
+    assert.deepEqual(counters.drain(START, 2).map((push) => push.client), ['a', 'b']);
+    assert.deepEqual(counters.drain(START, 2).map((push) => push.client), ['c']);
+    assert.equal(counters.peek('c', START).remaining, 9);
+  });
 });
