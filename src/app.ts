@@ -27,6 +27,8 @@ import { registerResponseHeaders, requestIdOf } from './http/request-context.js'
 import { trackRouteMethods } from './http/route-methods.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { redactApiKeys } from './keys/api-key-token.js';
+import { subscribeToRevocations } from './keys/key-revocations.js';
+import { createKeyUsage, type KeyUsage } from './keys/key-usage.js';
 import { createKeyVerifier } from './keys/keys.service.js';
 import { type AppMetrics, createMetrics } from './metrics/metrics.js';
 import { registerMetricsHooks } from './metrics/metrics.hooks.js';
@@ -35,6 +37,8 @@ import { ordersRoutes } from './orders/orders.routes.js';
 import { NewOrderSchema, OrderSchema, OrdersSchema, OrderStatusSchema } from './orders/orders.schemas.js';
 import { cursorSecretSource } from './pagination/cursor-secret.js';
 import { petsRoutes } from './pets/pets.routes.js';
+import { type CounterSync, syncCounters } from './redis/counter-sync.js';
+import { connectRedis } from './redis/redis-link.js';
 import { NewPetSchema, PetPatchSchema, PetSchema, PetsSchema, PetStatusSchema } from './pets/pets.schemas.js';
 
 export interface AppDeps {
@@ -53,7 +57,8 @@ export interface AppDeps {
     | 'metricsPort'
     | 'metricsToken'
     | 'shutdownTimeoutMs'
-  >;
+  > &
+    Partial<Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'rateLimitSyncMs' | 'keyLastUsedFlushMs'>>;
   /** What the metrics tell of the database: its dialect and, on PostgreSQL, its pool. */
   database?: Pick<DbHandle, 'dialect' | 'poolStats'>;
   /** The metrics to count into; made here when not given. */
@@ -72,6 +77,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The process's metrics; modules add their own to `metrics.registry`. */
     metrics: AppMetrics;
+    /** The keys' last use, gathered for the next batched write. */
+    keyUsage: KeyUsage;
+    /** Pushes the rate-limit counts to Redis now (a no-op without Redis). */
+    counterSync: { syncNow(): Promise<void> };
   }
 }
 /** The documented bound (README, error `request_timeout`) for a request to arrive completely. */
@@ -158,10 +167,32 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, config);
   await app.register(healthRoutes, { db });
 
-  const verifier = createKeyVerifier(db, { cacheTtlMs: config.keyCacheTtlMs, now });
+  // --- issue 10: a fleet. Redis shares the rate-limit counts and the revocations; keys' last use is batched.
+  const keyUsage = createKeyUsage(db, {
+    flushMs: config.keyLastUsedFlushMs ?? 10_000,
+    onError: (error) => app.log.warn({ err: error }, 'could not record the keys\' last use; will retry at the next flush'),
+  });
+  app.decorate('keyUsage', keyUsage);
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, { keyPrefix: config.redisKeyPrefix ?? 'animal-store:', log: app.log }) : undefined;
+  let counterSync: CounterSync | undefined;
+  app.decorate('counterSync', { syncNow: () => counterSync?.syncNow() ?? Promise.resolve() });
+  app.addHook('onClose', async () => {
+    counterSync?.stop();
+    await keyUsage.close();
+    await redis?.close();
+  });
+  const verifier = createKeyVerifier(db, { cacheTtlMs: config.keyCacheTtlMs, now, onUse: keyUsage.record });
+  if (redis) subscribeToRevocations(redis, verifier, (error) => app.log.warn({ err: error }, 'could not subscribe to key revocations'));
+  // --- end issue 10 ---
   await app.register(
     async (v1) => {
-      const brake = registerRateLimit(v1, { limitPerMinute: config.rateLimitPerMinute, now });
+      const brake = registerRateLimit(v1, {
+        limitPerMinute: config.rateLimitPerMinute,
+        now,
+        share: (counters) => {
+          if (redis) counterSync = syncCounters(redis, { key: counters.perKey, fail: counters.failedVerifications }, { intervalMs: config.rateLimitSyncMs ?? 250, now });
+        },
+      });
       registerBearerAuth(v1, verifier, brake);
       registerQueryEncodingCheck(v1);
       const cursorSecret = cursorSecretSource(db, config.cursorSecret);

@@ -11,6 +11,7 @@ import { withDb } from './db/create-db.js';
 import { hintForDatabaseError } from './db/hints.js';
 import type { Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { publishRevocation } from './keys/key-revocations.js';
 import { issueApiKey, listKeys, parseDuration, revokeKey } from './keys/keys.service.js';
 import { isScope, SCOPES } from './keys/scopes.js';
 import { dropOutputToClosedPipes } from './log-destination.js';
@@ -26,6 +27,7 @@ const USAGE = `Usage:
                                                 (without --scope: all of them)
   animal-store keys list [--json]               list keys (never their secrets)
   animal-store keys revoke ID                   revoke a key; every instance refuses it within
+                                                a second with REDIS_URL, else within
                                                 KEY_CACHE_TTL_MS (5 s by default)
 
 Configuration comes from environment variables (PORT, HOST, DATABASE_URL, ...); see the README.`;
@@ -126,8 +128,8 @@ async function keys(config: Config, sub: string | undefined, rest: string[], val
           process.stdout.write(`${JSON.stringify(all, null, 2)}\n`);
           return;
         }
-        process.stdout.write(['ID\tPREFIX\tNAME\tSCOPES\tCREATED\tEXPIRES\tREVOKED', ...all.map((k) =>
-          [k.id, `${k.prefix}…`, k.name, k.scopes.join(',') || '-', k.createdAt.toISOString(), k.expiresAt?.toISOString() ?? '-', k.revokedAt?.toISOString() ?? '-'].join('\t'),
+        process.stdout.write(['ID\tPREFIX\tNAME\tSCOPES\tCREATED\tEXPIRES\tREVOKED\tLAST USED', ...all.map((k) =>
+          [k.id, `${k.prefix}…`, k.name, k.scopes.join(',') || '-', k.createdAt.toISOString(), k.expiresAt?.toISOString() ?? '-', k.revokedAt?.toISOString() ?? '-', k.lastUsedAt?.toISOString() ?? '-'].join('\t'),
         )].join('\n') + '\n');
       });
     case 'revoke': {
@@ -139,15 +141,27 @@ async function keys(config: Config, sub: string | undefined, rest: string[], val
         const revoked = await revokeKey(db, Number(id), () => at.getTime());
         if (!revoked) throw new Error(`no key has id ${id}`);
         const what = `key ${revoked.id} "${revoked.name}" (${revoked.prefix}…)`;
-        process.stderr.write(
-          revoked.revokedAt?.getTime() === at.getTime()
-            ? `Revoked ${what}. Every instance refuses it within KEY_CACHE_TTL_MS (${config.keyCacheTtlMs} ms).\n`
-            : `${what} was already revoked at ${revoked.revokedAt?.toISOString()}; nothing changed.\n`,
-        );
+        if (revoked.revokedAt?.getTime() !== at.getTime()) {
+          process.stderr.write(`${what} was already revoked at ${revoked.revokedAt?.toISOString()}; nothing changed.\n`);
+          return;
+        }
+        process.stderr.write(`Revoked ${what}. ${await announceRevocation(config, revoked.id)}\n`);
       });
     }
     default:
       throw new UsageError(sub === undefined ? 'keys needs a subcommand: create, list or revoke' : `unknown keys subcommand ${JSON.stringify(sub)}`);
+  }
+}
+
+/** Tells the fleet through Redis, when there is one; answers how soon every instance refuses the key. */
+async function announceRevocation(config: Config, keyId: number): Promise<string> {
+  const ttl = `within KEY_CACHE_TTL_MS (${config.keyCacheTtlMs} ms)`;
+  if (!config.redisUrl) return `Every instance refuses it ${ttl}.`;
+  try {
+    const heard = await publishRevocation(config.redisUrl, config.redisKeyPrefix, keyId);
+    return `${heard} instance(s) subscribed through Redis refuse it now; any other ${ttl}.`;
+  } catch (error) {
+    return `Redis did not take the announcement (${(error as Error).message}); every instance refuses it ${ttl}.`;
   }
 }
 

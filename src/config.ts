@@ -33,6 +33,15 @@ export interface Config {
   metricsPort: number | undefined;
   /** Bearer token /metrics requires; unset, /metrics is open. Never logged. */
   metricsToken: string | undefined;
+  // --- issue 10, a fleet (Redis) ---
+  /** Shares rate-limit counts and key revocations with the fleet; unset, both stay in this process. Never logged whole. */
+  redisUrl: string | undefined;
+  /** Names this deployment's keys and channels in Redis. */
+  redisKeyPrefix: string;
+  /** How often the rate-limit counts are pushed to Redis and the fleet's totals read back. */
+  rateLimitSyncMs: number;
+  /** How often the keys' last use, gathered in memory, is written to the database. */
+  keyLastUsedFlushMs: number;
 }
 
 /** Shortest CURSOR_SECRET accepted: 32 characters, so a random one carries enough to resist guessing. */
@@ -68,6 +77,11 @@ export const CONFIG_DEFAULTS = {
   CORS_ORIGINS: '',
   /** Empty: /metrics is on the main port. */
   METRICS_PORT: '',
+  /** Empty: rate limits and the key cache are this process's alone. */
+  REDIS_URL: '',
+  REDIS_KEY_PREFIX: 'animal-store:',
+  RATE_LIMIT_SYNC_MS: '250',
+  KEY_LAST_USED_FLUSH_MS: '10000',
 } as const;
 
 type Env = Record<string, string | undefined>;
@@ -151,6 +165,15 @@ export function loadConfig(env: Env = process.env): Config {
   if (metricsToken !== undefined && (metricsToken.length < METRICS_TOKEN_MIN_LENGTH || !/^[\x21-\x7e]+$/.test(metricsToken))) {
     problems.push(`METRICS_TOKEN must have at least ${METRICS_TOKEN_MIN_LENGTH} printable characters without spaces (got ${metricsToken.length} characters)`);
   }
+  const redisUrl = read('REDIS_URL') === '' ? undefined : read('REDIS_URL');
+  if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) {
+    problems.push(`REDIS_URL must be a redis:// or rediss:// URL (got ${JSON.stringify(redisUrl.replace(/\/\/[^@/]*@/, '//***@'))})`);
+  }
+  const redisKeyPrefix = read('REDIS_KEY_PREFIX');
+  if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(redisKeyPrefix)) {
+    problems.push(`REDIS_KEY_PREFIX must have 1 to 64 letters, digits or :_.- (got ${JSON.stringify(redisKeyPrefix)})`);
+  }
+
   // Unset, the public URL follows PORT, so the "Try it out" buttons of /docs reach this very process.
   const localBaseUrl = `http://localhost:${port || 8080}/v1`;
 
@@ -172,6 +195,10 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: 'origins' in corsOrigins ? corsOrigins.origins : [],
     metricsPort,
     metricsToken,
+    redisUrl,
+    redisKeyPrefix,
+    rateLimitSyncMs: integer('RATE_LIMIT_SYNC_MS', 10, 10_000),
+    keyLastUsedFlushMs: integer('KEY_LAST_USED_FLUSH_MS', 100, 3_600_000),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -22,7 +22,30 @@ describe('loadConfig', () => {
       corsOrigins: [],
       metricsPort: undefined,
       metricsToken: undefined,
+      redisUrl: undefined,
+      redisKeyPrefix: 'animal-store:',
+      rateLimitSyncMs: 250,
+      keyLastUsedFlushMs: 10000,
     });
+  });
+
+  it('REDIS_URL, REDIS_KEY_PREFIX, RATE_LIMIT_SYNC_MS, KEY_LAST_USED_FLUSH_MS > are read and checked, and a password never shown', () => {
+    const config = loadConfig({ REDIS_URL: 'redis://:pw@cache:6379/2', REDIS_KEY_PREFIX: 'shop-eu:', RATE_LIMIT_SYNC_MS: '100', KEY_LAST_USED_FLUSH_MS: '5000' });
+    assert.equal(config.redisUrl, 'redis://:pw@cache:6379/2');
+    assert.equal(config.redisKeyPrefix, 'shop-eu:');
+    assert.equal(config.rateLimitSyncMs, 100);
+    assert.equal(config.keyLastUsedFlushMs, 5000);
+    assert.equal(loadConfig({ REDIS_URL: 'rediss://cache.example:6380' }).redisUrl, 'rediss://cache.example:6380');
+    assert.throws(
+      () => loadConfig({ REDIS_URL: 'http://user:hunter2@cache:6379', REDIS_KEY_PREFIX: 'has space', RATE_LIMIT_SYNC_MS: '0', KEY_LAST_USED_FLUSH_MS: 'often' }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.equal(error.problems.length, 4);
+        for (const name of ['REDIS_URL', 'REDIS_KEY_PREFIX', 'RATE_LIMIT_SYNC_MS', 'KEY_LAST_USED_FLUSH_MS']) assert.match(error.message, new RegExp(name));
+        assert.doesNotMatch(error.message, /hunter2/);
+        return true;
+      },
+    );
   });
 
   it('CORS_ORIGINS > reads *, or a list of exact origins', () => {

@@ -33,6 +33,8 @@ export interface ApiKeyTable {
   revokedAt: EpochMs | null;
   /** What the key may do: scopes separated by spaces (see keys/scopes.ts). */
   scopes: string;
+  /** The key's last use as of the last flush (keys/key-usage.ts); written only in batches. */
+  lastUsedAt: ColumnType<EpochMs | null, EpochMs | null | undefined, EpochMs | null>;
 }
 
 /** Secrets the service made for itself, such as the cursor signing secret. */

@@ -19,10 +19,9 @@ export const CORS_EXPOSED_HEADERS = [
   'ETag',
   'Deprecation',
   'Sunset',
-  // The names rate-limit.ts sends (draft-ietf-httpapi-ratelimit-headers-06 style), not the later RateLimit/RateLimit-Policy pair.
-  'RateLimit-Limit',
-  'RateLimit-Remaining',
-  'RateLimit-Reset',
+  // The fields rate-limit.ts sends (draft-ietf-httpapi-ratelimit-headers-11).
+  'RateLimit',
+  'RateLimit-Policy',
   'Retry-After',
   'X-Request-Id',
   'Idempotent-Replayed',

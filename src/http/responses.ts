@@ -74,9 +74,10 @@ export const header = (description: string) => ({ type: 'string' as const, descr
 export const HEADERS = {
   requestId: { 'X-Request-Id': header('The request id: the one the client sent when it was sane, else a new UUID. Also in the log line.') },
   rateLimit: {
-    'RateLimit-Limit': header('Requests allowed per minute with this key (absent when rate limits are off).'),
-    'RateLimit-Remaining': header('Requests left in the current minute.'),
-    'RateLimit-Reset': header('Seconds until the current minute ends.'),
+    'RateLimit-Policy': header(
+      'The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off.',
+    ),
+    RateLimit: header('What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off.'),
   },
   retryAfter: { 'Retry-After': header('Seconds to wait before retrying.') },
   challenge: { 'WWW-Authenticate': header('`Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750).') },

@@ -1,5 +1,5 @@
 /** SQL for API keys. Every function takes the database (or a transaction) first. */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { ApiKeyRow, Database, NewApiKeyRow } from '../db/database.js';
 
 export async function insertApiKey(db: Kysely<Database>, row: NewApiKeyRow): Promise<ApiKeyRow> {
@@ -34,4 +34,22 @@ export async function anyApiKeyExists(db: Kysely<Database>): Promise<boolean> {
 export async function revokeApiKey(db: Kysely<Database>, id: number, revokedAt: number): Promise<ApiKeyRow | undefined> {
   await db.updateTable('apiKeys').set({ revokedAt }).where('id', '=', id).where('revokedAt', 'is', null).execute();
   return db.selectFrom('apiKeys').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Records the last use of many keys in one statement; a time never moves back, so a flush that
+ * arrives late from another instance cannot hide a later use.
+ */
+export async function recordKeysLastUsed(db: Kysely<Database>, lastUse: ReadonlyMap<number, number>): Promise<void> {
+  if (lastUse.size === 0) return;
+  const ids = [...lastUse.keys()];
+  const newest = sql<number>`case ${sql.ref('id')} ${sql.join(
+    ids.map((id) => sql`when ${id} then cast(${lastUse.get(id)!} as bigint)`),
+    sql` `,
+  )} end`;
+  await db
+    .updateTable('apiKeys')
+    .set({ lastUsedAt: sql<number>`case when ${sql.ref('lastUsedAt')} is null or ${sql.ref('lastUsedAt')} < ${newest} then ${newest} else ${sql.ref('lastUsedAt')} end` })
+    .where('id', 'in', ids)
+    .execute();
 }

@@ -20,6 +20,8 @@ export interface ApiKeySummary {
   expiresAt: Date | null;
   revokedAt: Date | null;
   scopes: Scope[];
+  /** The last use recorded by the service's last flush (KEY_LAST_USED_FLUSH_MS); null if never used since. */
+  lastUsedAt: Date | null;
 }
 
 export interface IssuedApiKey extends ApiKeySummary {
@@ -75,6 +77,7 @@ function summarize(row: ApiKeyRow): ApiKeySummary {
     expiresAt: row.expiresAt === null ? null : new Date(row.expiresAt),
     revokedAt: row.revokedAt === null ? null : new Date(row.revokedAt),
     scopes: parseScopes(row.scopes),
+    lastUsedAt: row.lastUsedAt === null || row.lastUsedAt === undefined ? null : new Date(row.lastUsedAt),
   };
 }
 
@@ -103,6 +106,8 @@ export type KeyCheck = { key: VerifiedKey } | { key: undefined; failure: 'malfor
 
 export interface KeyVerifier {
   verify(token: string): Promise<KeyCheck>;
+  /** Drops a revoked key from the cache at once and re-reads the usable prefixes (a revocation published by the fleet). */
+  forget(keyId: number): void;
 }
 
 /**
@@ -117,7 +122,14 @@ export interface KeyVerifier {
  */
 export function createKeyVerifier(
   db: Kysely<Database>,
-  options: { cacheTtlMs: number; now?: Clock; maxEntries?: number; prefixRefreshMs?: number },
+  options: {
+    cacheTtlMs: number;
+    now?: Clock;
+    maxEntries?: number;
+    prefixRefreshMs?: number;
+    /** Told of every request a key passes (keys/key-usage.ts gathers them). */
+    onUse?: (keyId: number, at: number) => void;
+  },
 ): KeyVerifier {
   const now = options.now ?? Date.now;
   const maxEntries = options.maxEntries ?? 10_000;
@@ -157,7 +169,15 @@ export function createKeyVerifier(
           cache.set(secretHash, { key, cachedUntil: at + options.cacheTtlMs });
         }
       }
-      return key && usable(key, now()) ? { key: { id: key.id, prefix: key.prefix, scopes: parseScopes(key.scopes) } } : { key: undefined, failure: 'not_usable' };
+      const at = now();
+      if (!key || !usable(key, at)) return { key: undefined, failure: 'not_usable' };
+      options.onUse?.(key.id, at);
+      return { key: { id: key.id, prefix: key.prefix, scopes: parseScopes(key.scopes) } };
+    },
+    forget(keyId) {
+      for (const [hash, entry] of cache) if (entry.key.id === keyId) cache.delete(hash);
+      // The prefix set is read whole from the database: another usable key may share the prefix.
+      prefixes.refreshed().catch(() => {});
     },
   };
 }

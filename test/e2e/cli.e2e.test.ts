@@ -265,7 +265,7 @@ for (const dialect of ALL_DIALECTS) {
         const table = await runCli(['keys', 'list'], { DATABASE_URL: databaseUrl });
         assert.equal(table.code, 0, table.stderr);
         const [heading, ...rows] = table.stdout.trimEnd().split('\n');
-        assert.deepEqual(heading!.split('\t'), ['ID', 'PREFIX', 'NAME', 'SCOPES', 'CREATED', 'EXPIRES', 'REVOKED']);
+        assert.deepEqual(heading!.split('\t'), ['ID', 'PREFIX', 'NAME', 'SCOPES', 'CREATED', 'EXPIRES', 'REVOKED', 'LAST USED']);
         assert.equal(rows.find((row) => row.split('\t')[2] === name)?.split('\t')[3], 'pets:write');
         const allScopesId = (await listKeysJson(databaseUrl)).find((k) => k.scopes.length === 4)?.id;
         const everything = rows.find((row) => row.split('\t')[0] === String(allScopesId));

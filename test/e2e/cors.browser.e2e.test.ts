@@ -58,7 +58,7 @@ function fetchFromPage(page: Page, url: string, init: { method?: string; headers
           link: response.headers.get('link'),
           requestId: response.headers.get('x-request-id'),
           location: response.headers.get('location'),
-          rateLimitHeaders: [response.headers.get('ratelimit-limit'), response.headers.get('retry-after')],
+          rateLimitHeaders: [response.headers.get('ratelimit-policy'), response.headers.get('retry-after')],
           body: await response.json(),
         };
       } catch (error) {

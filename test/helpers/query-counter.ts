@@ -10,17 +10,20 @@ export interface QueryCounts {
   keyLookups: number;
   /** Reads of the set of usable key prefixes. */
   prefixReads: number;
+  /** Writes of keys' last use (keys/key-usage.ts). */
+  lastUseWrites: number;
   all: number;
 }
 
 export function countQueries(db: Kysely<Database>): { db: Kysely<Database>; counts: QueryCounts } {
-  const counts: QueryCounts = { keyLookups: 0, prefixReads: 0, all: 0 };
+  const counts: QueryCounts = { keyLookups: 0, prefixReads: 0, lastUseWrites: 0, all: 0 };
   const counted = db.withPlugin({
     transformQuery: ({ node }) => {
       counts.all += 1;
       const text = JSON.stringify(node);
       if (node.kind === 'SelectQueryNode' && /"secret_?[hH]ash"/.test(text)) counts.keyLookups += 1;
       if (node.kind === 'SelectQueryNode' && /"modifier":"Distinct"/.test(text) && text.includes('"prefix"')) counts.prefixReads += 1;
+      if (node.kind === 'UpdateQueryNode' && /"last_?[uU]sed_?[aA]t"/.test(text)) counts.lastUseWrites += 1;
       return node;
     },
     transformResult: async ({ result }) => result,

@@ -208,7 +208,12 @@ export async function spawnService(options: SpawnServiceOptions): Promise<Runnin
     logs,
     stdout: () => stdout,
     stderr: () => stderr,
-    exited,
+    // A test awaiting the exit keeps the event loop alive until it comes (the child is unref'd so a
+    // forgotten server does not): otherwise node:test may end that test as "still pending".
+    get exited() {
+      for (const handle of [child, child.stdout, child.stderr] as unknown as { ref?: () => void }[]) handle.ref?.();
+      return exited;
+    },
     waitForLog,
     stop,
   };

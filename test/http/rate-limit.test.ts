@@ -20,16 +20,16 @@ describe('rate limit', () => {
 
   const list = (headers: Record<string, string>) => t.app.inject({ method: 'GET', url: '/v1/pets', headers });
 
-  it('within the limit > answers normally with RateLimit headers counting down', async () => {
-    const remaining: string[] = [];
+  it('within the limit > answers normally with the RateLimit-Policy and RateLimit fields of the draft, counting down', async () => {
+    const fields: string[] = [];
     for (let i = 0; i < 3; i++) {
       const response = await list(t.auth);
       assert.equal(response.statusCode, 200);
-      assert.equal(response.headers['ratelimit-limit'], '3');
-      assert.equal(response.headers['ratelimit-reset'], '60');
-      remaining.push(String(response.headers['ratelimit-remaining']));
+      assert.equal(response.headers['ratelimit-policy'], '"per-key";q=3;w=60');
+      fields.push(String(response.headers['ratelimit']));
+      for (const old of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']) assert.equal(response.headers[old], undefined, old);
     }
-    assert.deepEqual(remaining, ['2', '1', '0']);
+    assert.deepEqual(fields, ['"per-key";r=2;t=60', '"per-key";r=1;t=60', '"per-key";r=0;t=60']);
   });
 
   it('over the limit > answers 429 rate_limited with Retry-After until the next window', async () => {
@@ -38,7 +38,8 @@ describe('rate limit', () => {
     assert.equal(response.statusCode, 429);
     assertErrorBody(response, 429, 'rate_limited', 'more than 3 requests in one minute with this key; retry after 45 s');
     assert.equal(response.headers['retry-after'], '45');
-    assert.equal(response.headers['ratelimit-remaining'], '0');
+    assert.equal(response.headers['ratelimit'], '"per-key";r=0;t=45');
+    assert.equal(response.headers['ratelimit-policy'], '"per-key";q=3;w=60');
 
     t.clock.now += 45_000;
     assert.equal((await list(t.auth)).statusCode, 200);
@@ -86,7 +87,7 @@ describe('rate limit', () => {
         Array.from({ length: 3 }, () => other.app.inject({ method: 'GET', url: '/v1/pets', headers: { authorization: randomKey() } })),
       );
       assert.deepEqual(responses.map((r) => r.statusCode).sort(), [401, 401, 429]);
-      for (const response of responses) assert.equal(response.headers['ratelimit-limit'], undefined);
+      for (const response of responses) assert.equal(response.headers['ratelimit-policy'], undefined);
     } finally {
       await other.close();
     }
@@ -122,7 +123,7 @@ describe('rate limit', () => {
           for (let i = 0; i < 4; i++) {
             const response = await other.app.inject({ method: 'GET', url, headers });
             assert.equal(response.statusCode, 200, url);
-            assert.equal(response.headers['ratelimit-limit'], undefined, url);
+            assert.equal(response.headers['ratelimit-policy'], undefined, url);
             assert.equal(response.headers['retry-after'], undefined, url);
           }
         }
@@ -140,7 +141,7 @@ describe('rate limit set to 0', () => {
       for (let i = 0; i < 5; i++) {
         const response = await t.app.inject({ method: 'GET', url: '/v1/pets', headers: t.auth });
         assert.equal(response.statusCode, 200);
-        assert.equal(response.headers['ratelimit-limit'], undefined);
+        assert.equal(response.headers['ratelimit-policy'], undefined);
       }
     } finally {
       await t.close();

@@ -33,7 +33,7 @@ for (const dialect of ALL_DIALECTS) {
     it('listKeys > shows no secret', async () => {
       const issued = await issueApiKey(database.db, { name: 'listed' });
       const listed = (await listKeys(database.db)).find((k) => k.id === issued.id)!;
-      assert.deepEqual(Object.keys(listed).sort(), ['createdAt', 'expiresAt', 'id', 'name', 'prefix', 'revokedAt', 'scopes']);
+      assert.deepEqual(Object.keys(listed).sort(), ['createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt', 'scopes']);
     });
 
     it('issueApiKey without scopes > grants every scope', async () => {
