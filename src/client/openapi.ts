@@ -1,5 +1,4 @@
 // Generated from openapi.json by `npm run openapi` (scripts/client-types.ts): do not edit.
-/* eslint-disable */
 export interface paths {
     "/pets": {
         parameters: {
@@ -253,7 +252,7 @@ export interface components {
              * @default available
              * @enum {string}
              */
-            status: "available" | "pending" | "sold";
+            status?: "available" | "pending" | "sold";
         };
         /**
          * @description A JSON Merge Patch (RFC 7396) of an animal: the fields given replace the stored ones, the others stay. Checked as strictly as `NewPet`: no type is converted, an unknown field is rejected by name, and `id` is rejected because it never changes. `null`, which in a merge patch removes a field, is refused: every field of a pet is required. An empty patch `{}` is refused too.
