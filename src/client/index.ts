@@ -1,0 +1,121 @@
+/**
+ * `animal-store/client`: a typed client for the animal-store API. Types are generated from
+ * openapi.json (./openapi.ts), calls are made by openapi-fetch (available as `raw` for anything
+ * not wrapped here), and this thin layer adds what the generator does not: every page of a
+ * listing as an async iterator, retries of what may safely run twice, an Idempotency-Key per
+ * logical create, and one error type, AnimalStoreError.
+ */
+import createClient, { type Client } from 'openapi-fetch';
+import { AnimalStoreError, errorFromResponse } from './errors.js';
+import type { components, paths } from './openapi.js';
+import { allPages } from './pages.js';
+import { type RetryOptions, retryingFetch } from './retry.js';
+
+export { AnimalStoreError, type AnimalStoreErrorCode } from './errors.js';
+export type { RetryOptions } from './retry.js';
+export type { components, operations, paths } from './openapi.js';
+
+export type Pet = components['schemas']['Pet'];
+export type NewPet = components['schemas']['NewPet'];
+export type PetPatch = components['schemas']['PetPatch'];
+export type Order = components['schemas']['Order'];
+export type NewOrder = components['schemas']['NewOrder'];
+export type PetQuery = Omit<NonNullable<paths['/pets']['get']['parameters']['query']>, 'cursor'>;
+export type OrderQuery = Omit<NonNullable<paths['/store/orders']['get']['parameters']['query']>, 'cursor'>;
+
+export interface AnimalStoreClientOptions {
+  /** Where the service answers, without `/v1`: `http://localhost:8080`. */
+  baseUrl: string;
+  /** An API key, sent as `Authorization: Bearer <apiKey>`. */
+  apiKey: string;
+  retry?: RetryOptions;
+  /** The fetch to use; the global fetch by default. */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+/** Options of a create: the Idempotency-Key to send (a new UUID when omitted), reused on every retry of this call. */
+export interface CreateOptions {
+  idempotencyKey?: string;
+}
+
+/** Options of a change or removal: its If-Match precondition. */
+export interface ConditionalOptions {
+  ifMatch?: string;
+}
+
+type Outcome<T> = { data?: T; error?: unknown; response: Response };
+
+async function unwrap<T>(call: Promise<Outcome<T>>): Promise<{ data: T; response: Response }> {
+  let outcome: Outcome<T>;
+  try {
+    outcome = await call;
+  } catch (error) {
+    if (error instanceof AnimalStoreError) throw error;
+    throw new AnimalStoreError({ code: 'network_error', status: 0, message: `no answer from the service: ${(error as Error).message}`, cause: error });
+  }
+  if (!outcome.response.ok) throw errorFromResponse(outcome.response, outcome.error);
+  return { data: outcome.data as T, response: outcome.response };
+}
+
+export function createAnimalStoreClient(options: AnimalStoreClientOptions) {
+  const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const raw: Client<paths> = createClient<paths>({
+    baseUrl: `${options.baseUrl.replace(/\/+$/, '')}/v1`,
+    headers: { authorization: `Bearer ${options.apiKey}` },
+    fetch: retryingFetch(baseFetch, options.retry),
+  });
+  const created = (idempotencyKey: string | undefined) => ({ 'idempotency-key': idempotencyKey ?? crypto.randomUUID() });
+  const conditional = (ifMatch: string | undefined) => (ifMatch === undefined ? {} : { 'if-match': ifMatch });
+
+  return {
+    /** The openapi-fetch client underneath (same auth and retries), for calls this layer does not wrap. */
+    raw,
+
+    /** Every animal matching `query`, page after page. */
+    pets(query: PetQuery = {}): AsyncGenerator<Pet, void, undefined> {
+      return allPages('/pets', query, async (q) => {
+        const { data, response } = await unwrap(raw.GET('/pets', { params: { query: q } }));
+        return { items: data, link: response.headers.get('link') };
+      });
+    },
+    /** Every order matching `query`, page after page. */
+    orders(query: OrderQuery = {}): AsyncGenerator<Order, void, undefined> {
+      return allPages('/store/orders', query, async (q) => {
+        const { data, response } = await unwrap(raw.GET('/store/orders', { params: { query: q } }));
+        return { items: data, link: response.headers.get('link') };
+      });
+    },
+
+    async createPet(pet: NewPet, opts: CreateOptions = {}): Promise<Pet> {
+      return (await unwrap(raw.POST('/pets', { body: pet, headers: created(opts.idempotencyKey) }))).data;
+    },
+    /** One animal by id (GET /v1/pets?id=…, not the deprecated GET /v1/pets/{petId}); undefined when none has it. */
+    async findPet(petId: number): Promise<Pet | undefined> {
+      return (await unwrap(raw.GET('/pets', { params: { query: { id: [petId] } } }))).data[0];
+    },
+    async updatePet(petId: number, patch: PetPatch, opts: ConditionalOptions = {}): Promise<Pet> {
+      return (await unwrap(raw.PATCH('/pets/{petId}', { params: { path: { petId } }, body: patch, headers: conditional(opts.ifMatch) }))).data;
+    },
+    async deletePet(petId: number, opts: ConditionalOptions = {}): Promise<void> {
+      await unwrap(raw.DELETE('/pets/{petId}', { params: { path: { petId } }, headers: conditional(opts.ifMatch) }));
+    },
+
+    async placeOrder(order: NewOrder, opts: CreateOptions = {}): Promise<Order> {
+      return (await unwrap(raw.POST('/store/orders', { body: order, headers: created(opts.idempotencyKey) }))).data;
+    },
+    async getOrder(orderId: number): Promise<Order> {
+      return (await unwrap(raw.GET('/store/orders/{orderId}', { params: { path: { orderId } } }))).data;
+    },
+    async approveOrder(orderId: number, opts: CreateOptions = {}): Promise<Order> {
+      return (await unwrap(raw.POST('/store/orders/{orderId}/approve', { params: { path: { orderId } }, headers: created(opts.idempotencyKey) }))).data;
+    },
+    async deliverOrder(orderId: number, opts: CreateOptions = {}): Promise<Order> {
+      return (await unwrap(raw.POST('/store/orders/{orderId}/deliver', { params: { path: { orderId } }, headers: created(opts.idempotencyKey) }))).data;
+    },
+    async cancelOrder(orderId: number, opts: CreateOptions = {}): Promise<Order> {
+      return (await unwrap(raw.POST('/store/orders/{orderId}/cancel', { params: { path: { orderId } }, headers: created(opts.idempotencyKey) }))).data;
+    },
+  };
+}
+
+export type AnimalStoreClient = ReturnType<typeof createAnimalStoreClient>;

@@ -1,0 +1,2183 @@
+// Generated from openapi.json by `npm run openapi` (scripts/client-types.ts): do not edit.
+export interface paths {
+    "/pets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List animals
+         * @description Returns at most `limit` animals in ascending id order. Filters narrow the listing and combine (every filter given must hold): `status`, `categoryId`, `name` (a case-insensitive prefix of the name) and `id` (one or more ids: `?id=7&id=9`, the way to read animals by id).
+         *
+         *     **Pagination.** When more animals follow, the response carries `Link: </v1/pets?…&cursor=…>; rel="next"` (RFC 8288); follow it until no such link comes. The body stays a bare JSON array. Walking the pages returns every matching animal exactly once, also while animals are being added: those appear on later pages. Cursors are signed: one that was altered or not made by this service, or used with other filters than it was made for, answers 400 `invalid_cursor`; `limit` may change between pages.
+         *
+         *     **Strictness.** Integers (`limit`, `categoryId`, each `id`) must be decimal digits (`1.5`, `1e2`, `abc` and an empty value are refused). Only `id` may be repeated; any other parameter given twice, and unknown parameters, are refused by name.
+         *
+         *     **Requires scope `pets:read`** (list and fetch animals); a key without it gets 403 `insufficient_scope`.
+         */
+        get: operations["listPets"];
+        put?: never;
+        /**
+         * Add an animal
+         * @description Adds an animal and answers it with the `id` the service assigned. `status` defaults to `available`.
+         *
+         *     The body is checked strictly and never altered: `"5"` is not an integer, `1.5` is not an integer, `null` is not a value, an integer beyond 2^53−1 is refused rather than rounded, unknown fields are refused by name, and `id` is refused because the service assigns it. The body must be `application/json` and at most the configured size (64 KiB by default).
+         *
+         *     **Requires scope `pets:write`** (add, change and remove animals); a key without it gets 403 `insufficient_scope`.
+         */
+        post: operations["createPet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pets/{petId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch one animal (deprecated)
+         * @deprecated
+         * @description **Deprecated** since 2026-11-25 (interface 1.0.0 was published with it deprecated) and **removed on Thu, 05 Dec 2030 00:00:00 GMT**: from that instant it answers 410 `operation_removed`. Use `GET /v1/pets?id={petId}` instead: it answers a one-animal array, or `[]` when no animal has the id.
+         *
+         *     Every answer carries `Deprecation: @1795564800` (RFC 9745), `Sunset: Thu, 05 Dec 2030 00:00:00 GMT` (RFC 8594) and `Link` to the successor and to this notice.
+         *
+         *     **Requires scope `pets:read`** (list and fetch animals); a key without it gets 403 `insufficient_scope`.
+         */
+        get: operations["getPet"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove an animal
+         * @description Removes an animal for good. It then no longer appears in listings, and `getPet`, `updatePet` and `deletePet` answer 404 `pet_not_found` for its id (the service does not remember removed animals, so it answers 404 rather than 410). Its id is never given to another animal. While the animal has an open order (`placed` or `approved`) it cannot be removed: 409 `pet_has_open_order`; deliver or cancel the order first. Its closed orders stay readable, with its id as `petId`.
+         *
+         *     **Lost updates.** Send the `ETag` you received (from `createPet`, `getPet` or an earlier change) in `If-Match`: the check and the write are one atomic step, so of two clients changing the same state, exactly one succeeds and the other gets 412 `precondition_failed`. Without `If-Match` the request applies unconditionally (last write wins). A missing animal is 404 whatever `If-Match` says.
+         *
+         *     **Requires scope `pets:write`** (add, change and remove animals); a key without it gets 403 `insufficient_scope`.
+         */
+        delete: operations["deletePet"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an animal
+         * @description Changes an animal with a JSON Merge Patch (RFC 7396): send only the fields to change, as `application/merge-patch+json` (or `application/json`). Answers the whole animal as it now is, with its new `ETag`.
+         *
+         *     **Strictness.** As for `createPet`: no type is converted, an unknown field is refused by name, `id` is refused (it never changes), an empty patch `{}` is refused, and `null` is refused for every field (a merge patch would remove the field, and every field of an animal is required).
+         *
+         *     **Status.** Any status may follow any other (`available`, `pending`, `sold`, in any order), except while the store's orders hold the animal: while it has an open order (`placed` or `approved`) a patch that changes its status answers 409 `pet_has_open_order`, and once a delivered order sold it, 409 `pet_sold_by_order`. Its name and category may still change, and a patch giving the status it already has is no change of status.
+         *
+         *     **Lost updates.** Send the `ETag` you received (from `createPet`, `getPet` or an earlier change) in `If-Match`: the check and the write are one atomic step, so of two clients changing the same state, exactly one succeeds and the other gets 412 `precondition_failed`. Without `If-Match` the request applies unconditionally (last write wins). A missing animal is 404 whatever `If-Match` says.
+         *
+         *     **Requires scope `pets:write`** (add, change and remove animals); a key without it gets 403 `insufficient_scope`.
+         */
+        patch: operations["updatePet"];
+        trace?: never;
+    };
+    "/store/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List orders
+         * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
+         *
+         *     Returns at most `limit` orders in ascending id order, optionally only those with a `status` or for one animal (`petId`); both filters combine.
+         *
+         *     **Pagination.** As for `listPets`: when more orders follow, the response carries `Link: </v1/store/orders?…&cursor=…>; rel="next"` (RFC 8288); follow it until no such link comes. The body stays a bare JSON array. Cursors are signed and bound to the filters; `limit` may change between pages.
+         *
+         *     **Requires scope `orders:read`** (read the store's orders); a key without it gets 403 `insufficient_scope`.
+         */
+        get: operations["listOrders"];
+        put?: never;
+        /**
+         * Place an order for an animal
+         * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
+         *
+         *     Places an order for an available animal, which becomes `pending` in the same transaction. The body is checked as strictly as `createPet`'s: only `petId`, an integer.
+         *
+         *     An order and its animal change in one transaction: no reader ever sees one changed without the other. Of concurrent requests that would both succeed alone (two orders for one animal, a `cancel` racing a `deliver`), exactly one does and the others answer 409, on any number of instances.
+         *
+         *     **Requires scope `orders:write`** (place and change the store's orders); a key without it gets 403 `insufficient_scope`.
+         */
+        post: operations["placeOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/orders/{orderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch one order
+         * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
+         *
+         *     Answers the order with this id. Orders are never removed, also when their animal is.
+         *
+         *     **Requires scope `orders:read`** (read the store's orders); a key without it gets 403 `insufficient_scope`.
+         */
+        get: operations["getOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/orders/{orderId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve an order
+         * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
+         *
+         *     Approves a `placed` order. The animal stays `pending`.
+         *
+         *     Takes no body (an empty JSON object `{}` is accepted too). Answers the order as it now is. An order and its animal change in one transaction: no reader ever sees one changed without the other. Of concurrent requests that would both succeed alone (two orders for one animal, a `cancel` racing a `deliver`), exactly one does and the others answer 409, on any number of instances.
+         *
+         *     **Requires scope `orders:write`** (place and change the store's orders); a key without it gets 403 `insufficient_scope`.
+         */
+        post: operations["approveOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/orders/{orderId}/deliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver an order
+         * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
+         *
+         *     Delivers an `approved` order: the animal becomes `sold`, for good.
+         *
+         *     Takes no body (an empty JSON object `{}` is accepted too). Answers the order as it now is. An order and its animal change in one transaction: no reader ever sees one changed without the other. Of concurrent requests that would both succeed alone (two orders for one animal, a `cancel` racing a `deliver`), exactly one does and the others answer 409, on any number of instances.
+         *
+         *     **Requires scope `orders:write`** (place and change the store's orders); a key without it gets 403 `insufficient_scope`.
+         */
+        post: operations["deliverOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/orders/{orderId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an order
+         * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
+         *
+         *     Cancels an open (`placed` or `approved`) order: the animal becomes `available` again.
+         *
+         *     Takes no body (an empty JSON object `{}` is accepted too). Answers the order as it now is. An order and its animal change in one transaction: no reader ever sees one changed without the other. Of concurrent requests that would both succeed alone (two orders for one animal, a `cancel` racing a `deliver`), exactly one does and the others answer 409, on any number of instances.
+         *
+         *     **Requires scope `orders:write`** (place and change the store's orders); a key without it gets 403 `insufficient_scope`.
+         */
+        post: operations["cancelOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /**
+         * @description Availability of an animal. `updatePet` may set any status, except while the store's orders hold the animal: an open order keeps it `pending`, and a delivered order keeps it `sold` (see the `store` tag).
+         * @enum {string}
+         */
+        PetStatus: "available" | "pending" | "sold";
+        /**
+         * @description An animal to add. Fields are checked strictly: no type is converted (`"5"` is not an integer), `null` is not a value, an unknown field is rejected by name, and `id` is rejected because the service assigns it.
+         * @example {
+         *       "name": "Rex",
+         *       "categoryId": 3,
+         *       "status": "available"
+         *     }
+         */
+        NewPet: {
+            /**
+             * Format: display-text
+             * @description The animal's name: 1 to 200 characters (Unicode code points, so an emoji counts once), not only white space, without NUL or unpaired surrogates. It needs at least one visible character: a code point of Unicode general category L, N, P, S or Co (a letter, number, punctuation mark, symbol or private-use character) that is not Default_Ignorable_Code_Point; white space, controls, format characters such as U+200B or U+200F and lone combining marks show nothing on their own. It must not contain a bidirectional embedding, override or isolate control (U+202A–U+202E, U+2066–U+2069). Stored and returned exactly as sent, without trimming.
+             * @example Rex
+             */
+            name: string;
+            /**
+             * Format: int64
+             * @description Identifier of the category the animal belongs to: an integer from 1 to 2^53−1 (9007199254740991), the largest that every JSON client reads exactly. Category records themselves are not part of this API yet.
+             * @example 3
+             */
+            categoryId: number;
+            /**
+             * @description Availability status; `available` when omitted.
+             * @default available
+             * @enum {string}
+             */
+            status?: "available" | "pending" | "sold";
+        };
+        /**
+         * @description A JSON Merge Patch (RFC 7396) of an animal: the fields given replace the stored ones, the others stay. Checked as strictly as `NewPet`: no type is converted, an unknown field is rejected by name, and `id` is rejected because it never changes. `null`, which in a merge patch removes a field, is refused: every field of a pet is required. An empty patch `{}` is refused too.
+         * @example {
+         *       "status": "sold"
+         *     }
+         * @example {
+         *       "name": "Rex II",
+         *       "categoryId": 4
+         *     }
+         */
+        PetPatch: {
+            /**
+             * Format: display-text
+             * @description The animal's name: 1 to 200 characters (Unicode code points, so an emoji counts once), not only white space, without NUL or unpaired surrogates. It needs at least one visible character: a code point of Unicode general category L, N, P, S or Co (a letter, number, punctuation mark, symbol or private-use character) that is not Default_Ignorable_Code_Point; white space, controls, format characters such as U+200B or U+200F and lone combining marks show nothing on their own. It must not contain a bidirectional embedding, override or isolate control (U+202A–U+202E, U+2066–U+2069). Stored and returned exactly as sent, without trimming.
+             * @example Rex
+             */
+            name?: string;
+            /**
+             * Format: int64
+             * @description Identifier of the category the animal belongs to: an integer from 1 to 2^53−1 (9007199254740991), the largest that every JSON client reads exactly. Category records themselves are not part of this API yet.
+             * @example 3
+             */
+            categoryId?: number;
+            status?: components["schemas"]["PetStatus"];
+        };
+        /**
+         * @example {
+         *       "id": 42,
+         *       "name": "Rex",
+         *       "categoryId": 3,
+         *       "status": "available"
+         *     }
+         */
+        Pet: {
+            /**
+             * Format: int64
+             * @description Unique identifier assigned by the service: it grows with each new animal and is never reused.
+             * @example 42
+             */
+            id: number;
+            /**
+             * Format: display-text
+             * @description The animal's name: 1 to 200 characters (Unicode code points, so an emoji counts once), not only white space, without NUL or unpaired surrogates. It needs at least one visible character: a code point of Unicode general category L, N, P, S or Co (a letter, number, punctuation mark, symbol or private-use character) that is not Default_Ignorable_Code_Point; white space, controls, format characters such as U+200B or U+200F and lone combining marks show nothing on their own. It must not contain a bidirectional embedding, override or isolate control (U+202A–U+202E, U+2066–U+2069). Stored and returned exactly as sent, without trimming.
+             * @example Rex
+             */
+            name: string;
+            /**
+             * Format: int64
+             * @description Identifier of the category the animal belongs to: an integer from 1 to 2^53−1 (9007199254740991), the largest that every JSON client reads exactly. Category records themselves are not part of this API yet.
+             * @example 3
+             */
+            categoryId: number;
+            status: components["schemas"]["PetStatus"];
+        };
+        /**
+         * @description A page of animals in ascending id order. When more follow, the response carries a `Link` header with `rel="next"`.
+         * @example [
+         *       {
+         *         "id": 41,
+         *         "name": "Bella",
+         *         "categoryId": 1,
+         *         "status": "available"
+         *       },
+         *       {
+         *         "id": 42,
+         *         "name": "Rex",
+         *         "categoryId": 3,
+         *         "status": "available"
+         *       }
+         *     ]
+         */
+        Pets: components["schemas"]["Pet"][];
+        /**
+         * @description Where an order is: `placed` and `approved` are open (the animal is `pending`); `delivered` (the animal is `sold`) and `cancelled` (the animal is `available` again) are final. See the `store` tag for the transitions.
+         * @enum {string}
+         */
+        OrderStatus: "placed" | "approved" | "delivered" | "cancelled";
+        /**
+         * @description An order to place. Checked as strictly as `NewPet`: `"42"` is not an integer, `null` is not a value, and any other field (`id`, `status`, a typo) is refused by name.
+         * @example {
+         *       "petId": 42
+         *     }
+         */
+        NewOrder: {
+            /**
+             * Format: int64
+             * @description The animal ordered: an integer from 1 to 2^53−1.
+             * @example 42
+             */
+            petId: number;
+        };
+        /**
+         * @description An order of the store for one animal. **Beta.**
+         * @example {
+         *       "id": 7,
+         *       "petId": 42,
+         *       "status": "placed",
+         *       "createdAt": "2026-11-26T09:30:00.000Z",
+         *       "updatedAt": "2026-11-26T09:30:00.000Z"
+         *     }
+         */
+        Order: {
+            /**
+             * Format: int64
+             * @description Unique identifier assigned by the service: it grows with each new order and is never reused.
+             * @example 7
+             */
+            id: number;
+            /**
+             * Format: int64
+             * @description The animal ordered. It stays as it was when the animal is removed later (possible once the order is closed).
+             * @example 42
+             */
+            petId: number;
+            status: components["schemas"]["OrderStatus"];
+            /**
+             * Format: date-time
+             * @description When the order was placed: RFC 3339, UTC, millisecond precision.
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the order last changed status (its placement at first): RFC 3339, UTC, millisecond precision.
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /** @description A page of orders in ascending id order. When more follow, the response carries a `Link` header with `rel="next"`. */
+        Orders: components["schemas"]["Order"][];
+        /**
+         * @example {
+         *       "code": "validation_failed",
+         *       "message": "body.categoryId must be an integer",
+         *       "status": 400
+         *     }
+         */
+        Error: {
+            /**
+             * @description Machine-readable, stable error code. The closed list:
+             *
+             *     - `validation_failed` (400): A parameter or the body is missing, has the wrong type, or breaks a limit.
+             *     - `malformed_json` (400): The body is not valid JSON in UTF-8, is empty, holds a number that cannot be read exactly (it would be rounded), gives a field twice, or nests more than 256 levels deep.
+             *     - `invalid_cursor` (400): The cursor is not one this service made (cursors are signed), or was made for other filters.
+             *     - `bad_request` (400): The HTTP request itself is malformed: an invalid URL encoding or request line or header, or more than one Authorization header.
+             *     - `unauthorized` (401): The bearer API key is missing, unknown, expired or revoked.
+             *     - `insufficient_scope` (403): The API key is valid but lacks the scope this operation needs; WWW-Authenticate names it.
+             *     - `pet_not_found` (404): No pet has this id.
+             *     - `order_not_found` (404): No order has this id.
+             *     - `route_not_found` (404): No operation lives at this path.
+             *     - `method_not_allowed` (405): The path exists but not with this method; see the Allow header.
+             *     - `request_timeout` (408): The request was not received completely in time.
+             *     - `pet_not_available` (409): The pet cannot be ordered: it is not available (an open order holds it, or it is sold). The message names its status.
+             *     - `order_state_conflict` (409): The order is not in a status this action applies to (approve a placed order, deliver an approved one, cancel an open one). The message names its status.
+             *     - `pet_has_open_order` (409): The pet has an open (placed or approved) order: its status follows the order and it cannot be removed until the order is delivered or cancelled.
+             *     - `pet_sold_by_order` (409): The pet was sold by a delivered order: its status stays sold.
+             *     - `operation_removed` (410): The operation was deprecated and has passed its sunset date.
+             *     - `precondition_failed` (412): If-Match does not name the current ETag: the pet was changed since that ETag was read. Read it again, then retry.
+             *     - `payload_too_large` (413): The body is larger than the configured limit.
+             *     - `unsupported_media_type` (415): The body is not application/json in UTF-8.
+             *     - `headers_too_large` (431): The request headers are larger than the server accepts.
+             *     - `rate_limited` (429): Too many requests with this key this minute, or too many failed key verifications from this address (then only for tokens no key could match); retry after the Retry-After delay.
+             *     - `internal_error` (500): An unexpected failure; the request id in X-Request-Id finds it in the log.
+             *     - `service_unavailable` (503): The database cannot be reached, is locked, or did not answer in time, or a change kept colliding with concurrent ones; retry after the Retry-After delay. On a write, the write may or may not have happened.
+             * @enum {string}
+             */
+            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "bad_request" | "unauthorized" | "insufficient_scope" | "pet_not_found" | "order_not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "pet_not_available" | "order_state_conflict" | "pet_has_open_order" | "pet_sold_by_order" | "operation_removed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
+            /** @description Human-readable description; it names the offending field when there is one. Wording may change. */
+            message: string;
+            /** @description The HTTP status code of the response. */
+            status: number;
+            /** @description The problems found (validation errors): at most 10, each naming its field (names longer than 64 characters are cut, ending in `…`). When there are more, `message` ends with `; and N more`. */
+            details?: {
+                /** @description Where the problem is, such as `body.categoryId` or `query.limit`. */
+                field: string;
+                message: string;
+            }[];
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listPets: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of animals returned: a whole number from 1 to 100 written in decimal digits; 20 when omitted. */
+                limit?: number;
+                status?: components["schemas"]["PetStatus"];
+                /**
+                 * @description Return only animals of this category: an integer from 1 to 2^53−1 written in decimal digits.
+                 * @example 3
+                 */
+                categoryId?: number;
+                /**
+                 * @description Return only animals whose name starts with this text, ignoring case and compatibility forms: both sides are compared after Unicode NFKC and a locale-independent case fold (`ñan` and `ÑAN` find `Ñandú`, `STRASSE` finds `Straße`, `rex` finds `Ｒｅｘ`). Accents and white space count (`nan` does not find `Ñandú`; ` Rex` does not find `Rex`). 1 to 200 characters.
+                 * @example Re
+                 */
+                name?: string;
+                /**
+                 * @description Return only the animals with these ids: repeat the parameter (`id=7&id=9`), at most 100 times; each an integer from 1 to 2^53−1 written in decimal digits. Ids no animal has are left out of the answer (no error); an id given twice counts once. This replaces the deprecated `GET /v1/pets/{petId}`: `GET /v1/pets?id=42` answers `[]` or a one-animal array.
+                 * @example [
+                 *       7,
+                 *       9
+                 *     ]
+                 */
+                id?: number[];
+                /**
+                 * @description Opaque position from the `Link: <…>; rel="next"` header of the previous page, signed by the service. Use it with the same filters (`status`, `categoryId`, `name`, `id`) it was made for; `limit` may change between pages. A cursor that was altered, made by anyone else, or made for other filters answers 400 `invalid_cursor`.
+                 * @example AgAAAAAAAAAqk1c2o0dnUjCtq2AbLcsWwKfHyCZ7zX1mK0xZ3Q
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of animals. */
+            200: {
+                headers: {
+                    /** @description `<…>; rel="next"` when more animals follow. */
+                    Link?: string;
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pets"];
+                };
+            };
+            /** @description A query parameter is invalid, or the cursor is. Codes: `validation_failed`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (see its security requirement). Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPet"];
+            };
+        };
+        responses: {
+            /** @description The animal was added. */
+            201: {
+                headers: {
+                    /** @description The path of the new animal, `/v1/pets/{id}`. */
+                    Location?: string;
+                    /** @description Strong entity tag of this state of the animal, `"<id>-<version>"` (the version grows by one at each change). Send it back in `If-Match` to change or remove the animal only if nobody changed it since. */
+                    ETag?: string;
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            /** @description The body is not valid JSON, or a field is missing or invalid. Codes: `validation_failed`, `malformed_json`. */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (see its security requirement). Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` in UTF-8. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time. **The write may or may not have happened**: the database may have stored it just before the link to it failed. Before retrying, look for it (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal); retrying blindly, as `Retry-After` alone would suggest, may store it twice. An `Idempotency-Key` header that makes retries safe is planned, not available yet. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifier of the animal.
+                 * @example 42
+                 */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The animal. */
+            200: {
+                headers: {
+                    /** @description Strong entity tag of this state of the animal, `"<id>-<version>"` (the version grows by one at each change). Send it back in `If-Match` to change or remove the animal only if nobody changed it since. */
+                    ETag?: string;
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    /** @description `@1795564800`: deprecated since 2026-11-25 (RFC 9745). */
+                    Deprecation?: string;
+                    /** @description `Thu, 05 Dec 2030 00:00:00 GMT`: removed from then on (RFC 8594). */
+                    Sunset?: string;
+                    /** @description `</v1/pets>; rel="successor-version", </docs#/pets/getPet>; rel="deprecation"; type="text/html"` */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            /** @description The petId is not an integer from 1 to 2^53−1, or a query parameter was sent. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    /** @description `@1795564800`: deprecated since 2026-11-25 (RFC 9745). */
+                    Deprecation?: string;
+                    /** @description `Thu, 05 Dec 2030 00:00:00 GMT`: removed from then on (RFC 8594). */
+                    Sunset?: string;
+                    /** @description `</v1/pets>; rel="successor-version", </docs#/pets/getPet>; rel="deprecation"; type="text/html"` */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    /** @description `@1795564800`: deprecated since 2026-11-25 (RFC 9745). */
+                    Deprecation?: string;
+                    /** @description `Thu, 05 Dec 2030 00:00:00 GMT`: removed from then on (RFC 8594). */
+                    Sunset?: string;
+                    /** @description `</v1/pets>; rel="successor-version", </docs#/pets/getPet>; rel="deprecation"; type="text/html"` */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (see its security requirement). Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    /** @description `@1795564800`: deprecated since 2026-11-25 (RFC 9745). */
+                    Deprecation?: string;
+                    /** @description `Thu, 05 Dec 2030 00:00:00 GMT`: removed from then on (RFC 8594). */
+                    Sunset?: string;
+                    /** @description `</v1/pets>; rel="successor-version", </docs#/pets/getPet>; rel="deprecation"; type="text/html"` */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No animal has this id. Codes: `pet_not_found`. */
+            404: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    /** @description `@1795564800`: deprecated since 2026-11-25 (RFC 9745). */
+                    Deprecation?: string;
+                    /** @description `Thu, 05 Dec 2030 00:00:00 GMT`: removed from then on (RFC 8594). */
+                    Sunset?: string;
+                    /** @description `</v1/pets>; rel="successor-version", </docs#/pets/getPet>; rel="deprecation"; type="text/html"` */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The operation has passed its sunset date. Codes: `operation_removed`. */
+            410: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `@1795564800`: deprecated since 2026-11-25 (RFC 9745). */
+                    Deprecation?: string;
+                    /** @description `Thu, 05 Dec 2030 00:00:00 GMT`: removed from then on (RFC 8594). */
+                    Sunset?: string;
+                    /** @description `</v1/pets>; rel="successor-version", </docs#/pets/getPet>; rel="deprecation"; type="text/html"` */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    /** @description `@1795564800`: deprecated since 2026-11-25 (RFC 9745). */
+                    Deprecation?: string;
+                    /** @description `Thu, 05 Dec 2030 00:00:00 GMT`: removed from then on (RFC 8594). */
+                    Sunset?: string;
+                    /** @description `</v1/pets>; rel="successor-version", </docs#/pets/getPet>; rel="deprecation"; type="text/html"` */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `@1795564800`: deprecated since 2026-11-25 (RFC 9745). */
+                    Deprecation?: string;
+                    /** @description `Thu, 05 Dec 2030 00:00:00 GMT`: removed from then on (RFC 8594). */
+                    Sunset?: string;
+                    /** @description `</v1/pets>; rel="successor-version", </docs#/pets/getPet>; rel="deprecation"; type="text/html"` */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description `@1795564800`: deprecated since 2026-11-25 (RFC 9745). */
+                    Deprecation?: string;
+                    /** @description `Thu, 05 Dec 2030 00:00:00 GMT`: removed from then on (RFC 8594). */
+                    Sunset?: string;
+                    /** @description `</v1/pets>; rel="successor-version", </docs#/pets/getPet>; rel="deprecation"; type="text/html"` */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deletePet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only the state you read: the `ETag` of the animal as you last received it (quotes included), or a comma-separated list of them, or `*`. When the animal has changed since, the answer is 412 `precondition_failed` and nothing changes. Weak tags (`W/"…"`) never match. Without `If-Match` the request applies to whatever the animal is now. A malformed value, or more than 100 tags, is 400. */
+                "If-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description Identifier of the animal.
+                 * @example 42
+                 */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The animal was removed. No body. */
+            204: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The petId or If-Match is invalid. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (see its security requirement). Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No animal has this id (any more). Codes: `pet_not_found`. */
+            404: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The animal has an open order: it was not removed. Codes: `pet_has_open_order`. */
+            409: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match was given and the animal has changed since: it was not removed. Codes: `precondition_failed`. */
+            412: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time. **The write may or may not have happened**: the database may have stored it just before the link to it failed. Before retrying, look for it (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal); retrying blindly, as `Retry-After` alone would suggest, may store it twice. An `Idempotency-Key` header that makes retries safe is planned, not available yet. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updatePet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only the state you read: the `ETag` of the animal as you last received it (quotes included), or a comma-separated list of them, or `*`. When the animal has changed since, the answer is 412 `precondition_failed` and nothing changes. Weak tags (`W/"…"`) never match. Without `If-Match` the request applies to whatever the animal is now. A malformed value, or more than 100 tags, is 400. */
+                "If-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description Identifier of the animal.
+                 * @example 42
+                 */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["PetPatch"];
+                "application/json": components["schemas"]["PetPatch"];
+            };
+        };
+        responses: {
+            /** @description The animal as changed. */
+            200: {
+                headers: {
+                    /** @description Strong entity tag of this state of the animal, `"<id>-<version>"` (the version grows by one at each change). Send it back in `If-Match` to change or remove the animal only if nobody changed it since. */
+                    ETag?: string;
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            /** @description The petId, If-Match or the body is invalid, or the body is not valid JSON. Codes: `validation_failed`, `malformed_json`. */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (see its security requirement). Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No animal has this id. Codes: `pet_not_found`. */
+            404: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The patch changes the status of an animal the store's orders hold: nothing was changed. Codes: `pet_has_open_order`, `pet_sold_by_order`. */
+            409: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description If-Match was given and the animal has changed since: nothing was changed. Codes: `precondition_failed`. */
+            412: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is neither `application/merge-patch+json` nor `application/json` in UTF-8. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time. **The write may or may not have happened**: the database may have stored it just before the link to it failed. Before retrying, look for it (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal); retrying blindly, as `Retry-After` alone would suggest, may store it twice. An `Idempotency-Key` header that makes retries safe is planned, not available yet. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOrders: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of orders returned: a whole number from 1 to 100 written in decimal digits; 20 when omitted. */
+                limit?: number;
+                status?: components["schemas"]["OrderStatus"];
+                /**
+                 * @description Return only orders for this animal: an integer from 1 to 2^53−1 written in decimal digits.
+                 * @example 42
+                 */
+                petId?: number;
+                /** @description Opaque position from the `Link: <…>; rel="next"` header of the previous page, signed by the service. Use it with the same `status` and `petId` it was made for; `limit` may change between pages. A cursor that was altered, made by anyone else, made for other filters or for the animals listing answers 400 `invalid_cursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of orders. */
+            200: {
+                headers: {
+                    /** @description `<…>; rel="next"` when more orders follow. */
+                    Link?: string;
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Orders"];
+                };
+            };
+            /** @description A query parameter is invalid, or the cursor is. Codes: `validation_failed`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (see its security requirement). Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    placeOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewOrder"];
+            };
+        };
+        responses: {
+            /** @description The order was placed; the animal is now `pending`. */
+            201: {
+                headers: {
+                    /** @description The path of the new order, `/v1/store/orders/{id}`. */
+                    Location?: string;
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description The body is not valid JSON, or `petId` is missing or invalid. Codes: `validation_failed`, `malformed_json`. */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (see its security requirement). Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No animal has this id. Codes: `pet_not_found`. */
+            404: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The animal is not `available`; the message names its status. Codes: `pet_not_available`. */
+            409: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` in UTF-8. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifier of the order.
+                 * @example 7
+                 */
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order. */
+            200: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description The orderId is not an integer from 1 to 2^53−1, or a query parameter was sent. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (see its security requirement). Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No order has this id. Codes: `order_not_found`. */
+            404: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    approveOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifier of the order.
+                 * @example 7
+                 */
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order as it now is. */
+            200: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description The orderId is invalid, a query parameter or a body was sent. Codes: `validation_failed`, `malformed_json`. */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (see its security requirement). Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No order has this id. Codes: `order_not_found`. */
+            404: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The order is not placed; the message names its status. Nothing was changed. Codes: `order_state_conflict`. */
+            409: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent that is not `application/json` in UTF-8. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deliverOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifier of the order.
+                 * @example 7
+                 */
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order as it now is. */
+            200: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description The orderId is invalid, a query parameter or a body was sent. Codes: `validation_failed`, `malformed_json`. */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (see its security requirement). Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No order has this id. Codes: `order_not_found`. */
+            404: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The order is not approved; the message names its status. Nothing was changed. Codes: `order_state_conflict`. */
+            409: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent that is not `application/json` in UTF-8. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifier of the order.
+                 * @example 7
+                 */
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order as it now is. */
+            200: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description The orderId is invalid, a query parameter or a body was sent. Codes: `validation_failed`, `malformed_json`. */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (see its security requirement). Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No order has this id. Codes: `order_not_found`. */
+            404: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The order is not placed or approved; the message names its status. Nothing was changed. Codes: `order_state_conflict`. */
+            409: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent that is not `application/json` in UTF-8. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}
