@@ -4,7 +4,7 @@
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { SchemaObject } from 'ajv';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import type { Kysely } from 'kysely';
 import pino from 'pino';
 import type { Config } from './config.js';
@@ -15,6 +15,7 @@ import { registerBearerAuth } from './http/auth.js';
 import { registerCors } from './http/cors.js';
 import { ErrorSchema } from './http/responses.js';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handler.js';
+import { registerIdempotency } from './http/idempotency.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
@@ -26,6 +27,7 @@ import { createKeyVerifier } from './keys/keys.service.js';
 import { type AppMetrics, createMetrics } from './metrics/metrics.js';
 import { registerMetricsHooks } from './metrics/metrics.hooks.js';
 import { metricsRoutes } from './metrics/metrics.routes.js';
+import { registerOrdersMetrics } from './orders/orders.metrics.js';
 import { ordersRoutes } from './orders/orders.routes.js';
 import { NewOrderSchema, OrderSchema, OrdersSchema, OrderStatusSchema } from './orders/orders.schemas.js';
 import { cursorSecretSource } from './pagination/cursor-secret.js';
@@ -34,7 +36,7 @@ import { NewPetSchema, PetPatchSchema, PetSchema, PetsSchema, PetStatusSchema } 
 
 export interface AppDeps {
   db: Kysely<Database>;
-  config: Pick<Config, 'logLevel' | 'bodyLimitBytes' | 'publicBaseUrl' | 'stagingBaseUrl' | 'keyCacheTtlMs' | 'rateLimitPerMinute' | 'trustProxy' | 'cursorSecret' | 'corsOrigins' | 'metricsPort' | 'metricsToken'>;
+  config: Pick<Config, 'logLevel' | 'bodyLimitBytes' | 'publicBaseUrl' | 'stagingBaseUrl' | 'keyCacheTtlMs' | 'rateLimitPerMinute' | 'trustProxy' | 'cursorSecret' | 'corsOrigins' | 'metricsPort' | 'metricsToken' | 'idempotencyKeyTtlHours'>;
   /** What the metrics tell of the database: its dialect and, on PostgreSQL, its pool. */
   database?: Pick<DbHandle, 'dialect' | 'poolStats'>;
   /** The metrics to count into; made here when not given. */
@@ -45,6 +47,8 @@ export interface AppDeps {
   now?: () => number;
   /** Where log lines go; the default is standard output. */
   logStream?: NodeJS.WritableStream;
+  /** Tests only: awaited once a request has reserved its Idempotency-Key (see http/idempotency.ts). */
+  onIdempotencyKeyReserved?: (request: FastifyRequest) => Promise<void>;
 }
 
 declare module 'fastify' {
@@ -103,6 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerCors(app, { origins: config.corsOrigins, methodsOf: trackRouteMethods(app) });
   const metrics = deps.metrics ?? createMetrics({ dialect: deps.database?.dialect, poolStats: deps.database?.poolStats });
   app.decorate('metrics', metrics);
+  registerOrdersMetrics(metrics.registry, db);
   registerMetricsHooks(app, metrics);
   if (config.metricsPort === undefined) {
     await app.register(metricsRoutes, { render: deps.renderMetrics ?? metrics.render, token: config.metricsToken });
@@ -131,6 +136,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     async (v1) => {
       const brake = registerRateLimit(v1, { limitPerMinute: config.rateLimitPerMinute, now });
       registerBearerAuth(v1, verifier, brake);
+      registerIdempotency(v1, {
+        db,
+        now,
+        ttlMs: config.idempotencyKeyTtlHours * 3_600_000,
+        metrics,
+        ...(deps.onIdempotencyKeyReserved ? { onReserved: deps.onIdempotencyKeyReserved } : {}),
+      });
       const cursorSecret = cursorSecretSource(db, config.cursorSecret);
       await v1.register(petsRoutes, { db, now, cursorSecret });
       await v1.register(ordersRoutes, { db, now, cursorSecret });

@@ -33,6 +33,8 @@ export interface Config {
   metricsPort: number | undefined;
   /** Bearer token /metrics requires; unset, /metrics is open. Never logged. */
   metricsToken: string | undefined;
+  /** How long an Idempotency-Key and its answer are kept (hours). */
+  idempotencyKeyTtlHours: number;
 }
 
 /** Shortest CURSOR_SECRET accepted: 32 characters, so a random one carries enough to resist guessing. */
@@ -68,6 +70,7 @@ export const CONFIG_DEFAULTS = {
   CORS_ORIGINS: '',
   /** Empty: /metrics is on the main port. */
   METRICS_PORT: '',
+  IDEMPOTENCY_KEY_TTL_HOURS: '24',
 } as const;
 
 type Env = Record<string, string | undefined>;
@@ -172,6 +175,8 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: 'origins' in corsOrigins ? corsOrigins.origins : [],
     metricsPort,
     metricsToken,
+    // Up to 30 days: rows are bounded by this times what keys may send (RATE_LIMIT_PER_MINUTE).
+    idempotencyKeyTtlHours: integer('IDEMPOTENCY_KEY_TTL_HOURS', 1, 720),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -11,6 +11,7 @@ import * as petVersions from './migrations/2026-11-26T02-pet-versions.js';
 import * as petSearch from './migrations/2026-11-26T03-pet-search.js';
 import * as serviceSecrets from './migrations/2026-11-26T04-service-secrets.js';
 import * as orders from './migrations/2026-11-26T05-orders.js';
+import * as idempotencyKeys from './migrations/2026-11-26T06-idempotency-keys.js';
 
 // Listed by hand rather than read from a folder, so the compiled package needs no file-system lookup.
 const MIGRATIONS: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T03-pet-search': petSearch,
   '2026-11-26T04-service-secrets': serviceSecrets,
   '2026-11-26T05-orders': orders,
+  '2026-11-26T06-idempotency-keys': idempotencyKeys,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
