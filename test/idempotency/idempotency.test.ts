@@ -24,12 +24,17 @@ for (const dialect of ALL_DIALECTS) {
     let t: TestApp;
     /** Requests whose key (the Idempotency-Key) is listed here wait, once reserved, until the gate opens. */
     const held = new Map<string, { reserved: () => void; gate: ReturnType<typeof gate> }>();
+    /** Requests whose key is listed here fail with a 500 once they reserved it. */
+    const failing = new Set<string>();
     before(async () => {
       t = await createTestApp(dialect, {
         hooks: {
           onIdempotencyKeyReserved: async (request) => {
+            if (failing.has(String(request.headers['idempotency-key']))) throw new Error('the handler failed (test)');
             const hold = held.get(String(request.headers['idempotency-key']));
             if (!hold) return;
+            // Only the first request to reserve the key is held: any other one must not wait here.
+            held.delete(String(request.headers['idempotency-key']));
             hold.reserved();
             await hold.gate.opened;
           },
@@ -141,6 +146,19 @@ for (const dialect of ALL_DIALECTS) {
         assert.equal(corrected.headers['idempotent-replayed'], undefined);
       });
 
+      it('POST /v1/pets > failing with a 5xx after reserving its key > releases the key, so the retry runs', async () => {
+        const key = newKey();
+        const body = { name: uniqueName(), categoryId: 7 };
+        failing.add(key);
+        assertErrorBody(await create(key, body), 'internal_error', 500, /internal error/);
+        failing.delete(key);
+        assert.deepEqual(await storedKey(key), []);
+        const retry = await create(key, body);
+        assert.equal(retry.statusCode, 201);
+        assert.equal(retry.headers['idempotent-replayed'], undefined);
+        assert.equal((await petsNamed(body.name)).length, 1);
+      });
+
       it('POST /v1/pets > refused for a bad API key > keeps no key', async () => {
         const key = newKey();
         const response = await create(key, { name: uniqueName(), categoryId: 7 }, { authorization: 'Bearer nope' });
@@ -160,7 +178,6 @@ for (const dialect of ALL_DIALECTS) {
         assertErrorBody(during, 'idempotency_key_in_use', 409, /still running/);
         assert.equal(during.headers['retry-after'], '1');
         hold.gate.open();
-        held.delete(key);
         const answer = await first;
         assert.equal(answer.statusCode, 201);
         const later = await create(key, body);
@@ -177,9 +194,9 @@ for (const dialect of ALL_DIALECTS) {
         held.set(key, hold);
         const stuck = create(key, body);
         await reserved.opened;
-        held.delete(key);
-        assertErrorBody(await create(key, { ...body, name: uniqueName() }), 'idempotency_key_reused', 422, /another request/);
         t.clock.now += IDEMPOTENCY_LEASE_MS;
+        // Only a retry of the same request may take it over; another one is still a misuse of the key.
+        assertErrorBody(await create(key, { ...body, name: uniqueName() }), 'idempotency_key_reused', 422, /another request/);
         const retry = await create(key, body);
         assert.equal(retry.statusCode, 201);
         assert.equal(retry.headers['idempotent-replayed'], undefined);
@@ -316,6 +333,22 @@ for (const dialect of ALL_DIALECTS) {
         const retry = await deliver();
         assert.equal(retry.statusCode, 409);
         assert.equal(retry.headers['idempotent-replayed'], 'true');
+      });
+    });
+
+    describe('metrics', () => {
+      it('GET /metrics > animal_store_orders > counts the orders of each status as stored', async () => {
+        const scrape = async () => (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+        const stored = async (status: string) =>
+          Number((await t.database.db.selectFrom('orders').select((eb) => eb.fn.countAll().as('n')).where('status', '=', status as 'placed').executeTakeFirstOrThrow()).n);
+        const pet = await createdPet();
+        const order = (await t.app.inject({ method: 'POST', url: '/v1/store/orders', headers: { ...t.auth, ...json }, payload: { petId: pet.id } })).json() as { id: number };
+        await t.app.inject({ method: 'POST', url: `/v1/store/orders/${order.id}/cancel`, headers: t.auth });
+        const exposition = await scrape();
+        for (const status of ['placed', 'approved', 'delivered', 'cancelled']) {
+          assert.equal(sampleValue(exposition, 'animal_store_orders', { status }), await stored(status), status);
+        }
+        assert.ok((sampleValue(exposition, 'animal_store_orders', { status: 'cancelled' }) ?? 0) >= 1);
       });
     });
 
