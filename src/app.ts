@@ -4,7 +4,7 @@
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { SchemaObject } from 'ajv';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import type { Kysely } from 'kysely';
 import pino from 'pino';
 import type { Config } from './config.js';
@@ -20,6 +20,7 @@ import { LINGER_LIMITS, registerLingeringClose } from './http/lingering-close.js
 import { ErrorSchema } from './http/responses.js';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handler.js';
 import { registerQueryEncodingCheck } from './http/query-encoding.js';
+import { registerIdempotency } from './http/idempotency.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
@@ -33,6 +34,7 @@ import { createKeyVerifier } from './keys/keys.service.js';
 import { type AppMetrics, createMetrics } from './metrics/metrics.js';
 import { registerMetricsHooks } from './metrics/metrics.hooks.js';
 import { metricsRoutes } from './metrics/metrics.routes.js';
+import { registerOrdersMetrics } from './orders/orders.metrics.js';
 import { ordersRoutes } from './orders/orders.routes.js';
 import { NewOrderSchema, OrderSchema, OrdersSchema, OrderStatusSchema } from './orders/orders.schemas.js';
 import { cursorSecretSource } from './pagination/cursor-secret.js';
@@ -57,6 +59,7 @@ export interface AppDeps {
     | 'metricsPort'
     | 'metricsToken'
     | 'shutdownTimeoutMs'
+    | 'idempotencyKeyTtlHours'
   > &
     Partial<Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'rateLimitSyncMs' | 'keyLastUsedFlushMs'>>;
   /** What the metrics tell of the database: its dialect and, on PostgreSQL, its pool. */
@@ -71,6 +74,8 @@ export interface AppDeps {
   logStream?: NodeJS.WritableStream;
   /** How long a client has to send its whole request, headers and body; tests shorten it. */
   requestTimeoutMs?: number;
+  /** Tests only: awaited once a request has reserved its Idempotency-Key (see http/idempotency.ts). */
+  onIdempotencyKeyReserved?: (request: FastifyRequest) => Promise<void>;
 }
 
 declare module 'fastify' {
@@ -142,6 +147,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerCors(app, { origins: config.corsOrigins, methodsOf: trackRouteMethods(app) });
   const metrics = deps.metrics ?? createMetrics({ dialect: deps.database?.dialect, poolStats: deps.database?.poolStats });
   app.decorate('metrics', metrics);
+  registerOrdersMetrics(metrics.registry, db);
   registerMetricsHooks(app, metrics);
   if (config.metricsPort === undefined) {
     await app.register(metricsRoutes, { render: deps.renderMetrics ?? metrics.render, token: config.metricsToken });
@@ -195,6 +201,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       registerBearerAuth(v1, verifier, brake);
       registerQueryEncodingCheck(v1);
+      registerIdempotency(v1, {
+        db,
+        now,
+        ttlMs: config.idempotencyKeyTtlHours * 3_600_000,
+        metrics,
+        ...(deps.onIdempotencyKeyReserved ? { onReserved: deps.onIdempotencyKeyReserved } : {}),
+      });
       const cursorSecret = cursorSecretSource(db, config.cursorSecret);
       await v1.register(petsRoutes, { db, now, cursorSecret });
       await v1.register(ordersRoutes, { db, now, cursorSecret });

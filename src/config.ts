@@ -42,6 +42,8 @@ export interface Config {
   rateLimitSyncMs: number;
   /** How often the keys' last use, gathered in memory, is written to the database. */
   keyLastUsedFlushMs: number;
+  /** How long an Idempotency-Key and its answer are kept (hours). */
+  idempotencyKeyTtlHours: number;
 }
 
 /** Shortest CURSOR_SECRET accepted: 32 characters, so a random one carries enough to resist guessing. */
@@ -82,6 +84,7 @@ export const CONFIG_DEFAULTS = {
   REDIS_KEY_PREFIX: 'animal-store:',
   RATE_LIMIT_SYNC_MS: '250',
   KEY_LAST_USED_FLUSH_MS: '10000',
+  IDEMPOTENCY_KEY_TTL_HOURS: '24',
 } as const;
 
 type Env = Record<string, string | undefined>;
@@ -199,6 +202,8 @@ export function loadConfig(env: Env = process.env): Config {
     redisKeyPrefix,
     rateLimitSyncMs: integer('RATE_LIMIT_SYNC_MS', 10, 10_000),
     keyLastUsedFlushMs: integer('KEY_LAST_USED_FLUSH_MS', 100, 3_600_000),
+    // Up to 30 days: rows are bounded by this times what keys may send (RATE_LIMIT_PER_MINUTE).
+    idempotencyKeyTtlHours: integer('IDEMPOTENCY_KEY_TTL_HOURS', 1, 720),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

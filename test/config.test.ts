@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       redisKeyPrefix: 'animal-store:',
       rateLimitSyncMs: 250,
       keyLastUsedFlushMs: 10000,
+      idempotencyKeyTtlHours: 24,
     });
   });
 
@@ -46,6 +47,13 @@ describe('loadConfig', () => {
         return true;
       },
     );
+  });
+
+  it('IDEMPOTENCY_KEY_TTL_HOURS > outside 1 to 720 hours > stops the start naming it', () => {
+    assert.equal(loadConfig({ IDEMPOTENCY_KEY_TTL_HOURS: '48' }).idempotencyKeyTtlHours, 48);
+    for (const value of ['0', '721', '1.5', '24h']) {
+      assert.throws(() => loadConfig({ IDEMPOTENCY_KEY_TTL_HOURS: value }), (error: ConfigError) => error.problems.some((p) => p.startsWith('IDEMPOTENCY_KEY_TTL_HOURS must be a whole number from 1 to 720')));
+    }
   });
 
   it('CORS_ORIGINS > reads *, or a list of exact origins', () => {

@@ -46,10 +46,10 @@ describe('openapi.json', () => {
     assert.deepEqual(document.security, [{ bearerAuth: [] }]);
     assert.deepEqual(document.components.securitySchemes.bearerAuth, { ...document.components.securitySchemes.bearerAuth, type: 'http', scheme: 'bearer' });
     assert.deepEqual(Object.keys(operations.listPets.responses).sort(), ['200', '400', '401', '403', '429', '500', '503']);
-    assert.deepEqual(Object.keys(operations.createPet.responses).sort(), ['201', '400', '401', '403', '413', '415', '429', '500', '503']);
+    assert.deepEqual(Object.keys(operations.createPet.responses).sort(), ['201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503']);
     assert.deepEqual(Object.keys(operations.getPet.responses).sort(), ['200', '400', '401', '403', '404', '410', '429', '500', '503']);
-    assert.deepEqual(Object.keys(operations.updatePet.responses).sort(), ['200', '400', '401', '403', '404', '409', '412', '413', '415', '429', '500', '503']);
-    assert.deepEqual(Object.keys(operations.deletePet.responses).sort(), ['204', '400', '401', '403', '404', '409', '412', '429', '500', '503']);
+    assert.deepEqual(Object.keys(operations.updatePet.responses).sort(), ['200', '400', '401', '403', '404', '409', '412', '413', '415', '422', '429', '500', '503']);
+    assert.deepEqual(Object.keys(operations.deletePet.responses).sort(), ['204', '400', '401', '403', '404', '409', '412', '422', '429', '500', '503']);
     assert.equal(operations.getPet.deprecated, true);
     assert.equal(document.components.schemas.NewPet.properties.status.default, 'available');
     assert.deepEqual(document.components.schemas.Error.properties.code.enum, Object.keys(ERROR_CODES));
@@ -74,12 +74,41 @@ describe('openapi.json', () => {
   it('the 503 answers > tell that a write may have happened, on the write and only there', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     const unavailable = (operation: { responses: Record<string, { description: string }> }) => operation.responses['503']!.description;
-    const uncertain = /The write may or may not have happened.*look for it.*may store it twice.*Idempotency-Key.*not available yet/s;
-    assert.match(unavailable(document.paths['/pets'].post), uncertain);
-    assert.match(unavailable(document.paths['/pets/{petId}'].patch), uncertain);
-    assert.match(unavailable(document.paths['/pets/{petId}'].delete), uncertain);
+    const uncertain = /Idempotency-Key.*retry with the same key.*stays uncertain even with a key.*Without a key, the write may or may not have happened.*Look for it.*may store it twice/s;
+    const writes = [
+      document.paths['/pets'].post,
+      document.paths['/pets/{petId}'].patch,
+      document.paths['/pets/{petId}'].delete,
+      document.paths['/store/orders'].post,
+      ...['approve', 'deliver', 'cancel'].map((action) => document.paths[`/store/orders/{orderId}/${action}`].post),
+    ];
+    for (const operation of writes) assert.match(unavailable(operation), uncertain, operation.operationId);
     assert.doesNotMatch(unavailable(document.paths['/pets'].get), /write/);
     assert.doesNotMatch(unavailable(document.paths['/pets/{petId}'].get), /write/);
+  });
+
+  it('each idempotent operation > documents Idempotency-Key, its 409 and 422, and Idempotent-Replayed; the others do not', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const idempotent = ['createPet', 'updatePet', 'deletePet', 'placeOrder', 'approveOrder', 'deliverOrder', 'cancelOrder'];
+    const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods as Record<string, any>));
+    for (const operation of operations) {
+      const header = (operation.parameters ?? []).find((p: { name: string; in: string }) => p.in === 'header' && p.name === 'Idempotency-Key');
+      if (!idempotent.includes(operation.operationId)) {
+        assert.equal(header, undefined, operation.operationId);
+        assert.equal(operation.responses['422'], undefined, operation.operationId);
+        continue;
+      }
+      assert.equal(header.required, false, operation.operationId);
+      assert.match(header.description, /structured-field string/);
+      assert.ok(operation.responses['409'].content['application/json'].examples.idempotency_key_in_use, operation.operationId);
+      assert.ok(operation.responses['409'].headers['Retry-After'], operation.operationId);
+      assert.deepEqual(Object.keys(operation.responses['422'].content['application/json'].examples), ['idempotency_key_reused']);
+      assert.ok(operation.responses['400'].content['application/json'].examples.invalid_idempotency_key, operation.operationId);
+      const success = Object.keys(operation.responses).find((status) => status.startsWith('2'))!;
+      assert.ok(operation.responses[success].headers['Idempotent-Replayed'], operation.operationId);
+      assert.match(operation.description, /Idempotent with `Idempotency-Key`/);
+    }
+    assert.equal(operations.filter((o) => idempotent.includes(o.operationId)).length, idempotent.length);
   });
 
   it('each operation > lists the scope its route declares in its security requirement and its description, and documents the 403', async () => {
@@ -120,10 +149,10 @@ describe('openapi.json', () => {
       assert.equal(operation['x-stability'], 'beta', operationId);
       assert.match(operation.description, /^\*\*Beta\.\*\* /, operationId);
     }
-    assert.deepEqual(Object.keys(operations.placeOrder.responses).sort(), ['201', '400', '401', '403', '404', '409', '413', '415', '429', '500', '503']);
+    assert.deepEqual(Object.keys(operations.placeOrder.responses).sort(), ['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']);
     assert.ok(operations.placeOrder.responses['201'].headers.Location);
     assert.deepEqual(operations.placeOrder.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/NewOrder' });
-    assert.deepEqual(Object.keys(operations.cancelOrder.responses).sort(), ['200', '400', '401', '403', '404', '409', '415', '429', '500', '503']);
+    assert.deepEqual(Object.keys(operations.cancelOrder.responses).sort(), ['200', '400', '401', '403', '404', '409', '415', '422', '429', '500', '503']);
     assert.deepEqual(
       operations.listOrders.parameters.map((p: { name: string }) => p.name),
       ['limit', 'status', 'petId', 'cursor'],

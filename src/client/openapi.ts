@@ -26,6 +26,8 @@ export interface paths {
          *     The body is checked strictly and never altered: `"5"` is not an integer, `1.5` is not an integer, `null` is not a value, an integer beyond 2^53−1 is refused rather than rounded, unknown fields are refused by name, and `id` is refused because the service assigns it. The body must be `application/json` and at most the configured size (64 KiB by default).
          *
          *     **Requires scope `pets:write`** (add, change and remove animals); a key without it gets 403 `insufficient_scope`.
+         *
+         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404, 409 and 412 are kept and replayed; answers that changed nothing (400, 401, 403, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs.
          */
         post: operations["createPet"];
         delete?: never;
@@ -60,6 +62,8 @@ export interface paths {
          *     **Lost updates.** Send the `ETag` you received (from `createPet`, `getPet` or an earlier change) in `If-Match`: the check and the write are one atomic step, so of two clients changing the same state, exactly one succeeds and the other gets 412 `precondition_failed`. Without `If-Match` the request applies unconditionally (last write wins). A missing animal is 404 whatever `If-Match` says.
          *
          *     **Requires scope `pets:write`** (add, change and remove animals); a key without it gets 403 `insufficient_scope`.
+         *
+         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404, 409 and 412 are kept and replayed; answers that changed nothing (400, 401, 403, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs.
          */
         delete: operations["deletePet"];
         options?: never;
@@ -75,6 +79,8 @@ export interface paths {
          *     **Lost updates.** Send the `ETag` you received (from `createPet`, `getPet` or an earlier change) in `If-Match`: the check and the write are one atomic step, so of two clients changing the same state, exactly one succeeds and the other gets 412 `precondition_failed`. Without `If-Match` the request applies unconditionally (last write wins). A missing animal is 404 whatever `If-Match` says.
          *
          *     **Requires scope `pets:write`** (add, change and remove animals); a key without it gets 403 `insufficient_scope`.
+         *
+         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404, 409 and 412 are kept and replayed; answers that changed nothing (400, 401, 403, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs.
          */
         patch: operations["updatePet"];
         trace?: never;
@@ -107,6 +113,8 @@ export interface paths {
          *     An order and its animal change in one transaction: no reader ever sees one changed without the other. Of concurrent requests that would both succeed alone (two orders for one animal, a `cancel` racing a `deliver`), exactly one does and the others answer 409, on any number of instances.
          *
          *     **Requires scope `orders:write`** (place and change the store's orders); a key without it gets 403 `insufficient_scope`.
+         *
+         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404, 409 and 412 are kept and replayed; answers that changed nothing (400, 401, 403, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs.
          */
         post: operations["placeOrder"];
         delete?: never;
@@ -157,6 +165,8 @@ export interface paths {
          *     Takes no body (an empty JSON object `{}` is accepted too). Answers the order as it now is. An order and its animal change in one transaction: no reader ever sees one changed without the other. Of concurrent requests that would both succeed alone (two orders for one animal, a `cancel` racing a `deliver`), exactly one does and the others answer 409, on any number of instances.
          *
          *     **Requires scope `orders:write`** (place and change the store's orders); a key without it gets 403 `insufficient_scope`.
+         *
+         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404, 409 and 412 are kept and replayed; answers that changed nothing (400, 401, 403, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs.
          */
         post: operations["approveOrder"];
         delete?: never;
@@ -183,6 +193,8 @@ export interface paths {
          *     Takes no body (an empty JSON object `{}` is accepted too). Answers the order as it now is. An order and its animal change in one transaction: no reader ever sees one changed without the other. Of concurrent requests that would both succeed alone (two orders for one animal, a `cancel` racing a `deliver`), exactly one does and the others answer 409, on any number of instances.
          *
          *     **Requires scope `orders:write`** (place and change the store's orders); a key without it gets 403 `insufficient_scope`.
+         *
+         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404, 409 and 412 are kept and replayed; answers that changed nothing (400, 401, 403, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs.
          */
         post: operations["deliverOrder"];
         delete?: never;
@@ -209,6 +221,8 @@ export interface paths {
          *     Takes no body (an empty JSON object `{}` is accepted too). Answers the order as it now is. An order and its animal change in one transaction: no reader ever sees one changed without the other. Of concurrent requests that would both succeed alone (two orders for one animal, a `cancel` racing a `deliver`), exactly one does and the others answer 409, on any number of instances.
          *
          *     **Requires scope `orders:write`** (place and change the store's orders); a key without it gets 403 `insufficient_scope`.
+         *
+         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404, 409 and 412 are kept and replayed; answers that changed nothing (400, 401, 403, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs.
          */
         post: operations["cancelOrder"];
         delete?: never;
@@ -399,6 +413,7 @@ export interface components {
              *     - `malformed_json` (400): The body is not valid JSON in UTF-8, is empty, holds a number that cannot be read exactly (it would be rounded), gives a field twice, or nests more than 256 levels deep.
              *     - `invalid_cursor` (400): The cursor is not one this service made (cursors are signed), or was made for other filters.
              *     - `bad_request` (400): The HTTP request itself is malformed: an invalid URL encoding or request line or header, or more than one Authorization header.
+             *     - `invalid_idempotency_key` (400): The Idempotency-Key header is not one structured-field string ("…") or bare token of 1 to 255 visible ASCII characters.
              *     - `unauthorized` (401): The bearer API key is missing, unknown, expired or revoked.
              *     - `insufficient_scope` (403): The API key is valid but lacks the scope this operation needs; WWW-Authenticate names it.
              *     - `pet_not_found` (404): No pet has this id.
@@ -410,8 +425,10 @@ export interface components {
              *     - `order_state_conflict` (409): The order is not in a status this action applies to (approve a placed order, deliver an approved one, cancel an open one). The message names its status.
              *     - `pet_has_open_order` (409): The pet has an open (placed or approved) order: its status follows the order and it cannot be removed until the order is delivered or cancelled.
              *     - `pet_sold_by_order` (409): The pet was sold by a delivered order: its status stays sold.
+             *     - `idempotency_key_in_use` (409): A request with this Idempotency-Key is still running; retry after the Retry-After delay to get its answer.
              *     - `operation_removed` (410): The operation was deprecated and has passed its sunset date.
              *     - `precondition_failed` (412): If-Match does not name the current ETag: the pet was changed since that ETag was read. Read it again, then retry.
+             *     - `idempotency_key_reused` (422): This Idempotency-Key was already used by this API key for another request (another operation, path or body) while the key is kept (IDEMPOTENCY_KEY_TTL_HOURS, 24 by default); use a new key for a new request.
              *     - `payload_too_large` (413): The body is larger than the configured limit.
              *     - `unsupported_media_type` (415): The body is not application/json in UTF-8.
              *     - `headers_too_large` (431): The request headers are larger than the server accepts.
@@ -420,7 +437,7 @@ export interface components {
              *     - `service_unavailable` (503): The database cannot be reached, is locked, or did not answer in time, or a change kept colliding with concurrent ones; retry after the Retry-After delay. On a write, the write may or may not have happened.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "bad_request" | "unauthorized" | "insufficient_scope" | "pet_not_found" | "order_not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "pet_not_available" | "order_state_conflict" | "pet_has_open_order" | "pet_sold_by_order" | "operation_removed" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "bad_request" | "invalid_idempotency_key" | "unauthorized" | "insufficient_scope" | "pet_not_found" | "order_not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "pet_not_available" | "order_state_conflict" | "pet_has_open_order" | "pet_sold_by_order" | "idempotency_key_in_use" | "operation_removed" | "precondition_failed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
             /** @description Human-readable description; it names the offending field when there is one. Wording may change. */
             message: string;
             /** @description The HTTP status code of the response. */
@@ -581,7 +598,10 @@ export interface operations {
     createPet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes retries of this request safe (draft-ietf-httpapi-idempotency-key-header): a unique value per request, such as a UUID, as a structured-field string (`"…"`) or a bare token, of 1 to 255 visible ASCII characters. A retry with the same key and the same request gets the first answer again with `Idempotent-Replayed: true` and changes nothing; see the operation's description. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -604,13 +624,15 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description The body is not valid JSON, or a field is missing or invalid. Codes: `validation_failed`, `malformed_json`. */
+            /** @description The body is not valid JSON, or a field is missing or invalid. Codes: `validation_failed`, `malformed_json`. Or: The Idempotency-Key header is malformed. (`invalid_idempotency_key`, 400). */
             400: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -651,6 +673,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still running. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is larger than the limit. Codes: `payload_too_large`. */
             413: {
                 headers: {
@@ -675,6 +710,17 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -709,7 +755,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is unreachable, locked, or did not answer in time. **The write may or may not have happened**: the database may have stored it just before the link to it failed. Before retrying, look for it (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal); retrying blindly, as `Retry-After` alone would suggest, may store it twice. An `Idempotency-Key` header that makes retries safe is planned, not available yet. Codes: `service_unavailable`. */
+            /** @description The database is unreachable, locked, or did not answer in time, or the change kept colliding with concurrent ones. **With `Idempotency-Key`, retry with the same key** after `Retry-After`: a 503 is not kept, so the retry runs the write, which is safe because in each of these cases the database rolled the write back. One case stays uncertain even with a key: the database committed the write and the link to it broke before the commit was acknowledged; a retry then writes again (README, "Retries and idempotency"). **Without a key, the write may or may not have happened.** Look for it before retrying (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal; `GET /v1/store/orders?petId=…` an order); retrying blindly may store it twice. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -926,6 +972,8 @@ export interface operations {
             header?: {
                 /** @description Change only the state you read: the `ETag` of the animal as you last received it (quotes included), or a comma-separated list of them, or `*`. When the animal has changed since, the answer is 412 `precondition_failed` and nothing changes. Weak tags (`W/"…"`) never match. Without `If-Match` the request applies to whatever the animal is now. A malformed value, or more than 100 tags, is 400. */
                 "If-Match"?: string;
+                /** @description Makes retries of this request safe (draft-ietf-httpapi-idempotency-key-header): a unique value per request, such as a UUID, as a structured-field string (`"…"`) or a bare token, of 1 to 255 visible ASCII characters. A retry with the same key and the same request gets the first answer again with `Idempotent-Replayed: true` and changes nothing; see the operation's description. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /**
@@ -947,11 +995,13 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description The petId or If-Match is invalid. Codes: `validation_failed`. */
+            /** @description The petId or If-Match is invalid. Codes: `validation_failed`. Or: The Idempotency-Key header is malformed. (`invalid_idempotency_key`, 400). */
             400: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -1001,13 +1051,15 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The animal has an open order: it was not removed. Codes: `pet_has_open_order`. */
+            /** @description The animal has an open order: it was not removed. Codes: `pet_has_open_order`. Or: A request with this Idempotency-Key is still running. (`idempotency_key_in_use`, 409). */
             409: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -1016,6 +1068,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1031,6 +1087,19 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1065,7 +1134,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is unreachable, locked, or did not answer in time. **The write may or may not have happened**: the database may have stored it just before the link to it failed. Before retrying, look for it (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal); retrying blindly, as `Retry-After` alone would suggest, may store it twice. An `Idempotency-Key` header that makes retries safe is planned, not available yet. Codes: `service_unavailable`. */
+            /** @description The database is unreachable, locked, or did not answer in time, or the change kept colliding with concurrent ones. **With `Idempotency-Key`, retry with the same key** after `Retry-After`: a 503 is not kept, so the retry runs the write, which is safe because in each of these cases the database rolled the write back. One case stays uncertain even with a key: the database committed the write and the link to it broke before the commit was acknowledged; a retry then writes again (README, "Retries and idempotency"). **Without a key, the write may or may not have happened.** Look for it before retrying (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal; `GET /v1/store/orders?petId=…` an order); retrying blindly may store it twice. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -1086,6 +1155,8 @@ export interface operations {
             header?: {
                 /** @description Change only the state you read: the `ETag` of the animal as you last received it (quotes included), or a comma-separated list of them, or `*`. When the animal has changed since, the answer is 412 `precondition_failed` and nothing changes. Weak tags (`W/"…"`) never match. Without `If-Match` the request applies to whatever the animal is now. A malformed value, or more than 100 tags, is 400. */
                 "If-Match"?: string;
+                /** @description Makes retries of this request safe (draft-ietf-httpapi-idempotency-key-header): a unique value per request, such as a UUID, as a structured-field string (`"…"`) or a bare token, of 1 to 255 visible ASCII characters. A retry with the same key and the same request gets the first answer again with `Idempotent-Replayed: true` and changes nothing; see the operation's description. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /**
@@ -1114,13 +1185,15 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description The petId, If-Match or the body is invalid, or the body is not valid JSON. Codes: `validation_failed`, `malformed_json`. */
+            /** @description The petId, If-Match or the body is invalid, or the body is not valid JSON. Codes: `validation_failed`, `malformed_json`. Or: The Idempotency-Key header is malformed. (`invalid_idempotency_key`, 400). */
             400: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -1170,13 +1243,15 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The patch changes the status of an animal the store's orders hold: nothing was changed. Codes: `pet_has_open_order`, `pet_sold_by_order`. */
+            /** @description The patch changes the status of an animal the store's orders hold: nothing was changed. Codes: `pet_has_open_order`, `pet_sold_by_order`. Or: A request with this Idempotency-Key is still running. (`idempotency_key_in_use`, 409). */
             409: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -1185,6 +1260,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1200,6 +1279,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1236,6 +1317,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description This Idempotency-Key was used for another request. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -1264,7 +1356,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is unreachable, locked, or did not answer in time. **The write may or may not have happened**: the database may have stored it just before the link to it failed. Before retrying, look for it (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal); retrying blindly, as `Retry-After` alone would suggest, may store it twice. An `Idempotency-Key` header that makes retries safe is planned, not available yet. Codes: `service_unavailable`. */
+            /** @description The database is unreachable, locked, or did not answer in time, or the change kept colliding with concurrent ones. **With `Idempotency-Key`, retry with the same key** after `Retry-After`: a 503 is not kept, so the retry runs the write, which is safe because in each of these cases the database rolled the write back. One case stays uncertain even with a key: the database committed the write and the link to it broke before the commit was acknowledged; a retry then writes again (README, "Retries and idempotency"). **Without a key, the write may or may not have happened.** Look for it before retrying (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal; `GET /v1/store/orders?petId=…` an order); retrying blindly may store it twice. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -1403,7 +1495,10 @@ export interface operations {
     placeOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes retries of this request safe (draft-ietf-httpapi-idempotency-key-header): a unique value per request, such as a UUID, as a structured-field string (`"…"`) or a bare token, of 1 to 255 visible ASCII characters. A retry with the same key and the same request gets the first answer again with `Idempotent-Replayed: true` and changes nothing; see the operation's description. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1424,13 +1519,15 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description The body is not valid JSON, or `petId` is missing or invalid. Codes: `validation_failed`, `malformed_json`. */
+            /** @description The body is not valid JSON, or `petId` is missing or invalid. Codes: `validation_failed`, `malformed_json`. Or: The Idempotency-Key header is malformed. (`invalid_idempotency_key`, 400). */
             400: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -1480,13 +1577,15 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The animal is not `available`; the message names its status. Codes: `pet_not_available`. */
+            /** @description The animal is not `available`; the message names its status. Codes: `pet_not_available`. Or: A request with this Idempotency-Key is still running. (`idempotency_key_in_use`, 409). */
             409: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -1495,6 +1594,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1531,6 +1634,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description This Idempotency-Key was used for another request. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -1559,7 +1673,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is unreachable, locked, or did not answer in time. Codes: `service_unavailable`. */
+            /** @description The database is unreachable, locked, or did not answer in time, or the change kept colliding with concurrent ones. **With `Idempotency-Key`, retry with the same key** after `Retry-After`: a 503 is not kept, so the retry runs the write, which is safe because in each of these cases the database rolled the write back. One case stays uncertain even with a key: the database committed the write and the link to it broke before the commit was acknowledged; a retry then writes again (README, "Retries and idempotency"). **Without a key, the write may or may not have happened.** Look for it before retrying (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal; `GET /v1/store/orders?petId=…` an order); retrying blindly may store it twice. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -1706,7 +1820,10 @@ export interface operations {
     approveOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes retries of this request safe (draft-ietf-httpapi-idempotency-key-header): a unique value per request, such as a UUID, as a structured-field string (`"…"`) or a bare token, of 1 to 255 visible ASCII characters. A retry with the same key and the same request gets the first answer again with `Idempotent-Replayed: true` and changes nothing; see the operation's description. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Identifier of the order.
@@ -1727,13 +1844,15 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description The orderId is invalid, a query parameter or a body was sent. Codes: `validation_failed`, `malformed_json`. */
+            /** @description The orderId is invalid, a query parameter or a body was sent. Codes: `validation_failed`, `malformed_json`. Or: The Idempotency-Key header is malformed. (`invalid_idempotency_key`, 400). */
             400: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -1783,13 +1902,15 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The order is not placed; the message names its status. Nothing was changed. Codes: `order_state_conflict`. */
+            /** @description The order is not placed; the message names its status. Nothing was changed. Codes: `order_state_conflict`. Or: A request with this Idempotency-Key is still running. (`idempotency_key_in_use`, 409). */
             409: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -1798,6 +1919,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1813,6 +1938,17 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1847,7 +1983,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is unreachable, locked, or did not answer in time. Codes: `service_unavailable`. */
+            /** @description The database is unreachable, locked, or did not answer in time, or the change kept colliding with concurrent ones. **With `Idempotency-Key`, retry with the same key** after `Retry-After`: a 503 is not kept, so the retry runs the write, which is safe because in each of these cases the database rolled the write back. One case stays uncertain even with a key: the database committed the write and the link to it broke before the commit was acknowledged; a retry then writes again (README, "Retries and idempotency"). **Without a key, the write may or may not have happened.** Look for it before retrying (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal; `GET /v1/store/orders?petId=…` an order); retrying blindly may store it twice. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -1865,7 +2001,10 @@ export interface operations {
     deliverOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes retries of this request safe (draft-ietf-httpapi-idempotency-key-header): a unique value per request, such as a UUID, as a structured-field string (`"…"`) or a bare token, of 1 to 255 visible ASCII characters. A retry with the same key and the same request gets the first answer again with `Idempotent-Replayed: true` and changes nothing; see the operation's description. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Identifier of the order.
@@ -1886,13 +2025,15 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description The orderId is invalid, a query parameter or a body was sent. Codes: `validation_failed`, `malformed_json`. */
+            /** @description The orderId is invalid, a query parameter or a body was sent. Codes: `validation_failed`, `malformed_json`. Or: The Idempotency-Key header is malformed. (`invalid_idempotency_key`, 400). */
             400: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -1942,13 +2083,15 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The order is not approved; the message names its status. Nothing was changed. Codes: `order_state_conflict`. */
+            /** @description The order is not approved; the message names its status. Nothing was changed. Codes: `order_state_conflict`. Or: A request with this Idempotency-Key is still running. (`idempotency_key_in_use`, 409). */
             409: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -1957,6 +2100,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1972,6 +2119,17 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2006,7 +2164,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is unreachable, locked, or did not answer in time. Codes: `service_unavailable`. */
+            /** @description The database is unreachable, locked, or did not answer in time, or the change kept colliding with concurrent ones. **With `Idempotency-Key`, retry with the same key** after `Retry-After`: a 503 is not kept, so the retry runs the write, which is safe because in each of these cases the database rolled the write back. One case stays uncertain even with a key: the database committed the write and the link to it broke before the commit was acknowledged; a retry then writes again (README, "Retries and idempotency"). **Without a key, the write may or may not have happened.** Look for it before retrying (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal; `GET /v1/store/orders?petId=…` an order); retrying blindly may store it twice. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -2024,7 +2182,10 @@ export interface operations {
     cancelOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes retries of this request safe (draft-ietf-httpapi-idempotency-key-header): a unique value per request, such as a UUID, as a structured-field string (`"…"`) or a bare token, of 1 to 255 visible ASCII characters. A retry with the same key and the same request gets the first answer again with `Idempotent-Replayed: true` and changes nothing; see the operation's description. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Identifier of the order.
@@ -2045,13 +2206,15 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description The orderId is invalid, a query parameter or a body was sent. Codes: `validation_failed`, `malformed_json`. */
+            /** @description The orderId is invalid, a query parameter or a body was sent. Codes: `validation_failed`, `malformed_json`. Or: The Idempotency-Key header is malformed. (`invalid_idempotency_key`, 400). */
             400: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -2101,13 +2264,15 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The order is not placed or approved; the message names its status. Nothing was changed. Codes: `order_state_conflict`. */
+            /** @description The order is not placed or approved; the message names its status. Nothing was changed. Codes: `order_state_conflict`. Or: A request with this Idempotency-Key is still running. (`idempotency_key_in_use`, 409). */
             409: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -2116,6 +2281,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2131,6 +2300,17 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2165,7 +2345,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is unreachable, locked, or did not answer in time. Codes: `service_unavailable`. */
+            /** @description The database is unreachable, locked, or did not answer in time, or the change kept colliding with concurrent ones. **With `Idempotency-Key`, retry with the same key** after `Retry-After`: a 503 is not kept, so the retry runs the write, which is safe because in each of these cases the database rolled the write back. One case stays uncertain even with a key: the database committed the write and the link to it broke before the commit was acknowledged; a retry then writes again (README, "Retries and idempotency"). **Without a key, the write may or may not have happened.** Look for it before retrying (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal; `GET /v1/store/orders?petId=…` an order); retrying blindly may store it twice. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */

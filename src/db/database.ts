@@ -58,8 +58,29 @@ export interface OrderTable {
   updatedAt: EpochMs;
 }
 
+/**
+ * An `Idempotency-Key` a key sent with an unsafe request (idempotency/): reserved while the
+ * request runs, then holding its answer until it expires.
+ */
+export interface IdempotencyKeyTable {
+  apiKeyId: number;
+  idempotencyKey: string;
+  fingerprint: string;
+  state: 'in_progress' | 'done';
+  owner: string;
+  /** While in progress: after this instant another request with the same fingerprint may take it over. */
+  lockedUntil: EpochMs;
+  responseStatus: number | null;
+  /** JSON object of the replayed headers (content-type, location, etag). */
+  responseHeaders: string | null;
+  responseBody: string | null;
+  createdAt: EpochMs;
+  expiresAt: EpochMs;
+}
+
 export interface Database {
   pets: PetTable;
+  idempotencyKeys: IdempotencyKeyTable;
   orders: OrderTable;
   apiKeys: ApiKeyTable;
   serviceSecrets: ServiceSecretTable;
@@ -71,3 +92,4 @@ export type OrderRow = Selectable<OrderTable>;
 export type NewOrderRow = Insertable<OrderTable>;
 export type ApiKeyRow = Selectable<ApiKeyTable>;
 export type NewApiKeyRow = Insertable<ApiKeyTable>;
+export type IdempotencyKeyRow = Selectable<IdempotencyKeyTable>;

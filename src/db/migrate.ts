@@ -11,6 +11,7 @@ import * as petVersions from './migrations/2026-11-26T02-pet-versions.js';
 import * as petSearch from './migrations/2026-11-26T03-pet-search.js';
 import * as serviceSecrets from './migrations/2026-11-26T04-service-secrets.js';
 import * as orders from './migrations/2026-11-26T05-orders.js';
+import * as idempotencyKeys from './migrations/2026-11-26T06-idempotency-keys.js';
 import * as keyLastUsed from './migrations/2026-11-26T07-key-last-used.js';
 
 // Listed by hand rather than read from a folder, so the compiled package needs no file-system lookup.
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T03-pet-search': petSearch,
   '2026-11-26T04-service-secrets': serviceSecrets,
   '2026-11-26T05-orders': orders,
+  '2026-11-26T06-idempotency-keys': idempotencyKeys,
   '2026-11-26T07-key-last-used': keyLastUsed,
 };
 

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES } from '../errors.js';
 import { type Scope, SCOPE_DESCRIPTIONS, SCOPES } from '../keys/scopes.js';
 import { STORE_TAG } from '../orders/orders.docs.js';
+import { withIdempotency } from './idempotency.docs.js';
 import { BETA_PROMISE } from './stability.js';
 import { docsBranding } from './docs-branding.js';
 
@@ -50,8 +51,12 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
     },
     // Paths are written relative to the servers, which already end in /v1. Each operation's
     // security requirement and its description's scope line come from the scope its route declares.
+    // Idempotent routes (`config.idempotent`) document Idempotency-Key and its answers the same way.
     transform: ({ schema, url, route }) => ({
-      schema: withScope(schema as OperationSchema | undefined, (route.config as { scope?: Scope } | undefined)?.scope) as typeof schema,
+      schema: withIdempotencyIf(
+        (route.config as { idempotent?: boolean } | undefined)?.idempotent === true,
+        withScope(schema as OperationSchema | undefined, (route.config as { scope?: Scope } | undefined)?.scope),
+      ) as typeof schema,
       url: url.startsWith(API_VERSION_PREFIX) ? url.slice(API_VERSION_PREFIX.length) : url,
     }),
     // Shared schemas keep their own names as components (Pet, NewPet, Error…).
@@ -72,6 +77,10 @@ interface OperationSchema {
   description?: string;
   security?: unknown;
   [key: string]: unknown;
+}
+
+function withIdempotencyIf(idempotent: boolean, schema: OperationSchema | undefined): OperationSchema | undefined {
+  return idempotent ? withIdempotency(schema) : schema;
 }
 
 function withScope(schema: OperationSchema | undefined, scope: Scope | undefined): OperationSchema | undefined {

@@ -47,6 +47,9 @@ const EXAMPLES: Record<ErrorCode, string> = {
   bad_request: 'the URL is not valid: /v1/pets/%E0%A4%A',
   request_timeout: 'the request was not received completely in time',
   headers_too_large: 'the request headers are too large',
+  invalid_idempotency_key: 'Idempotency-Key must have at most 255 characters (got 300)',
+  idempotency_key_in_use: 'a request with this Idempotency-Key is still running; retry after 1 s for its answer',
+  idempotency_key_reused: 'this Idempotency-Key was used for another request (POST /v1/pets with another body); use a new key for a new request',
   unauthorized: 'a valid API key is required: send Authorization: Bearer <API_KEY>',
   insufficient_scope: 'this key lacks the scope pets:write that POST /v1/pets needs; its scopes: pets:read',
   pet_not_found: 'no pet has id 42',
@@ -118,12 +121,13 @@ export const COMMON_ERROR_RESPONSES = {
 /**
  * The errors of an operation that writes. Its 503 says what the client cannot know: a link that
  * fails after the database committed the write, but before the answer came back, still answers
- * 503. The README's "Retries" note says the same for people.
+ * 503; and how `Idempotency-Key` makes the retry safe. The README's "Retries and idempotency"
+ * section says the same for people.
  */
 export const WRITE_ERROR_RESPONSES = {
   ...COMMON_ERROR_RESPONSES,
   503: errorResponse(
-    'The database is unreachable, locked, or did not answer in time. **The write may or may not have happened**: the database may have stored it just before the link to it failed. Before retrying, look for it (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal); retrying blindly, as `Retry-After` alone would suggest, may store it twice. An `Idempotency-Key` header that makes retries safe is planned, not available yet.',
+    'The database is unreachable, locked, or did not answer in time, or the change kept colliding with concurrent ones. **With `Idempotency-Key`, retry with the same key** after `Retry-After`: a 503 is not kept, so the retry runs the write, which is safe because in each of these cases the database rolled the write back. One case stays uncertain even with a key: the database committed the write and the link to it broke before the commit was acknowledged; a retry then writes again (README, "Retries and idempotency"). **Without a key, the write may or may not have happened.** Look for it before retrying (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal; `GET /v1/store/orders?petId=…` an order); retrying blindly may store it twice.',
     ['service_unavailable'],
     HEADERS.retryAfter,
   ),

@@ -8,11 +8,9 @@
  * operations and routes are the service's own (an unknown path is `unmatched`, never its URL),
  * statuses and methods are the few HTTP has, and key ids of deprecated calls are capped.
  *
- * TODO hooks for later work of issue 10, to be added to `registry` by the modules that own them:
- * - idempotent replays: `animal_store_idempotent_replays_total{operation}`, a Counter the
- *   idempotency module increments when it answers with `Idempotent-Replayed: true`;
- * - orders by status: `animal_store_orders{status}`, a Gauge whose `collect()` asks the orders
- *   repository for counts at scrape time (one grouped query per scrape, not per request).
+ * Modules add their own metrics to `registry`: the idempotency wiring (http/idempotency.ts)
+ * counts `animal_store_idempotent_replays_total{operation}`, and the orders module
+ * (orders/orders.metrics.ts) reads `animal_store_orders{status}` from the database at scrape time.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DialectName, PoolStats } from '../db/create-db.js';

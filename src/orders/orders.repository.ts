@@ -79,3 +79,9 @@ export async function findOrdersAfter(db: Kysely<Database>, query: { afterId: nu
   if (filter.petId !== undefined) select = select.where('petId', '=', filter.petId);
   return select.orderBy('id').limit(query.limit).execute();
 }
+
+/** How many orders are in each status (statuses without orders are absent): one grouped query. */
+export async function countOrdersByStatus(db: Kysely<Database>): Promise<{ status: OrderStatus; count: number }[]> {
+  const rows = await db.selectFrom('orders').select(['status', (eb) => eb.fn.countAll<number | string>().as('count')]).groupBy('status').execute();
+  return rows.map((row) => ({ status: row.status, count: Number(row.count) }));
+}

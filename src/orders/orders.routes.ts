@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { AppError } from '../errors.js';
-import { COMMON_ERROR_RESPONSES, errorResponse, HEADERS, header } from '../http/responses.js';
+import { COMMON_ERROR_RESPONSES, errorResponse, HEADERS, header, WRITE_ERROR_RESPONSES } from '../http/responses.js';
 import { beta } from '../http/stability.js';
 import { PAGE_SIZE } from '../pets/pets.schemas.js';
 import { ACTION_DESCRIPTIONS, ACTION_NOTE, LIST_ORDERS_DESCRIPTION, PLACE_ORDER_DESCRIPTION } from './orders.docs.js';
@@ -26,7 +26,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesOptions> = asyn
   app.post(
     '/store/orders',
     {
-      config: { scope: 'orders:write' },
+      config: { scope: 'orders:write', idempotent: true },
       schema: {
         operationId: 'placeOrder',
         tags: ['store'],
@@ -45,7 +45,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesOptions> = asyn
           409: errorResponse('The animal is not `available`; the message names its status.', ['pet_not_available'], HEADERS.rateLimit),
           413: errorResponse('The body is larger than the limit.', ['payload_too_large'], HEADERS.rateLimit),
           415: errorResponse('The body is not `application/json` in UTF-8.', ['unsupported_media_type'], HEADERS.rateLimit),
-          ...COMMON_ERROR_RESPONSES,
+          ...WRITE_ERROR_RESPONSES,
         },
       },
     },
@@ -111,7 +111,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesOptions> = asyn
     app.post(
       `/store/orders/:orderId/${action}`,
       {
-        config: { scope: 'orders:write' },
+        config: { scope: 'orders:write', idempotent: true },
         schema: {
           operationId: `${action}Order`,
           tags: ['store'],
@@ -127,7 +127,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesOptions> = asyn
               order_state_conflict: `order 7 is ${action === 'cancel' ? 'delivered' : 'cancelled'}; ${action} applies only to a ${from.join(' or ')} order`,
             }),
             415: errorResponse('A body was sent that is not `application/json` in UTF-8.', ['unsupported_media_type'], HEADERS.rateLimit),
-            ...COMMON_ERROR_RESPONSES,
+            ...WRITE_ERROR_RESPONSES,
           },
         },
         preValidation: async (request) => refuseActionBody(request.body),

@@ -74,7 +74,7 @@ export const petsRoutes: FastifyPluginAsyncTypebox<PetsRoutesOptions> = async (a
   app.post(
     '/pets',
     {
-      config: { scope: 'pets:write' },
+      config: { scope: 'pets:write', idempotent: true },
       schema: {
         operationId: 'createPet',
         tags: ['pets'],
@@ -160,7 +160,7 @@ Every answer carries \`Deprecation: @${GET_PET_DEPRECATED_AT.getTime() / 1000}\`
     patchScope.withTypeProvider<TypeBoxTypeProvider>().patch(
       '/pets/:petId',
       {
-        config: { scope: 'pets:write', bodyMediaTypes: mediaTypes },
+        config: { scope: 'pets:write', bodyMediaTypes: mediaTypes, idempotent: true },
         schema: {
           operationId: 'updatePet',
           tags: ['pets'],
@@ -196,7 +196,7 @@ Every answer carries \`Deprecation: @${GET_PET_DEPRECATED_AT.getTime() / 1000}\`
   app.delete(
     '/pets/:petId',
     {
-      config: { scope: 'pets:write' },
+      config: { scope: 'pets:write', idempotent: true },
       schema: {
         operationId: 'deletePet',
         tags: ['pets'],

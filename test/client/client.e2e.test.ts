@@ -136,7 +136,6 @@ for (const dialect of ALL_DIALECTS) {
 
     it(
       'client > a create whose answer is lost > leaves exactly one pet',
-      { todo: 'needs Idempotency-Key support in the service (issue of engineer H): until it merges, the retry creates a second pet' },
       async () => {
         const proxy = await startDroppingProxy({ host: '127.0.0.1', port: service.port });
         try {

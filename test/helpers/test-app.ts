@@ -2,7 +2,7 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { buildApp } from '../../src/app.js';
+import { type AppDeps, buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { DialectName } from '../../src/db/create-db.js';
 import type { Database } from '../../src/db/database.js';
@@ -28,6 +28,8 @@ export async function createTestApp(
     now?: number;
     /** Wraps the connection the app uses (to count its queries, say); the test's own stays unwrapped. */
     wrapDb?: (db: Kysely<Database>) => Kysely<Database>;
+    /** Test hooks of the app (such as onIdempotencyKeyReserved). */
+    hooks?: Pick<AppDeps, 'onIdempotencyKeyReserved'>;
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase(dialect);
@@ -40,7 +42,7 @@ export async function createTestApp(
       done();
     },
   });
-  const app = await buildApp({ db: options.wrapDb ? options.wrapDb(database.db) : database.db, database, config, now: () => clock.now, logStream });
+  const app = await buildApp({ db: options.wrapDb ? options.wrapDb(database.db) : database.db, database, config, now: () => clock.now, logStream, ...options.hooks });
   await app.ready();
   const issued = await issueApiKey(database.db, { name: 'test' }, () => clock.now);
   return {

@@ -1,0 +1,156 @@
+/**
+ * Wires idempotent writes (idempotency/) to the routes that opt in with
+ * `config: { idempotent: true }`. It runs as a preHandler, so authentication, scope, rate limit,
+ * body parsing and validation have all passed: a request refused by them never reserves a key.
+ * Then the answer is stored (or the key released) in onSend, before it goes out, so a retry that
+ * arrives after the answer always finds it.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { Counter } from 'prom-client';
+import type { Database } from '../db/database.js';
+import { AppError } from '../errors.js';
+import { fingerprintOf } from '../idempotency/fingerprint.js';
+import { parseIdempotencyKey } from '../idempotency/idempotency-key.js';
+import type { KeyId } from '../idempotency/idempotency.repository.js';
+import { purgeExpiredIdempotencyKeys, reserveIdempotencyKey, settleIdempotencyKey, type StoredAnswer } from '../idempotency/idempotency.service.js';
+import { operationOf } from '../metrics/metrics.hooks.js';
+import type { AppMetrics } from '../metrics/metrics.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route accepts `Idempotency-Key` (documented in its OpenAPI operation too). */
+    idempotent?: boolean;
+  }
+  interface FastifyRequest {
+    /** The key this request reserved, while it runs. */
+    idempotency?: { id: KeyId; owner: string };
+  }
+}
+
+/** The answer headers a replay repeats; the others (request id, rate limit) belong to each request. */
+const REPLAYED_HEADERS = ['content-type', 'location', 'etag'] as const;
+/** Seconds a client is told to wait while the first request with its key still runs; most take milliseconds. */
+export const IN_PROGRESS_RETRY_AFTER_SECONDS = 1;
+/** How often expired keys are purged. */
+export const PURGE_INTERVAL_MS = 60_000;
+
+export interface IdempotencyHttpOptions {
+  db: Kysely<Database>;
+  now: () => number;
+  ttlMs: number;
+  metrics: AppMetrics;
+  /** Tests only: awaited once a request has reserved its key, to hold it "in progress". */
+  onReserved?: (request: FastifyRequest) => Promise<void>;
+}
+
+export function registerIdempotency(app: FastifyInstance, options: IdempotencyHttpOptions): void {
+  const { db, now, ttlMs } = options;
+  const replays = replayCounter(options.metrics);
+  app.decorateRequest('idempotency', undefined);
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (!request.routeOptions.config.idempotent || request.apiKey === undefined) return;
+    const header = request.headers['idempotency-key'];
+    if (header === undefined) return;
+    const parsed = parseIdempotencyKey(Array.isArray(header) ? header.join(', ') : header);
+    if ('problem' in parsed) throw new AppError('invalid_idempotency_key', parsed.problem);
+
+    const id = { apiKeyId: request.apiKey.id, idempotencyKey: parsed.key };
+    const fingerprint = fingerprintOf({
+      method: request.method,
+      route: request.routeOptions.url ?? request.url,
+      params: (request.params ?? {}) as Record<string, unknown>,
+      body: request.body,
+    });
+    const reservation = await reserveIdempotencyKey(db, id, fingerprint, { now, ttlMs });
+    switch (reservation.outcome) {
+      case 'reserved':
+        request.idempotency = { id, owner: reservation.owner };
+        if (options.onReserved) await options.onReserved(request);
+        return;
+      case 'replay':
+        replays.inc({ operation: operationOf(request) });
+        return replay(reply, reservation.answer);
+      case 'in_progress':
+        reply.header('retry-after', String(IN_PROGRESS_RETRY_AFTER_SECONDS));
+        throw new AppError('idempotency_key_in_use', `a request with this Idempotency-Key is still running; retry after ${IN_PROGRESS_RETRY_AFTER_SECONDS} s for its answer`);
+      case 'reused':
+        throw new AppError(
+          'idempotency_key_reused',
+          `this Idempotency-Key was used for another request (another operation, path or body than ${request.method} ${request.routeOptions.url}); use a new key for a new request`,
+        );
+    }
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const held = request.idempotency;
+    if (!held) return payload;
+    request.idempotency = undefined;
+    const answer = answerOf(reply, payload);
+    try {
+      if (answer) await settleIdempotencyKey(db, held.id, held.owner, answer);
+      else await settleIdempotencyKey(db, held.id, held.owner, { status: 500, headers: {}, body: null });
+    } catch (error) {
+      // The write (if any) is done and its answer is good: send it. The key stays in progress
+      // until its lease ends; README "Retries and idempotency" says what a retry sees then.
+      request.log.warn({ err: error }, 'idempotency key not settled; it stays in progress until its lease ends');
+    }
+    return payload;
+  });
+
+  let timer: NodeJS.Timeout | undefined;
+  let purging = false;
+  app.addHook('onReady', async () => {
+    timer = setInterval(() => {
+      // Never two runs at once, never awaited by a request: a slow database only delays purging.
+      if (purging) return;
+      purging = true;
+      purgeExpiredIdempotencyKeys(db, now())
+        .catch((error: unknown) => app.log.warn({ err: error }, 'purging expired idempotency keys failed; next try in a minute'))
+        .finally(() => {
+          purging = false;
+        });
+    }, PURGE_INTERVAL_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
+  });
+}
+
+function replay(reply: FastifyReply, answer: StoredAnswer): FastifyReply {
+  for (const name of REPLAYED_HEADERS) if (answer.headers[name] !== undefined) reply.header(name, answer.headers[name]);
+  reply.header('idempotent-replayed', 'true');
+  return reply.code(answer.status).send(answer.body ?? undefined);
+}
+
+/** The answer as it will be sent, to replay it later; undefined when it is a stream (never for these routes). */
+function answerOf(reply: FastifyReply, payload: unknown): StoredAnswer | undefined {
+  let body: string | null;
+  if (payload === null || payload === undefined || payload === '') body = null;
+  else if (typeof payload === 'string') body = payload;
+  else if (Buffer.isBuffer(payload)) body = payload.toString('utf8');
+  else return undefined;
+  const headers: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) {
+    const value = reply.getHeader(name);
+    if (value !== undefined) headers[name] = String(value);
+  }
+  return { status: reply.statusCode, headers, body };
+}
+
+function replayCounter(metrics: AppMetrics): Counter<'operation'> {
+  const name = 'animal_store_idempotent_replays_total';
+  // Apps built on shared metrics (a test's, a worker's) register it once.
+  const existing = metrics.registry.getSingleMetric(name) as Counter<'operation'> | undefined;
+  return (
+    existing ??
+    new Counter({
+      name,
+      help: 'Answers replayed to a retry with the same Idempotency-Key (Idempotent-Replayed: true), by operation.',
+      labelNames: ['operation'] as const,
+      registers: [metrics.registry],
+    })
+  );
+}
