@@ -60,8 +60,8 @@ export function registerBearerAuth(app: FastifyInstance, verifier: KeyVerifier, 
     }
     const check = await verifier.verify(token);
     if (!check.key) {
-      // Only tokens no usable key's prefix matches are ever refused for the address's failures.
-      if (check.failure === 'unknown_prefix') brake?.refuseIfExhausted(request.ip, reply);
+      // Only tokens that are no usable key's are ever refused for the address's failures.
+      if (check.failure === 'unknown_key') brake?.refuseIfExhausted(request.ip, reply);
       // Tokens that are not even key-shaped cost nothing, so they do not count against the address.
       if (check.failure !== 'malformed') brake?.recordFailure(request.ip);
       reply.header('www-authenticate', `Bearer ${REALM}, error="invalid_token"`);

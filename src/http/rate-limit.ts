@@ -2,10 +2,10 @@
  * Rate limits, in fixed one-minute windows counted in this process's memory:
  * - each API key may make `limitPerMinute` requests;
  * - a client address whose well-formed tokens failed verification that many times has further
- *   tokens of unknown prefix refused with 429 instead of 401. Those tokens never cost a lookup
- *   of their own anyway (keys/key-prefixes.ts); the refusal tells a prober to back off. A token
- *   whose prefix a usable key has is always verified, so a noisy neighbour on a shared address
- *   can never lock out a client whose key works, cached or not.
+ *   tokens that are no usable key refused with 429 instead of 401. Those tokens never cost a
+ *   lookup of their own anyway (keys/usable-keys.ts); the refusal tells a prober to back off. A
+ *   usable key is always verified, so a noisy neighbour on a shared address can never lock out
+ *   a client whose key works, cached or not.
  * Counting a key only after it is verified means made-up keys cannot claim fresh allowances or
  * push real clients' counters out of memory.
  *

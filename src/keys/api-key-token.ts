@@ -25,7 +25,7 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-/** The part of a key shown in listings and logs, and kept in each process's set of known prefixes. */
+/** The part of a key shown in listings and logs, so an operator can tell which key a line is about. */
 export function displayPrefixOf(key: string): string {
   return key.slice(0, DISPLAY_PREFIX_LENGTH);
 }

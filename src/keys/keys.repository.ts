@@ -10,16 +10,15 @@ export async function findApiKeyByHash(db: Kysely<Database>, secretHash: string)
   return db.selectFrom('apiKeys').selectAll().where('secretHash', '=', secretHash).executeTakeFirst();
 }
 
-/** The distinct prefixes of keys neither revoked nor expired at `at` (through api_keys_usable_prefix_idx). */
-export async function listUsableKeyPrefixes(db: Kysely<Database>, at: number): Promise<string[]> {
+/** The hashes of the keys neither revoked nor expired at `at`: the whole set keys/usable-keys.ts keeps. */
+export async function listUsableKeyHashes(db: Kysely<Database>, at: number): Promise<string[]> {
   const rows = await db
     .selectFrom('apiKeys')
-    .select('prefix')
-    .distinct()
+    .select('secretHash')
     .where('revokedAt', 'is', null)
     .where((eb) => eb.or([eb('expiresAt', 'is', null), eb('expiresAt', '>', at)]))
     .execute();
-  return rows.map((row) => row.prefix);
+  return rows.map((row) => row.secretHash);
 }
 
 export async function listApiKeys(db: Kysely<Database>): Promise<ApiKeyRow[]> {

@@ -4,10 +4,10 @@
  */
 import type { Kysely } from 'kysely';
 import type { ApiKeyRow, Database } from '../db/database.js';
-import { displayPrefixOf, generateApiKey, hashApiKey, looksLikeApiKey } from './api-key-token.js';
-import { createKeyPrefixSet } from './key-prefixes.js';
+import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-key-token.js';
+import { createUsableKeySet } from './usable-keys.js';
 import { formatScopes, isScope, parseScopes, type Scope, SCOPES } from './scopes.js';
-import { anyApiKeyExists, findApiKeyByHash, insertApiKey, listApiKeys, listUsableKeyPrefixes, revokeApiKey } from './keys.repository.js';
+import { anyApiKeyExists, findApiKeyByHash, insertApiKey, listApiKeys, listUsableKeyHashes, revokeApiKey } from './keys.repository.js';
 
 export type Clock = () => number;
 
@@ -98,15 +98,15 @@ export interface VerifiedKey {
 }
 
 /**
- * What verifying a token found. `unknown_prefix`: no usable key has the token's prefix, even
- * after a fresh read of the prefixes, so it was refused without a lookup of its own;
+ * What verifying a token found. `unknown_key`: no usable key has the token's hash, even after
+ * a fresh read of the usable keys, so it was refused without a lookup of its own;
  * `not_usable`: it was looked up and is unknown, revoked or expired; `malformed`: not a key's shape.
  */
-export type KeyCheck = { key: VerifiedKey } | { key: undefined; failure: 'malformed' | 'unknown_prefix' | 'not_usable' };
+export type KeyCheck = { key: VerifiedKey } | { key: undefined; failure: 'malformed' | 'unknown_key' | 'not_usable' };
 
 export interface KeyVerifier {
   verify(token: string): Promise<KeyCheck>;
-  /** Drops a revoked key from the cache at once and re-reads the usable prefixes (a revocation published by the fleet). */
+  /** Drops a revoked key from the cache at once and re-reads the usable keys (a revocation published by the fleet). */
   forget(keyId: number): void;
 }
 
@@ -116,9 +116,10 @@ export interface KeyVerifier {
  * on an instance for at most `cacheTtlMs`. Unknown keys are never cached; expiry is checked on
  * every call against the clock.
  *
- * A token whose prefix no usable key has costs no lookup of its own (see key-prefixes.ts): it
- * waits for the next shared read of the prefixes, at most about `prefixRefreshMs`, so a key made a
- * moment ago, in any process, still works on its first request.
+ * A token that is no usable key's costs no lookup of its own (see usable-keys.ts), even one that
+ * copies a real key's prefix: it waits for the next shared read of the usable keys' hashes, at
+ * most about `usableKeysRefreshMs`, so a key made a moment ago, in any process, still works on its
+ * first request.
  */
 export function createKeyVerifier(
   db: Kysely<Database>,
@@ -126,7 +127,7 @@ export function createKeyVerifier(
     cacheTtlMs: number;
     now?: Clock;
     maxEntries?: number;
-    prefixRefreshMs?: number;
+    usableKeysRefreshMs?: number;
     /** Told of every request a key passes (keys/key-usage.ts gathers them). */
     onUse?: (keyId: number, at: number) => void;
   },
@@ -136,7 +137,7 @@ export function createKeyVerifier(
   const cache = new Map<string, { key: ApiKeyRow; cachedUntil: number }>();
   // Concurrent requests with the same uncached key share one database lookup.
   const lookups = new Map<string, Promise<ApiKeyRow | undefined>>();
-  const prefixes = createKeyPrefixSet(() => listUsableKeyPrefixes(db, now()), { minIntervalMs: options.prefixRefreshMs ?? 1000 });
+  const usableKeys = createUsableKeySet(() => listUsableKeyHashes(db, now()), { minIntervalMs: options.usableKeysRefreshMs ?? 1000 });
 
   const usable = (key: ApiKeyRow, at: number) => key.revokedAt === null && (key.expiresAt === null || key.expiresAt > at);
 
@@ -156,10 +157,9 @@ export function createKeyVerifier(
       const cached = cache.get(secretHash);
       let key = cached && cached.cachedUntil > now() ? cached.key : undefined;
       if (!key) {
-        const prefix = displayPrefixOf(token);
-        if (!prefixes.has(prefix)) {
-          await prefixes.refreshed();
-          if (!prefixes.has(prefix)) return { key: undefined, failure: 'unknown_prefix' };
+        if (!usableKeys.has(secretHash)) {
+          await usableKeys.refreshed();
+          if (!usableKeys.has(secretHash)) return { key: undefined, failure: 'unknown_key' };
         }
         key = await lookUp(secretHash);
         const at = now();
@@ -176,8 +176,8 @@ export function createKeyVerifier(
     },
     forget(keyId) {
       for (const [hash, entry] of cache) if (entry.key.id === keyId) cache.delete(hash);
-      // The prefix set is read whole from the database: another usable key may share the prefix.
-      prefixes.refreshed().catch(() => {});
+      // The set of usable keys is read again whole, without this one.
+      usableKeys.refreshed().catch(() => {});
     },
   };
 }

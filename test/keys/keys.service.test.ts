@@ -75,14 +75,14 @@ for (const dialect of ALL_DIALECTS) {
 
     it('a verifier > accepts a key made after it read the prefixes, on its first use', async () => {
       const verifier = createKeyVerifier(database.db, { cacheTtlMs: 5000 });
-      assert.deepEqual(await verifier.verify('ask_' + 'A'.repeat(43)), { key: undefined, failure: 'unknown_prefix' });
+      assert.deepEqual(await verifier.verify('ask_' + 'A'.repeat(43)), { key: undefined, failure: 'unknown_key' });
       const issued = await issueApiKey(database.db, { name: 'fresh' });
       assert.deepEqual(await verifier.verify(issued.key), { key: { id: issued.id, prefix: issued.prefix, scopes: [...SCOPES] } });
     });
 
     it('a verifier > refuses a revoked key by its prefix alone once the prefixes are read again', async () => {
       const { db, counts } = countQueries(database.db);
-      const verifier = createKeyVerifier(db, { cacheTtlMs: 0, prefixRefreshMs: 10 });
+      const verifier = createKeyVerifier(db, { cacheTtlMs: 0, usableKeysRefreshMs: 10 });
       const issued = await issueApiKey(database.db, { name: 'leaked' });
       assert.ok((await verifier.verify(issued.key)).key);
       await revokeKey(database.db, issued.id);
@@ -91,7 +91,20 @@ for (const dialect of ALL_DIALECTS) {
       // An unknown prefix makes the set be read again, without the revoked key.
       assert.equal((await verifier.verify('ask_' + 'B'.repeat(43))).key, undefined);
       const lookups = counts.keyLookups;
-      assert.deepEqual(await verifier.verify(issued.key), { key: undefined, failure: 'unknown_prefix' });
+      assert.deepEqual(await verifier.verify(issued.key), { key: undefined, failure: 'unknown_key' });
+      assert.equal(counts.keyLookups, lookups);
+    });
+
+    it('a verifier > refuses a token that copies a usable key\'s prefix with another secret, without a lookup of its own', async () => {
+      const { db, counts } = countQueries(database.db);
+      const verifier = createKeyVerifier(db, { cacheTtlMs: 5000 });
+      const issued = await issueApiKey(database.db, { name: 'known prefix' });
+      assert.ok((await verifier.verify(issued.key)).key);
+      const lookups = counts.keyLookups;
+      // The display prefix is public (logs, keys list): a prober keeps it and guesses the rest.
+      const forged = issued.key.slice(0, issued.prefix.length) + randomBytes(32).toString('base64url').slice(0, issued.key.length - issued.prefix.length);
+      assert.equal(forged.length, issued.key.length);
+      assert.deepEqual(await verifier.verify(forged), { key: undefined, failure: 'unknown_key' });
       assert.equal(counts.keyLookups, lookups);
     });
 
@@ -128,7 +141,7 @@ describe('createKeyVerifier', () => {
       const results = await Promise.all(Array.from({ length: 20 }, () => verifier.verify(issued.key)));
       assert.ok(results.every((r) => r.key?.id === issued.id));
       assert.equal(counts.keyLookups, 1);
-      assert.equal(counts.prefixReads, 1);
+      assert.equal(counts.usableKeyReads, 1);
     } finally {
       await database.drop();
     }
@@ -141,10 +154,10 @@ describe('createKeyVerifier', () => {
       const { db, counts } = countQueries(database.db);
       const verifier = createKeyVerifier(db, { cacheTtlMs: 5000 });
       const results = await Promise.all(Array.from({ length: 500 }, () => verifier.verify(`ask_${randomBytes(32).toString('base64url')}`)));
-      assert.ok(results.every((r) => !r.key && r.failure === 'unknown_prefix'));
+      assert.ok(results.every((r) => !r.key && r.failure === 'unknown_key'));
       assert.equal(counts.keyLookups, 0);
       // One read at first use, then at most one more for the tokens that asked while it ran.
-      assert.ok(counts.prefixReads <= 2, `${counts.prefixReads} reads`);
+      assert.ok(counts.usableKeyReads <= 2, `${counts.usableKeyReads} reads`);
     } finally {
       await database.drop();
     }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createKeyPrefixSet } from '../../src/keys/key-prefixes.js';
+import { createUsableKeySet } from '../../src/keys/usable-keys.js';
 
 /** A load function whose reads the test finishes by hand, seeing the prefixes of that moment. */
 function controlledLoad() {
@@ -15,11 +15,11 @@ function controlledLoad() {
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('createKeyPrefixSet', () => {
+describe('createUsableKeySet', () => {
   it('callers asking together > share one read', async () => {
     const { stored, reads, load } = controlledLoad();
     stored.push('ask_AAAAAAAA');
-    const set = createKeyPrefixSet(load, { minIntervalMs: 0 });
+    const set = createUsableKeySet(load, { minIntervalMs: 0 });
     const waits = Array.from({ length: 50 }, () => set.refreshed());
     await settle();
     assert.equal(reads.length, 1);
@@ -31,7 +31,7 @@ describe('createKeyPrefixSet', () => {
 
   it('a caller asking while a read runs > waits for the next read, which sees what was made meanwhile', async () => {
     const { stored, reads, load } = controlledLoad();
-    const set = createKeyPrefixSet(load, { minIntervalMs: 0 });
+    const set = createUsableKeySet(load, { minIntervalMs: 0 });
     const first = set.refreshed();
     await settle();
     assert.equal(reads.length, 1);
@@ -50,7 +50,7 @@ describe('createKeyPrefixSet', () => {
 
   it('a failed read > rejects its callers, and the next caller gets a new read', async () => {
     let calls = 0;
-    const set = createKeyPrefixSet(
+    const set = createUsableKeySet(
       async () => {
         calls += 1;
         if (calls === 1) throw new Error('database down');

@@ -1,26 +1,27 @@
 /**
- * The display prefixes (`ask_` + 8 characters) of the usable keys, kept in memory so a token
- * whose prefix no key has can be turned away without a database lookup of its own.
+ * The SHA-256 hashes of the usable keys, kept in memory so a token no usable key matches is
+ * turned away without a database lookup of its own: random tokens, and also tokens that copy a
+ * real key's display prefix (shown in logs and listings) with a guessed secret.
  *
- * The set is read whole, by one shared query, at most once per `minIntervalMs`. A caller that
- * meets an unknown prefix waits for the next read that starts after it asked (the key may have
- * been made a moment ago, by another process), so a new key is never refused, only delayed by up
- * to about one interval; every caller waiting at the same time shares that one read. Random
- * tokens therefore cost the database at most one query per interval, however many arrive.
- * The set holds one entry per usable key, which only the operator can make.
+ * The set is read whole, by one shared query, at most once per `minIntervalMs`. A caller whose
+ * hash is not in it waits for the next read that starts after it asked (the key may have been
+ * made a moment ago, by another process), so a new key is never refused, only delayed by up to
+ * about one interval; every caller waiting at the same time shares that one read. Made-up tokens
+ * therefore cost the database at most one query per interval, however many arrive. The set holds
+ * one 64-character hash per usable key (about 10 MB for 100,000 keys), which only the operator can make.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 
-export interface KeyPrefixSet {
-  /** True when a usable key had this prefix at the last read. */
-  has(prefix: string): boolean;
+export interface UsableKeySet {
+  /** True when a usable key had this hash at the last read. */
+  has(secretHash: string): boolean;
   /** Settles once a read that started after this call has finished (rejects if that read failed). */
   refreshed(): Promise<void>;
 }
 
-export function createKeyPrefixSet(load: () => Promise<Iterable<string>>, options: { minIntervalMs?: number } = {}): KeyPrefixSet {
+export function createUsableKeySet(load: () => Promise<Iterable<string>>, options: { minIntervalMs?: number } = {}): UsableKeySet {
   const minIntervalMs = options.minIntervalMs ?? 1000;
-  let prefixes = new Set<string>();
+  let hashes = new Set<string>();
   let lastStart = -Infinity;
   /** The read that callers join: not started yet, so it will see anything made before they asked. */
   let upcoming: Promise<void> | undefined;
@@ -37,7 +38,7 @@ export function createKeyPrefixSet(load: () => Promise<Iterable<string>>, option
     upcoming = undefined;
     lastStart = performance.now();
     const read = load().then((loaded) => {
-      prefixes = new Set(loaded);
+      hashes = new Set(loaded);
     });
     const settled = read.then(
       () => undefined,
@@ -51,7 +52,7 @@ export function createKeyPrefixSet(load: () => Promise<Iterable<string>>, option
   };
 
   return {
-    has: (prefix) => prefixes.has(prefix),
+    has: (secretHash) => hashes.has(secretHash),
     refreshed() {
       upcoming ??= readAfterTurn();
       return upcoming;
