@@ -6,7 +6,7 @@ import type { Database } from '../db/database.js';
 import { AppError } from '../errors.js';
 import { COMMON_ERROR_RESPONSES, errorResponse, HEADERS, header, WRITE_ERROR_RESPONSES } from '../http/responses.js';
 import { beta } from '../http/stability.js';
-import { PAGE_SIZE } from '../pets/pets.schemas.js';
+import { PAGE_SIZE } from '../pagination/page-size.js';
 import { ACTION_DESCRIPTIONS, ACTION_NOTE, LIST_ORDERS_DESCRIPTION, PLACE_ORDER_DESCRIPTION } from './orders.docs.js';
 import { type ListOrdersQuery, ListOrdersQuerySchema, NewOrderSchema, OrderIdParamsSchema, OrderSchema, OrdersSchema } from './orders.schemas.js';
 import { getOrder, listOrders, placeOrder, transitionOrder } from './orders.service.js';

@@ -4,7 +4,8 @@
  */
 import { type Static, Type } from '@sinclair/typebox';
 import type { OrderStatus } from '../db/database.js';
-import { MAX_EXACT_INTEGER, PAGE_SIZE } from '../pets/pets.schemas.js';
+import { pageLimitSchema } from '../pagination/page-size.js';
+import { MAX_EXACT_INTEGER } from '../pets/pets.schemas.js';
 import { ORDER_STATUSES } from './orders.state-machine.js';
 
 const int64 = (description: string, example: number) =>
@@ -61,14 +62,7 @@ export const OrdersSchema = Type.Array(Type.Ref(OrderSchema), {
 
 export const ListOrdersQuerySchema = Type.Object(
   {
-    limit: Type.Optional(
-      Type.Integer({
-        minimum: PAGE_SIZE.min,
-        maximum: PAGE_SIZE.max,
-        default: PAGE_SIZE.default,
-        description: `Maximum number of orders returned: a whole number from ${PAGE_SIZE.min} to ${PAGE_SIZE.max} written in decimal digits; ${PAGE_SIZE.default} when omitted.`,
-      }),
-    ),
+    limit: pageLimitSchema('orders'),
     status: Type.Optional(Type.Unsafe<OrderStatus>({ $ref: 'OrderStatus', description: 'Return only orders with this status.' })),
     petId: Type.Optional(int64('Return only orders for this animal: an integer from 1 to 2^53−1 written in decimal digits.', 42)),
     cursor: Type.Optional(

@@ -3,6 +3,7 @@
  * generate the OpenAPI document, so the three cannot drift apart.
  */
 import { type Static, Type } from '@sinclair/typebox';
+import { PAGE_SIZE, pageLimitSchema } from '../pagination/page-size.js';
 import type { PetStatus } from '../db/database.js';
 import { STORABLE_TEXT_PATTERN } from '../http/validation.js';
 import { DISPLAY_TEXT_FORMAT, DISPLAY_TEXT_RULE } from '../display-text.js';
@@ -11,7 +12,8 @@ import { DISPLAY_TEXT_FORMAT, DISPLAY_TEXT_RULE } from '../display-text.js';
 export const MAX_EXACT_INTEGER = Number.MAX_SAFE_INTEGER;
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const satisfies readonly PetStatus[];
 export const DEFAULT_PET_STATUS: PetStatus = 'available';
-export const PAGE_SIZE = { min: 1, max: 100, default: 20 } as const;
+// Re-exported: the pets module's callers know the page size by this name.
+export { PAGE_SIZE };
 export const NAME_MAX_LENGTH = 200;
 /** Most ids one listing may ask for: as many as one page can hold. */
 export const MAX_IDS_PER_LISTING = PAGE_SIZE.max;
@@ -107,14 +109,7 @@ export const PetsSchema = Type.Array(Type.Ref(PetSchema), {
 
 export const ListPetsQuerySchema = Type.Object(
   {
-    limit: Type.Optional(
-      Type.Integer({
-        minimum: PAGE_SIZE.min,
-        maximum: PAGE_SIZE.max,
-        default: PAGE_SIZE.default,
-        description: `Maximum number of animals returned: a whole number from ${PAGE_SIZE.min} to ${PAGE_SIZE.max} written in decimal digits; ${PAGE_SIZE.default} when omitted.`,
-      }),
-    ),
+    limit: pageLimitSchema('animals'),
     status: Type.Optional(Type.Unsafe<PetStatus>({ $ref: 'PetStatus', description: 'Return only animals with this status.' })),
     categoryId: Type.Optional(int64('Return only animals of this category: an integer from 1 to 2^53−1 written in decimal digits.', 3)),
     name: Type.Optional(
