@@ -9,7 +9,9 @@ import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.js';
 import { poolWithDeadline } from './postgres-deadline.js';
+import { registerDataVersion } from './read-cache.js';
 import { isSqliteBusy, LockWaitingSqliteDialect } from './sqlite-lock-wait.js';
+import { sqliteConnection } from './sqlite-statements.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -107,7 +109,9 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
     // From here on a locked file fails at once, and the dialect waits on timers instead, so a
     // lock held elsewhere never blocks the event loop (sqlite-lock-wait.ts).
     sqlite.pragma('busy_timeout = 0');
-    const db = new Kysely<Database>({ dialect: new LockWaitingSqliteDialect({ database: sqlite, lockWaitMs: statementTimeoutMs }), plugins });
+    const connection = sqliteConnection(sqlite);
+    const db = new Kysely<Database>({ dialect: new LockWaitingSqliteDialect({ database: connection.database, lockWaitMs: statementTimeoutMs }), plugins });
+    registerDataVersion(db, connection.version);
     return { db, dialect, location: locationOf(url), close: () => db.destroy() };
   }
 

@@ -134,12 +134,23 @@ export function createKeyVerifier(
 ): KeyVerifier {
   const now = options.now ?? Date.now;
   const maxEntries = options.maxEntries ?? 10_000;
-  const cache = new Map<string, { key: ApiKeyRow; cachedUntil: number }>();
+  // Keyed by the token itself, so a key verified in the last cacheTtlMs costs one map lookup:
+  // no SHA-256 and no parsing of its scopes on each request. The tokens stay in this process's
+  // memory only, as the requests carrying them do.
+  const cache = new Map<string, { key: ApiKeyRow; verified: VerifiedKey; cachedUntil: number }>();
   // Concurrent requests with the same uncached key share one database lookup.
   const lookups = new Map<string, Promise<ApiKeyRow | undefined>>();
   const usableKeys = createUsableKeySet(() => listUsableKeyHashes(db, now()), { minIntervalMs: options.usableKeysRefreshMs ?? 1000 });
 
   const usable = (key: ApiKeyRow, at: number) => key.revokedAt === null && (key.expiresAt === null || key.expiresAt > at);
+
+  /** Expiry is checked on every call, also for a cached key. */
+  const checked = (key: ApiKeyRow, verified: VerifiedKey): KeyCheck => {
+    const at = now();
+    if (!usable(key, at)) return { key: undefined, failure: 'not_usable' };
+    options.onUse?.(key.id, at);
+    return { key: verified };
+  };
 
   const lookUp = (secretHash: string): Promise<ApiKeyRow | undefined> => {
     let lookup = lookups.get(secretHash);
@@ -152,30 +163,28 @@ export function createKeyVerifier(
 
   return {
     async verify(token) {
+      const cached = cache.get(token);
+      if (cached !== undefined && cached.cachedUntil > now()) return checked(cached.key, cached.verified);
       if (!looksLikeApiKey(token)) return { key: undefined, failure: 'malformed' };
       const secretHash = hashApiKey(token);
-      const cached = cache.get(secretHash);
-      let key = cached && cached.cachedUntil > now() ? cached.key : undefined;
-      if (!key) {
-        if (!usableKeys.has(secretHash)) {
-          await usableKeys.refreshed();
-          if (!usableKeys.has(secretHash)) return { key: undefined, failure: 'unknown_key' };
-        }
-        key = await lookUp(secretHash);
-        const at = now();
-        if (key && usable(key, at) && options.cacheTtlMs > 0) {
-          cache.delete(secretHash);
-          if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
-          cache.set(secretHash, { key, cachedUntil: at + options.cacheTtlMs });
-        }
+      if (!usableKeys.has(secretHash)) {
+        await usableKeys.refreshed();
+        if (!usableKeys.has(secretHash)) return { key: undefined, failure: 'unknown_key' };
       }
+      const key = await lookUp(secretHash);
+      if (!key) return { key: undefined, failure: 'not_usable' };
+      // Shared by every request of this key while cached: frozen, so no request can change another's.
+      const verified: VerifiedKey = Object.freeze({ id: key.id, prefix: key.prefix, scopes: Object.freeze(parseScopes(key.scopes)) as Scope[] });
       const at = now();
-      if (!key || !usable(key, at)) return { key: undefined, failure: 'not_usable' };
-      options.onUse?.(key.id, at);
-      return { key: { id: key.id, prefix: key.prefix, scopes: parseScopes(key.scopes) } };
+      if (usable(key, at) && options.cacheTtlMs > 0) {
+        cache.delete(token);
+        if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
+        cache.set(token, { key, verified, cachedUntil: at + options.cacheTtlMs });
+      }
+      return checked(key, verified);
     },
     forget(keyId) {
-      for (const [hash, entry] of cache) if (entry.key.id === keyId) cache.delete(hash);
+      for (const [token, entry] of cache) if (entry.key.id === keyId) cache.delete(token);
       // The set of usable keys is read again whole, without this one.
       usableKeys.refreshed().catch(() => {});
     },

@@ -3,11 +3,12 @@ import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/ty
 import { Type } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import { createReadCache } from '../db/read-cache.js';
 import { AppError } from '../errors.js';
 import { parseIfMatch } from '../http/if-match.js';
 import { acceptJsonAs, JSON_MEDIA_TYPE, MERGE_PATCH_MEDIA_TYPE } from '../http/json-body.js';
 import { refuseRemovalOfRequired } from '../http/merge-patch.js';
-import { COMMON_ERROR_RESPONSES, errorResponse, HEADERS, header, WRITE_ERROR_RESPONSES, withHeaders } from '../http/responses.js';
+import { COMMON_ERROR_RESPONSES, errorResponse, HEADERS, header, sendSerialized, WRITE_ERROR_RESPONSES, withHeaders } from '../http/responses.js';
 import { DELETE_PET_DESCRIPTION, ETAG_HEADER, IF_MATCH_HEADER, UPDATE_PET_DESCRIPTION } from './pets.docs.js';
 import { petEtag, versionsAccepted } from './pets.etag.js';
 import { type ListPetsQuery, ListPetsQuerySchema, NewPetSchema, PAGE_SIZE, PetIdParamsSchema, PetPatchSchema, PetSchema, PetsSchema } from './pets.schemas.js';
@@ -37,6 +38,11 @@ const DEPRECATION_HEADERS = {
 };
 
 export const petsRoutes: FastifyPluginAsyncTypebox<PetsRoutesOptions> = async (app, { db, now, cursorSecret }) => {
+  // Serialized answers kept until anything is committed (db/read-cache.ts; SQLite only): a page
+  // of 20 served again costs a lookup instead of a query and a serialization (docs/performance.md).
+  const pages = createReadCache<{ body: string; link: string | undefined }>(db, { maxEntries: 256 });
+  const pets = createReadCache<{ body: string; etag: string }>(db, { maxEntries: 1024 });
+
   app.get(
     '/pets',
     {
@@ -63,11 +69,19 @@ export const petsRoutes: FastifyPluginAsyncTypebox<PetsRoutesOptions> = async (a
       },
     },
     async (request, reply) => {
-      // The schema's default fills `limit` in; the fallback only satisfies the type.
-      const query = { ...request.query, limit: request.query.limit ?? PAGE_SIZE.default };
-      const page = await listPets(db, query, await cursorSecret());
-      if (page.nextCursor) reply.header('link', `</v1/pets?${nextPageQuery(query, page.nextCursor)}>; rel="next"`);
-      return page.pets;
+      // The answer depends on the URL alone (the key and its scope were checked before), so
+      // the URL, as sent, is the key of the page kept.
+      const page = await pages.getOrRead(request.url, async () => {
+        // The schema's default fills `limit` in; the fallback only satisfies the type.
+        const query = { ...request.query, limit: request.query.limit ?? PAGE_SIZE.default };
+        const found = await listPets(db, query, await cursorSecret());
+        return {
+          body: reply.serialize(found.pets) as string,
+          link: found.nextCursor === undefined ? undefined : `</v1/pets?${nextPageQuery(query, found.nextCursor)}>; rel="next"`,
+        };
+      });
+      if (page.link !== undefined) reply.header('link', page.link);
+      return sendSerialized(reply, page.body);
     },
   );
 
@@ -144,9 +158,12 @@ Every answer carries \`Deprecation: @${GET_PET_DEPRECATED_AT.getTime() / 1000}\`
       },
     },
     async (request, reply) => {
-      const { pet, version } = await getPet(db, request.params.petId);
-      reply.header('etag', petEtag({ id: pet.id, version }));
-      return pet;
+      const { petId } = request.params;
+      const answer = await pets.getOrRead(`pet ${petId}`, async () => {
+        const { pet, version } = await getPet(db, petId);
+        return { body: reply.serialize(pet) as string, etag: petEtag({ id: pet.id, version }) };
+      });
+      return sendSerialized(reply.header('etag', answer.etag), answer.body);
     },
   );
 

@@ -1,0 +1,91 @@
+/**
+ * The one SQLite connection as Kysely sees it, with two things Kysely's driver does not do:
+ *
+ * - Statements are prepared once and reused. Kysely's SQLite driver prepares every statement
+ *   again on each query; under load that was 12 % of the busy time of a page of 20 pets, and on
+ *   getPet preparing cost more than running (docs/performance.md). The statements are a bounded
+ *   set (every value is a parameter; shapes differ only by which filters a listing has and how
+ *   many ids it names), but the cache is bounded anyway, oldest out first.
+ * - It tells when the data may have changed (`DataVersion`), so answers read from the database
+ *   can be kept and reused until then (db/read-cache.ts): this connection's own writes count at
+ *   once, and other connections' commits (another worker, `keys create`, another instance on the
+ *   same file) through `PRAGMA data_version`, read at most once per turn of the event loop.
+ */
+import type Sqlite from 'better-sqlite3';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
+
+const MAX_CACHED_STATEMENTS = 500;
+
+/** A value that changes whenever committed data may have changed; equal values mean nothing did. */
+export interface DataVersion {
+  current(): number;
+}
+
+export interface SqliteConnection {
+  /** What Kysely's SqliteDialect is given as its `database`. */
+  database: SqliteDatabase;
+  version: DataVersion;
+}
+
+export function sqliteConnection(sqlite: Sqlite.Database): SqliteConnection {
+  const statements = new Map<string, Sqlite.Statement>();
+  /** Bumped by every statement of this connection that may write (a commit included). */
+  let ownWrites = 0;
+  /** Other connections' commits: `PRAGMA data_version` as last read, and whether this turn read it. */
+  const readDataVersion = sqlite.prepare('pragma data_version').pluck();
+  let otherCommits = readDataVersion.get() as number;
+  let readThisTurn = false;
+  const nextTurn = () => {
+    readThisTurn = false;
+  };
+
+  const prepare = (sql: string): Sqlite.Statement => {
+    let statement = statements.get(sql);
+    if (statement === undefined) {
+      statement = sqlite.prepare(sql);
+      if (statements.size >= MAX_CACHED_STATEMENTS) statements.delete(statements.keys().next().value!);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+
+  const database: SqliteDatabase = {
+    prepare(sql) {
+      const statement = prepare(sql);
+      // `readonly`, not `reader`: an INSERT … RETURNING is a reader that writes.
+      if (statement.readonly) return statement as unknown as SqliteStatement;
+      // Counted when it runs: a write that fails changed nothing, but counting it anyway only
+      // costs one cache miss.
+      return {
+        reader: statement.reader,
+        all: (parameters) => {
+          ownWrites += 1;
+          return statement.all(parameters);
+        },
+        run: (parameters) => {
+          ownWrites += 1;
+          return statement.run(parameters);
+        },
+        iterate: (parameters) => {
+          ownWrites += 1;
+          return statement.iterate(parameters);
+        },
+      };
+    },
+    close: () => sqlite.close(),
+  };
+
+  const version: DataVersion = {
+    current() {
+      if (!readThisTurn) {
+        readThisTurn = true;
+        otherCommits = readDataVersion.get() as number;
+        setImmediate(nextTurn);
+      }
+      // Both only grow, so their sum changes whenever either does. (2^53 writes: never.)
+      return otherCommits + ownWrites;
+    },
+  };
+
+  return { database, version };
+}
