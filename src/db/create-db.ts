@@ -9,6 +9,7 @@ import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.js';
 import { poolWithDeadline } from './postgres-deadline.js';
+import { registerGroupCommit } from './group-commit.js';
 import { registerDataVersion } from './read-cache.js';
 import { isSqliteBusy, LockWaitingSqliteDialect } from './sqlite-lock-wait.js';
 import { sqliteConnection } from './sqlite-statements.js';
@@ -102,9 +103,11 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
     if (path !== ':memory:') createOwnerOnly(path);
     // Opening may wait for another process's lock the blocking way: nothing is served yet.
     const sqlite = new SQLite(path, { timeout: statementTimeoutMs });
-    // WAL lets readers run while one writer writes; NORMAL sync is durable across process crashes.
+    // WAL lets readers run while one writer writes. FULL syncs the log at every commit, so a
+    // write that was answered survives a power loss, not only a crash of the process; group
+    // commit (group-commit.ts) shares that sync among the writes that arrive together.
     sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
     // From here on a locked file fails at once, and the dialect waits on timers instead, so a
     // lock held elsewhere never blocks the event loop (sqlite-lock-wait.ts).
@@ -112,6 +115,7 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
     const connection = sqliteConnection(sqlite);
     const db = new Kysely<Database>({ dialect: new LockWaitingSqliteDialect({ database: connection.database, lockWaitMs: statementTimeoutMs }), plugins });
     registerDataVersion(db, connection.version);
+    registerGroupCommit(db);
     return { db, dialect, location: locationOf(url), close: () => db.destroy() };
   }
 

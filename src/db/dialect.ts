@@ -3,6 +3,7 @@
  * helper, so queries elsewhere stay one set. Only this module and createDb look at the dialect.
  */
 import { type AliasedRawBuilder, type Kysely, PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
+import { groupCommitOf } from './group-commit.js';
 
 function isPostgres(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
@@ -37,10 +38,22 @@ export async function currentSchemaOf(db: Kysely<any>): Promise<string | undefin
  * rows it depends on with `forUpdate`. SQLite: every transaction starts with `BEGIN IMMEDIATE`
  * (db/sqlite-lock-wait.ts), which takes the file's write lock at once, waiting for it on timers;
  * a plain `BEGIN` would start as a reader, and two processes that both read, then both try to
- * write, cannot both upgrade. So both dialects need only Kysely's own transaction here.
+ * write, cannot both upgrade. On SQLite the transactions that arrive together are one group
+ * commit (group-commit.ts): each runs in its own savepoint of one transaction, one sync for all.
  */
 export async function writeTransaction<DB, T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
-  return db.transaction().execute(work);
+  const group = groupCommitOf(db);
+  return group ? group.run(work as (trx: Kysely<any>) => Promise<T>) : db.transaction().execute(work);
+}
+
+/**
+ * A write of one statement. On PostgreSQL it runs as it is, its own transaction in one round
+ * trip. On SQLite it joins the group commit as `writeTransaction` does, so its sync of the
+ * file is shared with the writes that arrive with it (group-commit.ts).
+ */
+export async function singleWrite<DB, T>(db: Kysely<DB>, write: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+  const group = groupCommitOf(db);
+  return group ? group.run(write as (trx: Kysely<any>) => Promise<T>) : write(db);
 }
 
 /**

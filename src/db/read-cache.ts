@@ -11,11 +11,14 @@
 import type { Kysely } from 'kysely';
 import type { DataVersion } from './sqlite-statements.js';
 
-/** The data version of each database made by createDb, when its dialect can tell one. */
-const dataVersions = new WeakMap<Kysely<any>, DataVersion>();
+/**
+ * The data version of each database made by createDb, when its dialect can tell one; by its
+ * adapter, which every Kysely instance made from it shares (`withPlugin` included).
+ */
+const dataVersions = new WeakMap<object, DataVersion>();
 
 export function registerDataVersion(db: Kysely<any>, version: DataVersion): void {
-  dataVersions.set(db, version);
+  dataVersions.set(db.getExecutor().adapter, version);
 }
 
 export interface ReadCache<V> {
@@ -29,7 +32,7 @@ export interface ReadCache<V> {
 }
 
 export function createReadCache<V>(db: Kysely<any>, options: { maxEntries: number }): ReadCache<V> {
-  const version = dataVersions.get(db);
+  const version = dataVersions.get(db.getExecutor().adapter);
   if (!version) return { get: () => undefined, getOrRead: (_key, read) => read() };
 
   let entries = new Map<string, V>();

@@ -1,6 +1,7 @@
 /** The pets use cases. No HTTP here: routes, the CLI and tests all call these functions. */
 import type { Kysely } from 'kysely';
 import type { Database, PetRow } from '../db/database.js';
+import { singleWrite } from '../db/dialect.js';
 import { retriedWriteTransaction } from '../db/retry-conflicts.js';
 import { AppError } from '../errors.js';
 import { refuseWhileOrderHoldsPet } from '../orders/orders.service.js';
@@ -43,7 +44,8 @@ export interface ChangeCondition {
 }
 
 export async function createPet(db: Kysely<Database>, newPet: NewPet, now: () => number = Date.now): Promise<VersionedPet> {
-  return versioned(await insertPet(db, { ...newPet, status: newPet.status ?? DEFAULT_PET_STATUS, createdAt: now() }));
+  const row = { ...newPet, status: newPet.status ?? DEFAULT_PET_STATUS, createdAt: now() };
+  return versioned(await singleWrite(db, (writer) => insertPet(writer, row)));
 }
 
 export async function getPet(db: Kysely<Database>, id: number): Promise<VersionedPet> {

@@ -93,7 +93,8 @@ describe('answers kept between requests (SQLite)', () => {
 describe('createReadCache', () => {
   /** A database whose data version the test moves by hand. */
   const withVersion = () => {
-    const db = {} as Kysely<unknown>;
+    const adapter = {};
+    const db = { getExecutor: () => ({ adapter }) } as unknown as Kysely<unknown>;
     const state = { version: 0 };
     registerDataVersion(db, { current: () => state.version });
     return { db, state };
@@ -135,7 +136,7 @@ describe('createReadCache', () => {
   });
 
   it('keeps nothing for a database that tells no version (PostgreSQL)', async () => {
-    const cache = createReadCache<number>({} as Kysely<unknown>, { maxEntries: 3 });
+    const cache = createReadCache<number>({ getExecutor: () => ({ adapter: {} }) } as unknown as Kysely<unknown>, { maxEntries: 3 });
     let reads = 0;
     await cache.getOrRead('k', async () => ++reads);
     await cache.getOrRead('k', async () => ++reads);

@@ -1,0 +1,123 @@
+/**
+ * Group commit for SQLite: the write transactions that arrive together share one transaction
+ * and one sync of the file. With `synchronous = FULL` every commit waits for the disk (about
+ * 0.75 ms here, during which better-sqlite3 holds the event loop), so one commit per create
+ * capped creates near 1,300 per second; a group of 50 pays that once (docs/performance.md).
+ *
+ * Each member runs in its own savepoint, in arrival order: a member that fails (a 409, a 404, a
+ * constraint) is rolled back alone and gets its own error, the others are kept. No member is
+ * answered before the group's COMMIT has returned, so what a member's caller is told was stored
+ * is on disk. If the commit itself fails, every member gets that error and nothing is stored.
+ *
+ * A group is what arrived by the next turn of the event loop, or while the group before it was
+ * committing; at most MAX_GROUP members, so the write lock is never held for long.
+ */
+import { type Kysely, sql } from 'kysely';
+
+const MAX_GROUP = 256;
+
+export interface GroupCommit {
+  /** Runs `work` in the next group's transaction; settles once that transaction has committed. */
+  run<T>(work: (trx: Kysely<any>) => Promise<T>): Promise<T>;
+}
+
+interface Member {
+  work: (trx: Kysely<any>) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/**
+ * By the database's adapter, which every Kysely instance made from it shares (`withPlugin`
+ * included), so a wrapped database still commits in groups.
+ */
+const groupCommits = new WeakMap<object, GroupCommit>();
+
+/** The group commit of a database made by createDb, when its dialect uses one (SQLite); never inside a transaction. */
+export function groupCommitOf(db: Kysely<any>): GroupCommit | undefined {
+  return db.isTransaction ? undefined : groupCommits.get(db.getExecutor().adapter);
+}
+
+export function registerGroupCommit(db: Kysely<any>): void {
+  groupCommits.set(db.getExecutor().adapter, createGroupCommit(db));
+}
+
+export function createGroupCommit(db: Kysely<any>): GroupCommit {
+  let waiting: Member[] = [];
+  let scheduled = false;
+
+  const commitGroup = async (group: Member[]): Promise<void> => {
+    const outcomes: Outcome[] = [];
+    try {
+      await db.transaction().execute(async (trx) => {
+        for (const member of group) outcomes.push(await runMember(trx, member, group.length > 1));
+      });
+    } catch (error) {
+      // Nothing of this group is stored; a member that failed on its own keeps its own error.
+      const failure = error instanceof MemberFailed ? error.original : error;
+      group.forEach((member, i) => {
+        const outcome = outcomes[i];
+        member.reject(outcome?.ok === false ? outcome.error : failure);
+      });
+      return;
+    }
+    group.forEach((member, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) member.resolve(outcome.value);
+      else member.reject(outcome.error);
+    });
+  };
+
+  const commitWaiting = async (): Promise<void> => {
+    while (waiting.length > 0) {
+      const group = waiting.slice(0, MAX_GROUP);
+      waiting = waiting.slice(group.length);
+      await commitGroup(group);
+    }
+    scheduled = false;
+  };
+
+  return {
+    run<T>(work: (trx: Kysely<any>) => Promise<T>): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
+        if (!scheduled) {
+          scheduled = true;
+          // The writes that arrive in this turn of the event loop join this group.
+          setImmediate(() => void commitWaiting());
+        }
+      });
+    },
+  };
+}
+
+/** One member in its own savepoint (none needed when it is alone: the transaction is its own). */
+async function runMember(trx: Kysely<any>, member: Member, inSavepoint: boolean): Promise<Outcome> {
+  if (!inSavepoint) {
+    try {
+      return { ok: true, value: await member.work(trx) };
+    } catch (error) {
+      // Alone in the group: failing it fails the transaction, which stores nothing.
+      throw new MemberFailed(error);
+    }
+  }
+  await sql`savepoint group_member`.execute(trx);
+  try {
+    const value = await member.work(trx);
+    await sql`release group_member`.execute(trx);
+    return { ok: true, value };
+  } catch (error) {
+    await sql`rollback to group_member`.execute(trx);
+    await sql`release group_member`.execute(trx);
+    return { ok: false, error };
+  }
+}
+
+/** A lone member's own failure, carried out of the transaction so it is rolled back. */
+class MemberFailed extends Error {
+  constructor(readonly original: unknown) {
+    super('group member failed');
+  }
+}

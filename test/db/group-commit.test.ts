@@ -1,0 +1,121 @@
+/**
+ * Group commit (db/group-commit.ts) on a real SQLite file: the writes that arrive together share
+ * one transaction, a member that fails is rolled back alone, and nobody is answered before the
+ * group has committed.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type Kysely, sql } from 'kysely';
+import { createDb } from '../../src/db/create-db.js';
+import type { Database } from '../../src/db/database.js';
+import { singleWrite, writeTransaction } from '../../src/db/dialect.js';
+import { groupCommitOf } from '../../src/db/group-commit.js';
+import { AppError } from '../../src/errors.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
+
+describe('group commit (SQLite)', () => {
+  let t: TestDatabase;
+  before(async () => {
+    t = await createTestDatabase('sqlite');
+  });
+  after(async () => {
+    await t.drop();
+  });
+
+  const countPets = async () => Number((await sql<{ n: number }>`select count(*) as n from pets`.execute(t.db)).rows[0]!.n);
+  const insert = (db: Kysely<Database>, name: string) =>
+    db.insertInto('pets').values({ name, nameKey: name, categoryId: 1, status: 'available', createdAt: 0 }).returning('id').executeTakeFirstOrThrow();
+
+  it('is used on SQLite, never inside a transaction', async () => {
+    assert.ok(groupCommitOf(t.db));
+    await t.db.transaction().execute(async (trx) => assert.equal(groupCommitOf(trx), undefined));
+  });
+
+  it('writes that arrive together share one transaction', async () => {
+    const seen = new Set<unknown>();
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        writeTransaction(t.db, async (trx) => {
+          seen.add(trx);
+          return insert(trx, `together ${i}`);
+        }),
+      ),
+    );
+    assert.equal(results.length, 40);
+    assert.equal(new Set(results.map((r) => r.id)).size, 40);
+    assert.equal(seen.size, 1, 'all 40 ran in one transaction');
+  });
+
+  it('a member that fails is rolled back alone, with its own error; the others are stored', async () => {
+    const before = await countPets();
+    const outcomes = await Promise.allSettled([
+      singleWrite(t.db, (db) => insert(db, 'kept 1')),
+      writeTransaction(t.db, async (trx) => {
+        await insert(trx, 'half done');
+        throw new AppError('pet_has_open_order', 'refused after a write');
+      }),
+      singleWrite(t.db, (db) => insert(db, 'kept 2')),
+      // A constraint failure inside the database.
+      singleWrite(t.db, (db) => db.insertInto('pets').values({ name: null as never, nameKey: 'x', categoryId: 1, status: 'available', createdAt: 0 }).execute()),
+    ]);
+    assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'rejected', 'fulfilled', 'rejected']);
+    assert.equal(((outcomes[1] as PromiseRejectedResult).reason as AppError).code, 'pet_has_open_order');
+    assert.match(String((outcomes[3] as PromiseRejectedResult).reason), /NOT NULL/);
+    const names = (await t.db.selectFrom('pets').select('name').where('name', 'in', ['kept 1', 'kept 2', 'half done']).execute()).map((r) => r.name);
+    assert.deepEqual(names.sort(), ['kept 1', 'kept 2']);
+    assert.equal(await countPets(), before + 2);
+  });
+
+  it('a lone member that fails stores nothing and gets its own error', async () => {
+    const before = await countPets();
+    await assert.rejects(
+      writeTransaction(t.db, async (trx) => {
+        await insert(trx, 'alone');
+        throw new AppError('pet_not_found', 'no such pet');
+      }),
+      (error: AppError) => error.code === 'pet_not_found',
+    );
+    assert.equal(await countPets(), before);
+  });
+
+  it('no member is answered before its group has committed', async () => {
+    // Another connection sees only what was committed.
+    const reader = createDb(t.url);
+    let answered = 0;
+    const writes = Array.from({ length: 10 }, (_, i) =>
+      singleWrite(t.db, (db) => insert(db, `visible ${i}`)).then(async (row) => {
+        answered += 1;
+        const seen = await sql<{ n: number }>`select count(*) as n from pets where id = ${row.id}`.execute(reader.db);
+        return seen.rows[0]!.n;
+      }),
+    );
+    try {
+      assert.deepEqual(await Promise.all(writes), Array(10).fill(1));
+      assert.equal(answered, 10);
+    } finally {
+      await reader.close();
+    }
+  });
+});
+
+describe('creates answered together (SQLite, over the app)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp('sqlite');
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  it('50 creates at once all answer 201 with distinct ids, and a failing one does not fail the others', async () => {
+    const headers = { ...t.auth, 'content-type': 'application/json' };
+    const answers = await Promise.all([
+      ...Array.from({ length: 50 }, (_, i) => t.app.inject({ method: 'POST', url: '/v1/pets', headers, payload: { name: `pet ${i}`, categoryId: 1 } })),
+    ]);
+    assert.deepEqual(new Set(answers.map((a) => a.statusCode)), new Set([201]));
+    assert.equal(new Set(answers.map((a) => a.json().id)).size, 50);
+    const listed = await t.app.inject({ method: 'GET', url: '/v1/pets?limit=100', headers: t.auth });
+    assert.equal(listed.json().length, 50);
+  });
+});
