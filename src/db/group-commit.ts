@@ -12,9 +12,16 @@
  * A group is what arrived by the next turn of the event loop, or while the group before it was
  * committing; at most MAX_GROUP members, so the write lock is never held for long.
  */
+import { channel } from 'node:diagnostics_channel';
 import { type Kysely, sql } from 'kysely';
 
 const MAX_GROUP = 256;
+
+/**
+ * Told `{ waiting }` each time a write joins a group, for tracing and for tests that must know
+ * a write is queued (it may be waiting for another process's lock). Free when nobody listens.
+ */
+export const writeJoined = channel('animal-store:group-commit:joined');
 
 export interface GroupCommit {
   /** Runs `work` in the next group's transaction; settles once that transaction has committed. */
@@ -83,6 +90,7 @@ export function createGroupCommit(db: Kysely<any>): GroupCommit {
     run<T>(work: (trx: Kysely<any>) => Promise<T>): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
+        if (writeJoined.hasSubscribers) writeJoined.publish({ waiting: waiting.length });
         if (!scheduled) {
           scheduled = true;
           // The writes that arrive in this turn of the event loop join this group.

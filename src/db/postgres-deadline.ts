@@ -5,6 +5,7 @@
  * the whole read timeout itself (5 s + 6 s in a 20 s network stall). Here the query is given
  * only what the wait left of the operation's budget, so nothing waits longer than the budget.
  */
+import { createHash } from 'node:crypto';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
 
@@ -27,6 +28,28 @@ export function poolWithDeadline(pool: pg.Pool, budgetMs: number, now: () => num
   };
 }
 
+/** feature_not_supported: "cached plan must not change result type". */
+const STALE_PREPARED_STATEMENT = '0A000';
+
+const statementNames = new Map<string, string>();
+const MAX_STATEMENT_NAMES = 1000;
+
+/**
+ * Every statement is prepared under a name made from its text, once per connection, and then
+ * only bound and executed: PostgreSQL skips parsing and planning it again on every query
+ * (docs/performance.md has the figure). Texts are a bounded set (every value is a parameter);
+ * past MAX_STATEMENT_NAMES distinct texts, the rest run unnamed, as before.
+ */
+export function statementNameOf(text: string): string | undefined {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    if (statementNames.size >= MAX_STATEMENT_NAMES) return undefined;
+    name = `as_${createHash('sha256').update(text).digest('base64url').slice(0, 22)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 function clientWithDeadline(client: pg.PoolClient, deadline: number, budgetMs: number, now: () => number): PostgresPoolClient {
   let firstQuery = true;
   let timedOut = false;
@@ -35,11 +58,16 @@ function clientWithDeadline(client: pg.PoolClient, deadline: number, budgetMs: n
     const readTimeoutMs = firstQuery ? Math.max(1, Math.floor(deadline - now())) : budgetMs;
     firstQuery = false;
     // pg reads `query_timeout` from the query too (its typings only know the pool-wide one).
-    const config = { text, values: [...parameters], query_timeout: readTimeoutMs } as pg.QueryConfig;
+    // Statements without parameters (begin, commit, migrations' DDL) keep the simple protocol.
+    const name = parameters.length > 0 ? statementNameOf(text) : undefined;
+    const config = { name, text, values: [...parameters], query_timeout: readTimeoutMs } as pg.QueryConfig;
     try {
       return await client.query(config);
     } catch (error) {
       if (READ_TIMEOUT.test(String((error as Error | null)?.message))) timedOut = true;
+      // A migration by another instance changed a table under a statement prepared before it:
+      // this connection's prepared statements are stale, so it is not reused (the request fails once).
+      if ((error as { code?: unknown } | null)?.code === STALE_PREPARED_STATEMENT) timedOut = true;
       throw error;
     }
   };

@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { singleWrite } from '../db/dialect.js';
 import type { Database } from '../db/database.js';
 import {
   claimIdempotencyKey,
@@ -54,7 +55,7 @@ export async function reserveIdempotencyKey(db: Kysely<Database>, id: KeyId, fin
     const now = options.now();
     const owner = randomUUID();
     const claim = { ...id, fingerprint, owner, now, lockedUntil: now + (options.leaseMs ?? IDEMPOTENCY_LEASE_MS), expiresAt: now + options.ttlMs };
-    if (await claimIdempotencyKey(db, claim)) return { outcome: 'reserved', owner };
+    if (await singleWrite(db, (writer) => claimIdempotencyKey(writer, claim))) return { outcome: 'reserved', owner };
     const row = await findIdempotencyKey(db, id);
     if (!row || row.expiresAt <= now) continue;
     if (row.fingerprint !== fingerprint) return { outcome: 'reused' };
@@ -70,10 +71,10 @@ export async function reserveIdempotencyKey(db: Kysely<Database>, id: KeyId, fin
 /** After the request ran: keeps its answer when it reports the state, else releases the key. */
 export async function settleIdempotencyKey(db: Kysely<Database>, id: KeyId, owner: string, answer: StoredAnswer): Promise<'kept' | 'released'> {
   if (isKeptStatus(answer.status)) {
-    await completeIdempotencyKey(db, id, owner, answer);
+    await singleWrite(db, (writer) => completeIdempotencyKey(writer, id, owner, answer));
     return 'kept';
   }
-  await releaseIdempotencyKey(db, id, owner);
+  await singleWrite(db, (writer) => releaseIdempotencyKey(writer, id, owner));
   return 'released';
 }
 

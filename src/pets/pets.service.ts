@@ -64,7 +64,7 @@ export async function getPet(db: Kysely<Database>, id: number): Promise<Versione
  */
 export async function updatePet(db: Kysely<Database>, id: number, patch: PetPatch, condition: ChangeCondition = {}): Promise<VersionedPet> {
   if (patch.status === undefined) {
-    const row = condition.versions?.length === 0 ? undefined : await updatePetRow(db, id, patch, condition.versions);
+    const row = condition.versions?.length === 0 ? undefined : await singleWrite(db, (writer) => updatePetRow(writer, id, patch, condition.versions));
     if (!row) throw await whyUnchanged(db, id);
     return versioned(row);
   }

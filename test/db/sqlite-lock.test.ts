@@ -7,37 +7,37 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { sql, type KyselyPlugin } from 'kysely';
+import { sql } from 'kysely';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { sqlitePathOf } from '../../src/db/create-db.js';
+import { writeJoined } from '../../src/db/group-commit.js';
 import { issueApiKey } from '../../src/keys/keys.service.js';
 import { insertPet } from '../../src/pets/pets.repository.js';
 import { holdSqliteWriteLock } from '../helpers/sqlite-lock-holder.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
 
-/** Lets a test wait until a given number of INSERT statements have reached the database layer. */
-function insertWatcher(): { plugin: KyselyPlugin; reached(count: number): Promise<void> } {
+/**
+ * Lets a test wait until a given number of writes have joined a group commit (db/group-commit.ts),
+ * where they wait, all together, for the file's write lock.
+ */
+function writeWatcher(): { reached(count: number): Promise<void>; stop(): void } {
   let seen = 0;
   const waiters: { count: number; resolve: () => void }[] = [];
+  const onJoin = () => {
+    seen++;
+    for (const waiter of waiters.filter((w) => w.count <= seen)) waiter.resolve();
+  };
+  writeJoined.subscribe(onJoin);
   return {
-    plugin: {
-      transformQuery({ node }) {
-        if (node.kind === 'InsertQueryNode') {
-          seen++;
-          for (const waiter of waiters.filter((w) => w.count <= seen)) waiter.resolve();
-        }
-        return node;
-      },
-      transformResult: async ({ result }) => result,
-    },
     reached: (count) => (seen >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }))),
+    stop: () => writeJoined.unsubscribe(onJoin),
   };
 }
 
-async function startApp(statementTimeoutMs: number, plugin?: KyselyPlugin) {
+async function startApp(statementTimeoutMs: number) {
   const database = await createTestDatabase('sqlite', { statementTimeoutMs });
-  const db = plugin ? database.db.withPlugin(plugin) : database.db;
+  const db = database.db;
   // No key cache: every request reads the key store too, as an instance's first requests do.
   const app = await buildApp({ db, config: loadConfig({ LOG_LEVEL: 'silent', KEY_CACHE_TTL_MS: '0' }) });
   await app.ready();
@@ -59,12 +59,13 @@ describe('SQLite locked by another process', () => {
   describe('when the lock is released before the statement timeout', () => {
     // Far longer than this test takes (milliseconds): the creates must still be waiting when the lock is released.
     const STATEMENT_TIMEOUT_MS = 10_000;
-    const inserts = insertWatcher();
+    const writes = writeWatcher();
     let t: Awaited<ReturnType<typeof startApp>>;
     before(async () => {
-      t = await startApp(STATEMENT_TIMEOUT_MS, inserts.plugin);
+      t = await startApp(STATEMENT_TIMEOUT_MS);
     });
     after(async () => {
+      writes.stop();
       await t?.app.close();
       await t?.database.drop();
     });
@@ -72,9 +73,9 @@ describe('SQLite locked by another process', () => {
     it('concurrent creates wait for it > health checks and reads are answered meanwhile, and every create is stored after', { timeout: 30_000 }, async () => {
       const holder = await holdSqliteWriteLock(t.path);
       const creates = ['a', 'b', 'c', 'd', 'e'].map((name) => tracked(createPet(t.app, t.auth, name)));
-      // Every create has reached its INSERT, which finds the file locked. With a blocking busy
-      // timeout the process would now stand still, and none of the requests below could answer.
-      await inserts.reached(creates.length);
+      // Every create has joined a group commit, whose transaction finds the file locked. With a
+      // blocking busy timeout the process would now stand still, and none of the requests below could answer.
+      await writes.reached(creates.length);
 
       const health = await t.app.inject({ method: 'GET', url: '/healthz' });
       assert.equal(health.statusCode, 200);
