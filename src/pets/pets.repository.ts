@@ -1,5 +1,6 @@
 /** SQL for pets. Every function takes the database (or a transaction) first. */
 import type { Kysely } from 'kysely';
+import { compiledQuery } from '../db/compiled-query.js';
 import { forUpdate, waitForInsertTurn } from '../db/dialect.js';
 import type { Database, NewPetRow, PetRow, PetStatus } from '../db/database.js';
 import { type KeyRange, petNameKey } from './pet-name-key.js';
@@ -33,8 +34,10 @@ export async function insertPet(db: Kysely<Database>, row: Omit<NewPetRow, 'name
     .executeTakeFirstOrThrow();
 }
 
+const selectPetById = compiledQuery<Database, { id: number }, PetRow>((db, value) => db.selectFrom('pets').selectAll().where('id', '=', value('id')));
+
 export async function findPetById(db: Kysely<Database>, id: number): Promise<PetRow | undefined> {
-  return db.selectFrom('pets').selectAll().where('id', '=', id).executeTakeFirst();
+  return (await selectPetById.execute(db, { id }))[0];
 }
 
 /**
