@@ -9,8 +9,10 @@
  * service); without it a similar page is made here. Listens on 127.0.0.1:$PORT (0: any free port)
  * and prints `listening on PORT` once ready; stops on SIGTERM or SIGINT.
  */
+import { Buffer } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import process from 'node:process';
 
 const STATUSES = ['available', 'pending', 'sold'];
 const body = process.argv[2]
