@@ -930,7 +930,7 @@ let exitCode = 1;
 try {
   exitCode = await main();
 } catch (error) {
-  log(`failed: ${(error as Error).stack ?? String(error)}`);
+  if (!interrupted) log(`failed: ${(error as Error).stack ?? String(error)}`);
 } finally {
   await cleanupAll();
 }
