@@ -35,6 +35,13 @@ export interface SpawnServiceOptions {
   args?: string[];
   /** How long to wait for the "Server listening at" log line; 15 s by default. */
   startTimeoutMs?: number;
+  /**
+   * A command the node process is started through, such as `['taskset', '-c', '0']` (the bench
+   * pins the server to a core). It must exec node in place, so the child's pid stays node's.
+   */
+  commandPrefix?: string[];
+  /** Options for node itself, before the script (the bench's `--cpu-prof`). */
+  nodeArgs?: string[];
 }
 
 export interface RunningService {
@@ -114,7 +121,8 @@ export async function spawnService(options: SpawnServiceOptions): Promise<Runnin
   assertBuilt();
   const args = options.args ?? ['serve', '--no-bootstrap-key'];
   const env = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: options.databaseUrl, ...options.env };
-  const child = spawn(process.execPath, [CLI_PATH, ...args], { cwd: REPO_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, ...prefixArgs] = [...(options.commandPrefix ?? []), process.execPath];
+  const child = spawn(command!, [...prefixArgs, ...(options.nodeArgs ?? []), CLI_PATH, ...args], { cwd: REPO_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = track(child);
   // A forgotten server must not keep the test process alive; the 'exit' hook above then kills it.
   child.unref();

@@ -1,0 +1,122 @@
+/**
+ * The pure parts of the benchmark (bench/report.ts, bench/profile-top.ts): medians, ratios, the
+ * Markdown table, the SVG chart and the CPU-profile summary. Nothing here measures time.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { type CpuProfile, formatSummary, packageOf, summariseProfile } from '../../bench/profile-top.js';
+import { type BenchReport, median, medianFigures, ratios, renderMarkdown, renderRatiosSvg, type RunFigures } from '../../bench/report.js';
+
+const figures = (over: Partial<RunFigures>): RunFigures => ({ requests: 1000, reqPerSec: 100, p50Ms: 1, p99Ms: 2, p999Ms: 3, non2xx: 0, errors: 0, ...over });
+
+describe('bench report', () => {
+  it('takes the median of each figure and sums the error counts over the rounds', () => {
+    assert.equal(median([3, 1, 2]), 2);
+    assert.equal(median([4, 1, 2, 3]), 2.5);
+    const merged = medianFigures([
+      figures({ reqPerSec: 100, serverCpuUsPerRequest: 50, non2xx: 1 }),
+      figures({ reqPerSec: 300, serverCpuUsPerRequest: 10, errors: 2 }),
+      figures({ reqPerSec: 200, serverCpuUsPerRequest: 30 }),
+    ]);
+    assert.equal(merged.reqPerSec, 200);
+    assert.equal(merged.serverCpuUsPerRequest, 30);
+    assert.equal(merged.non2xx, 1);
+    assert.equal(merged.errors, 2);
+    assert.equal(merged.databaseCpuUsPerRequest, undefined);
+  });
+
+  it('divides throughput by the baseline, and the baseline CPU by the service CPU, database included', () => {
+    const baseline = figures({ reqPerSec: 1000, serverCpuUsPerRequest: 20 });
+    assert.deepEqual(ratios(figures({ reqPerSec: 250, serverCpuUsPerRequest: 80 }), baseline), { throughputRatio: 0.25, cpuRatio: 0.25 });
+    assert.deepEqual(ratios(figures({ reqPerSec: 100, serverCpuUsPerRequest: 60, databaseCpuUsPerRequest: 40 }), baseline), { throughputRatio: 0.1, cpuRatio: 0.2 });
+    assert.deepEqual(ratios(figures({ reqPerSec: 100 }), baseline), { throughputRatio: 0.1 });
+  });
+
+  const report: BenchReport = {
+    date: '2026-11-26T06:00:00.000Z',
+    commit: 'abc1234',
+    machine: '2 × test CPU',
+    loadGenerator: 'wrk',
+    settings: { BENCH_SECONDS: 3 },
+    notes: ['a note'],
+    results: [
+      {
+        database: 'PostgreSQL',
+        scenario: 'list20',
+        description: 'GET /v1/pets?limit=20',
+        service: figures({ reqPerSec: 500, serverCpuUsPerRequest: 150, databaseCpuUsPerRequest: 50 }),
+        baseline: figures({ reqPerSec: 2000, serverCpuUsPerRequest: 20 }),
+        rounds: { service: [], baseline: [] },
+        throughputRatio: 0.25,
+        cpuRatio: 0.1,
+        problems: ['3 responses ≥ 400'],
+      },
+    ],
+    comparisons: [{ database: 'PostgreSQL', label: 'list20 at 1,000,000 vs 10,000 pets', meaning: 'ratio', value: 1.05 }],
+  };
+
+  it('renders one Markdown row per scenario with both ratios and the failed checks', () => {
+    const markdown = renderMarkdown(report);
+    assert.match(markdown, /\| PostgreSQL \| list20 \| 500 \| 2,000 \| 1\.00 \| 2\.00 \| 3\.00 \| 0 \/ 0 \| – \| 150 \+ 50 db \| 20 \| 0\.250 \| 0\.100 \| ⚠ 3 responses ≥ 400 \|/);
+    assert.match(markdown, /\| PostgreSQL \| list20 at 1,000,000 vs 10,000 pets \| 1\.050 \| ratio \|/);
+    assert.match(markdown, /- \*\*list20\*\*: GET \/v1\/pets\?limit=20/);
+  });
+
+  it('draws two bars per scenario, scaled so that 1 is the baseline', () => {
+    const svg = renderRatiosSvg(report);
+    assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    assert.match(svg, /PostgreSQL · list20/);
+    // The axis ends at 1 (no ratio above it): 480 px for 1, so 0.1 is 48 px and 0.25 is 120 px.
+    assert.match(svg, /<rect x="260" y="48" width="48\.0" height="11" fill="#2b6cb0"\/>/);
+    assert.match(svg, /<rect x="260" y="60" width="120\.0" height="11" fill="#dd8a2b"\/>/);
+    assert.equal(svg.match(/<rect /g)?.length, 5);
+  });
+});
+
+describe('bench profile summary', () => {
+  const frame = (functionName: string, url = '', lineNumber = 0) => ({ functionName, url, lineNumber });
+  const profile: CpuProfile = {
+    startTime: 0,
+    endTime: 100,
+    nodes: [
+      { id: 1, callFrame: frame('(root)') },
+      { id: 2, callFrame: frame('(idle)') },
+      { id: 3, callFrame: frame('prepare', 'file:///app/node_modules/better-sqlite3/lib/methods/wrappers.js', 3) },
+      { id: 4, callFrame: frame('listPets', 'file:///app/dist/pets/pets.service.js', 9) },
+      { id: 5, callFrame: frame('digest', 'node:internal/crypto/hash', 163) },
+      { id: 6, callFrame: frame('compile', 'file:///app/node_modules/@scope/pkg/index.js', 0) },
+    ],
+    // Sample i stands for the time until the next sample: timeDeltas[i + 1].
+    samples: [3, 3, 4, 2, 5, 6],
+    timeDeltas: [0, 30, 30, 20, 100, 10, 10],
+  };
+
+  it('charges each sample to the function on top, without the idle time', () => {
+    const summary = summariseProfile(profile, 2);
+    assert.equal(summary.totalMicros, 200);
+    assert.equal(summary.busyMicros, 100);
+    assert.deepEqual(
+      summary.functions.map((f) => [f.label, f.micros]),
+      [
+        ['prepare node_modules/better-sqlite3/lib/methods/wrappers.js:4', 60],
+        ['listPets dist/pets/pets.service.js:10', 20],
+      ],
+    );
+    assert.deepEqual(
+      summary.packages.map((p) => [p.label, p.micros, p.share]),
+      [
+        ['better-sqlite3', 60, 0.6],
+        ['animal-store (own code)', 20, 0.2],
+        ['node (built-in)', 10, 0.1],
+        ['@scope/pkg', 10, 0.1],
+      ],
+    );
+    assert.match(formatSummary(summary), /\| 0\.1 \| 60\.0 % \| better-sqlite3 \|/);
+  });
+
+  it('names the package of a frame', () => {
+    assert.equal(packageOf(frame('(garbage collector)')), '(garbage collector)');
+    assert.equal(packageOf(frame('writeString')), '(native)');
+    assert.equal(packageOf(frame('x', 'file:///a/node_modules/fastify/lib/route.js')), 'fastify');
+  });
+});
