@@ -40,7 +40,8 @@ const DEPRECATION_HEADERS = {
 export const petsRoutes: FastifyPluginAsyncTypebox<PetsRoutesOptions> = async (app, { db, now, cursorSecret }) => {
   // Serialized answers kept until anything is committed (db/read-cache.ts; SQLite only): a page
   // of 20 served again costs a lookup instead of a query and a serialization (docs/performance.md).
-  const pages = createReadCache<{ body: string; link: string | undefined }>(db, { maxEntries: 256 });
+  // At most 128 pages of at most 100 pets of at most 200 characters: about 10 MB at worst.
+  const pages = createReadCache<{ body: string; link: string | undefined }>(db, { maxEntries: 128 });
   const pets = createReadCache<{ body: string; etag: string }>(db, { maxEntries: 1024 });
 
   app.get(
