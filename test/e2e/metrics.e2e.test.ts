@@ -97,7 +97,12 @@ describe('metrics of the real service', { timeout: 120_000 }, () => {
         for (let i = 0; i < requests; i++) {
           assert.equal((await get(`${service.baseUrl}/v1/pets?limit=1`, { authorization: `Bearer ${key}`, connection: 'close' })).status, 200);
         }
-        const pids = new Set(service.logs.filter((line) => line.msg === 'request' && line.url === '/v1/pets?limit=1').map((line) => line.pid));
+        // Log lines are written in batches, at most LOG_FLUSH_MS late: wait for both workers' lines.
+        const pids = new Set<unknown>();
+        await service.waitForLog((line) => {
+          if (line.msg === 'request' && line.url === '/v1/pets?limit=1') pids.add(line.pid);
+          return pids.size === 2;
+        });
         assert.equal(pids.size, 2, 'both workers served requests');
         for (let scrape = 0; scrape < 4; scrape++) {
           const scraped = await get(metricsUrl, { connection: 'close' });

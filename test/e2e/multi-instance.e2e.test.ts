@@ -123,7 +123,12 @@ for (const dialect of ALL_DIALECTS) {
       // On SQLite the writers of two processes take turns on the file lock instead of failing.
       assert.deepEqual([...new Set(created.map((c) => c.status))], [201]);
       assert.equal(new Set(created.map((c) => c.body.id)).size, 200);
-      const pids = new Set(service.logs.filter((line) => line.msg === 'request').map((line) => line.pid));
+      // Log lines are written in batches, at most LOG_FLUSH_MS late: wait for both workers' lines.
+      const pids = new Set<unknown>();
+      await service.waitForLog((line) => {
+        if (line.msg === 'request') pids.add(line.pid);
+        return pids.size === 2;
+      });
       assert.equal(pids.size, 2, 'requests were served by both workers');
       assert.equal((await allPetIds(service, key)).length, 200);
     });
