@@ -219,9 +219,11 @@ function describe(error: ErrorObject, part: string): ValidationProblem {
     case 'enum':
       return { field: field(path), message: `${field(path)} must be one of: ${(params.allowedValues as unknown[]).join(', ')}` };
     case 'pattern':
-      // The display-text pattern is long and unreadable: say in words what is wrong with this text.
+      // The display-text pattern is long and unreadable: say in words what is wrong with this text
+      // (white space alone keeps the message it had before the rule became a pattern).
       if (params.pattern === DISPLAY_TEXT_PATTERN && typeof error.data === 'string') {
-        return { field: field(path), message: `${field(path)} ${displayTextProblem(error.data) ?? 'is invalid'}` };
+        const problem = /\S/.test(error.data) ? displayTextProblem(error.data) : 'must contain a character other than white space';
+        return { field: field(path), message: `${field(path)} ${problem ?? 'is invalid'}` };
       }
       return { field: field(path), message: `${field(path)} ${PATTERN_MEANINGS[String(params.pattern)] ?? `must match ${String(params.pattern)}`}` };
     case 'minItems':
