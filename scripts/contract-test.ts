@@ -199,7 +199,10 @@ async function runSpecmatic(pass: Pass, baseUrl: string, key: string): Promise<n
     output += chunk;
     process.stdout.write(chunk);
   });
-  const code = await new Promise<number | null>((resolve) => java.once('close', resolve));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    java.once('error', (error) => reject(new Error(`${pass.name}: could not run java (install Java 17: openjdk-17-jre-headless): ${error.message}`)));
+    java.once('close', resolve);
+  });
   const summary = parseSummary(output);
   if (!summary) throw new Error(`${pass.name}: Specmatic printed no summary line (exit ${code})`);
   if (summary.failures + summary.errors > 0) throw new Error(`${pass.name}: ${summary.failures} failures and ${summary.errors} errors in ${summary.run} tests`);
