@@ -1,19 +1,215 @@
 /**
  * Specmatic, a contract tester we did not write, against the real service: builds nothing (run
- * `npm run build` first), starts `animal-store serve` on a fresh SQLite file with a fresh key, and
- * runs `java -jar node_modules/specmatic/specmatic.jar test openapi.json` with its generative
- * (resiliency) tests, positive and negative, on. Exits non-zero on any failure: the jar's own exit
- * code and its report are both checked, because its npm wrapper exits 0 on failures.
+ * `npm run build` first), starts `animal-store serve` on a fresh SQLite file with a fresh key,
+ * seeds it through the API, and runs `java -jar node_modules/specmatic/specmatic.jar test` with
+ * its generative (resiliency) tests in two passes:
+ *
+ * - positive: every valid variant must get the success the contract promises. Specmatic invents
+ *   every value, and where the contract is right but an invented value cannot succeed (an id
+ *   nobody created, a cursor the service did not sign, a key already used for another request),
+ *   this pass reads a narrowed copy of openapi.json (`narrowedContract`) that pins those values to
+ *   ones that exist; each narrowing says why. It only narrows: every request it allows, the
+ *   contract allows.
+ * - negative: every invalid variant of openapi.json itself must be refused (4xx). Only the
+ *   `cursor` parameters are taken out (`withoutCursors`): an invented cursor would make every
+ *   request fail for that reason instead of the one tested.
+ *
+ * Exits non-zero on any failure: Specmatic's summary line and its exit code are both checked,
+ * because its npm wrapper exits 0 on failures, and a pass that runs too few tests fails too.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT, runCli, spawnService } from '../test/helpers/spawn-service.js';
 
 const JAR = join(REPO_ROOT, 'node_modules/specmatic/specmatic.jar');
+const CONTRACT = join(REPO_ROOT, 'openapi.json');
 const work = mkdtempSync(join(tmpdir(), 'animal-store-contract-'));
 const databaseUrl = `sqlite:${join(work, 'contract.db')}`;
+
+interface Seeded {
+  /** Animals changed, read and removed by the pet operations. */
+  petToChange: number;
+  petToRead: number;
+  petToRemove: number;
+  /** An available animal nobody ordered: placeOrder orders it. */
+  petToOrder: number;
+  /** Orders in the state each action needs, and one to read. */
+  orderToApprove: number;
+  orderToDeliver: number;
+  orderToCancel: number;
+  orderToRead: number;
+}
+
+/** Creates, through the API itself, the animals and orders the tests act on. */
+async function seed(baseUrl: string, key: string): Promise<Seeded> {
+  const call = async (method: string, path: string, body?: unknown): Promise<{ id: number }> => {
+    const response = await fetch(`${baseUrl}/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`seeding: ${method} ${path} answered ${response.status} ${await response.text()}`);
+    return (await response.json()) as { id: number };
+  };
+  const pet = async (name: string) => (await call('POST', '/pets', { name, categoryId: 3 })).id;
+  const order = async (petId: number) => (await call('POST', '/store/orders', { petId })).id;
+  const seeded: Seeded = {
+    petToChange: await pet('Rex'),
+    petToRead: await pet('Bella'),
+    petToRemove: await pet('Max'),
+    petToOrder: await pet('Luna'),
+    orderToApprove: await order(await pet('Milo')),
+    orderToDeliver: await order(await pet('Coco')),
+    orderToCancel: await order(await pet('Nala')),
+    orderToRead: await order(await pet('Olly')),
+  };
+  await call('POST', `/store/orders/${seeded.orderToDeliver}/approve`);
+  return seeded;
+}
+
+type Parameter = { name: string; in: string; required?: boolean; schema: Record<string, unknown> };
+type Operation = { operationId: string; parameters?: Parameter[] };
+type Contract = {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> };
+};
+
+/**
+ * openapi.json without the `cursor` parameters. Cursors are signed by the service: any other
+ * value is 400 `invalid_cursor`, as the contract says, and Specmatic cannot follow `Link`. It
+ * would send an invented cursor with most requests, which fails them all (positive tests) or
+ * makes them fail for that reason instead of the one tested (negative tests). test/pagination
+ * covers cursors.
+ */
+function withoutCursors(): Contract {
+  const contract = JSON.parse(readFileSync(CONTRACT, 'utf8')) as Contract;
+  for (const path of ['/pets', '/store/orders']) {
+    const get = contract.paths[path]!.get!;
+    if (!get.parameters?.some((p) => p.name === 'cursor')) throw new Error(`withoutCursors: GET ${path} has no cursor: update scripts/contract-test.ts`);
+    get.parameters = get.parameters.filter((p) => p.name !== 'cursor');
+  }
+  return contract;
+}
+
+/**
+ * The contract as the positive pass sends it: openapi.json with values Specmatic cannot know
+ * pinned to ones that exist. It only narrows: every request it allows, the contract allows. (An
+ * OpenAPI overlay would say the same, but Specmatic 2.55 applies overlays to paths only, not to
+ * components.) The refusals are checked by the negative pass against openapi.json itself.
+ */
+function narrowedContract(seeded: Seeded): Contract {
+  const contract = withoutCursors();
+  const operation = (path: string, method: string) => contract.paths[path]![method]!;
+  const parameter = (path: string, method: string, name: string) => {
+    const found = operation(path, method).parameters?.find((p) => p.name === name);
+    if (!found) throw new Error(`narrowedContract: ${method.toUpperCase()} ${path} has no parameter ${name}: update scripts/contract-test.ts`);
+    return found;
+  };
+  const only = (path: string, method: string, name: string, value: string | number) => {
+    parameter(path, method, name).schema.enum = [value];
+  };
+
+  // Ids: a random id names no animal or order (404, as the contract says); these name seeded ones.
+  only('/pets/{petId}', 'get', 'petId', seeded.petToRead);
+  only('/pets/{petId}', 'patch', 'petId', seeded.petToChange);
+  only('/pets/{petId}', 'delete', 'petId', seeded.petToRemove);
+  only('/store/orders/{orderId}', 'get', 'orderId', seeded.orderToRead);
+  only('/store/orders/{orderId}/approve', 'post', 'orderId', seeded.orderToApprove);
+  only('/store/orders/{orderId}/deliver', 'post', 'orderId', seeded.orderToDeliver);
+  only('/store/orders/{orderId}/cancel', 'post', 'orderId', seeded.orderToCancel);
+  contract.components.schemas.NewOrder!.properties.petId!.enum = [seeded.petToOrder];
+
+  // If-Match: an invented tag never matches the animal's state (412); `*` matches any state.
+  only('/pets/{petId}', 'patch', 'If-Match', '*');
+  only('/pets/{petId}', 'delete', 'If-Match', '*');
+
+
+  // Names: Specmatic makes strings from patterns with dk.brics.automaton, which reads neither
+  // \p{…} classes nor \u escapes nor lookaheads: from the display-text pattern it invents NULs,
+  // lone surrogates and bidi controls that the pattern itself refuses. Plain Latin letters and
+  // digits it generates correctly, and the display-text rule accepts them all. Answers are still
+  // checked against the real pattern (Pet); the property tests send every other kind of name.
+  for (const schema of ['NewPet', 'PetPatch']) contract.components.schemas[schema]!.properties.name!.pattern = '^[A-Za-z0-9][A-Za-z0-9 ]*$';
+  parameter('/pets', 'get', 'name').schema.pattern = '^[A-Za-z0-9]+$';
+
+  // Idempotency-Key: Specmatic sends its shortest and longest strings ("0", "000…", "fff…") for
+  // different requests, which the contract answers 422 `idempotency_key_reused`. Operations that
+  // can be repeated get a random UUID per request, as the contract asks. Those that use up what
+  // they act on (a removal, an order, a transition) can succeed once: their variants are sent as
+  // retries of one request with one key, which the contract answers with the first answer.
+  const usesUp = new Set(['deletePet', 'placeOrder', 'approveOrder', 'deliverOrder', 'cancelOrder']);
+  for (const methods of Object.values(contract.paths)) {
+    for (const candidate of Object.values(methods)) {
+      const key = candidate.parameters?.find((p) => p.in === 'header' && p.name === 'Idempotency-Key');
+      if (!key) continue;
+      if (usesUp.has(candidate.operationId)) {
+        key.required = true;
+        key.schema = { type: 'string', enum: [`contract-test-${candidate.operationId}`] };
+      } else {
+        key.schema = { type: 'string', format: 'uuid' };
+      }
+    }
+  }
+  return contract;
+}
+
+/** Specmatic's summary line, e.g. `Tests run: 555, Successes: 555, Failures: 0, WIP: 0, Errors: 0`. */
+function parseSummary(output: string): { run: number; failures: number; errors: number } | undefined {
+  const lines = [...output.matchAll(/Tests run: (\d+), Successes: (\d+), Failures: (\d+), WIP: (\d+), Errors: (\d+)/g)];
+  const last = lines.at(-1);
+  if (!last) return undefined;
+  return { run: Number(last[1]), failures: Number(last[3]), errors: Number(last[5]) };
+}
+
+interface Pass {
+  name: string;
+  /** The contract file Specmatic reads. */
+  contract: string;
+  /** `positiveOnly` or `all` (specmatic.yaml `test.resiliencyTests.enable`). */
+  resiliency: 'positiveOnly' | 'all';
+  filter?: string;
+  /** Fewer tests than this means a filter or a contract change silently dropped most of them. */
+  minTests: number;
+}
+
+/** Runs Specmatic once; the number of tests it ran, or an error when anything failed. */
+async function runSpecmatic(pass: Pass, baseUrl: string, key: string): Promise<number> {
+  const dir = mkdtempSync(join(work, `${pass.name}-`));
+  writeFileSync(
+    join(dir, 'specmatic.yaml'),
+    ['version: 2', 'contracts:', '  - provides:', `      - ${pass.contract}`, 'test:', '  resiliencyTests:', `    enable: ${pass.resiliency}`, '  timeoutInMilliseconds: 10000', ''].join('\n'),
+  );
+  const args = ['-jar', JAR, 'test', pass.contract, `--testBaseURL=${baseUrl}/v1`, `--junitReportDir=${join(dir, 'junit')}`];
+  const filter = [pass.filter, process.env.CONTRACT_TEST_FILTER].filter(Boolean).map((part) => `(${part})`).join(' && ');
+  if (filter) args.push(`--filter=${filter}`);
+  console.log(`== contract test, ${pass.name}: java ${args.slice(2).join(' ')}`);
+  const java = spawn('java', args, {
+    cwd: dir,
+    // Specmatic sends the value of the variable named after the security scheme as the bearer token.
+    // MAX_TEST_REQUEST_COMBINATIONS bounds the optional-parameter combinations per operation,
+    // which otherwise run into the thousands for GET /pets alone.
+    env: { MAX_TEST_REQUEST_COMBINATIONS: '4', ...process.env, bearerAuth: key },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  java.stdout.setEncoding('utf8');
+  java.stdout.on('data', (chunk: string) => {
+    output += chunk;
+    process.stdout.write(chunk);
+  });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    java.once('error', (error) => reject(new Error(`${pass.name}: could not run java (install Java 17: openjdk-17-jre-headless): ${error.message}`)));
+    java.once('close', resolve);
+  });
+  const summary = parseSummary(output);
+  if (!summary) throw new Error(`${pass.name}: Specmatic printed no summary line (exit ${code})`);
+  if (summary.failures + summary.errors > 0) throw new Error(`${pass.name}: ${summary.failures} failures and ${summary.errors} errors in ${summary.run} tests`);
+  if (summary.run < pass.minTests) throw new Error(`${pass.name}: only ${summary.run} tests ran (at least ${pass.minTests} expected)`);
+  if (code !== 0) throw new Error(`${pass.name}: Specmatic exited ${code} although its summary shows no failure`);
+  return summary.run;
+}
 
 async function main(): Promise<number> {
   const migrated = await runCli(['migrate'], { DATABASE_URL: databaseUrl });
@@ -24,21 +220,23 @@ async function main(): Promise<number> {
   // Rate limits off: Specmatic sends hundreds of requests in a minute with one key.
   const service = await spawnService({ databaseUrl, env: { RATE_LIMIT_PER_MINUTE: '0' } });
   try {
-    writeFileSync(
-      join(work, 'specmatic.yaml'),
-      ['version: 2', 'contracts:', '  - provides:', `      - ${join(REPO_ROOT, 'openapi.json')}`, 'test:', '  resiliencyTests:', '    enable: all', '  timeoutInMilliseconds: 10000', ''].join('\n'),
-    );
-    const reportDir = join(work, 'junit');
-    const java = spawn('java', ['-jar', JAR, 'test', join(REPO_ROOT, 'openapi.json'), `--testBaseURL=${service.baseUrl}/v1`, `--junitReportDir=${reportDir}`], {
-      cwd: work,
-      // Specmatic sends the value of the variable named after the security scheme as the bearer token.
-      // MAX_TEST_REQUEST_COMBINATIONS bounds the optional-parameter combinations per operation,
-      // which otherwise run into the thousands for GET /pets alone.
-      env: { MAX_TEST_REQUEST_COMBINATIONS: '4', ...process.env, bearerAuth: key },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    const code = await new Promise<number | null>((resolve) => java.once('exit', resolve));
-    return code ?? 1;
+    const seeded = await seed(service.baseUrl, key);
+    const narrowed = join(work, 'openapi.narrowed.json');
+    writeFileSync(narrowed, JSON.stringify(narrowedContract(seeded), null, 2));
+    const uncursored = join(work, 'openapi.without-cursors.json');
+    writeFileSync(uncursored, JSON.stringify(withoutCursors(), null, 2));
+    const passes: Pass[] = [
+      // Every valid request variant Specmatic makes (optional parts, boundaries, enums) must get
+      // the success the contract promises.
+      { name: 'positive', contract: narrowed, resiliency: 'positiveOnly', minTests: 150 },
+      // Every invalid variant (wrong types, out of bounds, missing parts) of the contract itself
+      // must be refused with a 4xx; the filter keeps only these negative tests.
+      { name: 'negative', contract: uncursored, resiliency: 'all', filter: "STATUS='400'", minTests: 100 },
+    ];
+    let total = 0;
+    for (const pass of passes) total += await runSpecmatic(pass, service.baseUrl, key);
+    console.log(`contract test: ${total} Specmatic tests, no failure`);
+    return 0;
   } finally {
     await service.stop();
   }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { displayTextProblem } from '../src/display-text.js';
+import { DISPLAY_TEXT_PATTERN, displayTextProblem, INVISIBLE_LETTERS } from '../src/display-text.js';
 
 describe('displayTextProblem', () => {
   const accepted: [string, string][] = [
@@ -64,4 +64,36 @@ describe('displayTextProblem', () => {
       assert.ok(problem.includes(codePoint), problem);
     });
   }
+});
+
+describe('DISPLAY_TEXT_PATTERN, the rule as the schemas carry it', () => {
+  const pattern = new RegExp(DISPLAY_TEXT_PATTERN, 'u');
+  const accepts = (text: string) => pattern.test(text);
+  const fine = (text: string) => displayTextProblem(text) === undefined;
+
+  it('agrees with displayTextProblem on every code point: alone, after a visible letter, before one, and after an invisible one', () => {
+    const disagreements: string[] = [];
+    for (let codePoint = 0; codePoint <= 0x10ffff; codePoint++) {
+      const character = String.fromCodePoint(codePoint);
+      for (const text of [character, `a${character}`, `${character}a`, `\u200B${character}`, `\u3164${character}\u3164`]) {
+        if (accepts(text) !== fine(text)) disagreements.push(`U+${codePoint.toString(16).toUpperCase()} in ${JSON.stringify(text)}`);
+      }
+    }
+    assert.deepEqual(disagreements.slice(0, 10), []);
+  });
+
+  it('lists exactly the visible-category letters that are Default_Ignorable_Code_Point (derived from the property)', () => {
+    const derived: string[] = [];
+    for (let codePoint = 0; codePoint <= 0x10ffff; codePoint++) {
+      const character = String.fromCodePoint(codePoint);
+      if (/[\p{L}\p{N}\p{P}\p{S}\p{Co}]/u.test(character) && /\p{Default_Ignorable_Code_Point}/u.test(character)) derived.push(character);
+    }
+    assert.deepEqual(derived, INVISIBLE_LETTERS);
+  });
+
+  it('takes linear time on a long name of invisible characters ending in a bidi control', () => {
+    // A quadratic pattern would take minutes here; this one answers at once (no timing asserted, only that it ends).
+    assert.equal(accepts(`${'\u200B'.repeat(1_000_000)}\u202E`), false);
+    assert.equal(accepts(`${'\u3164 '.repeat(500_000)}x`), true);
+  });
 });

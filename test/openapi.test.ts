@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { DISPLAY_TEXT_PATTERN } from '../src/display-text.js';
 import { ERROR_CODES } from '../src/errors.js';
 import { SCOPES } from '../src/keys/scopes.js';
 import { stateMachineTable } from '../src/orders/orders.state-machine.js';
@@ -66,7 +67,11 @@ describe('openapi.json', () => {
     assert.equal(operations.deletePet.responses['204'].content, undefined);
     assert.equal(document.components.schemas.PetPatch.additionalProperties, false);
     assert.equal(document.components.schemas.PetPatch.minProperties, 1);
-    assert.equal(document.components.schemas.Pet.properties.name.format, 'display-text');
+    // The display-text rule travels as a pattern (tools ignore custom formats), the one the service validates with.
+    for (const schema of ['Pet', 'NewPet', 'PetPatch']) {
+      assert.equal(document.components.schemas[schema].properties.name.pattern, DISPLAY_TEXT_PATTERN);
+      assert.equal(document.components.schemas[schema].properties.name.format, undefined);
+    }
     const limit = operations.listPets.parameters.find((p: { name: string }) => p.name === 'limit');
     assert.deepEqual({ required: limit.required, ...limit.schema }, { required: false, minimum: 1, maximum: 100, default: 20, type: 'integer' });
   });

@@ -250,7 +250,6 @@ export interface components {
          */
         NewPet: {
             /**
-             * Format: display-text
              * @description The animal's name: 1 to 200 characters (Unicode code points, so an emoji counts once), not only white space, without NUL or unpaired surrogates. It needs at least one visible character: a code point of Unicode general category L, N, P, S or Co (a letter, number, punctuation mark, symbol or private-use character) that is not Default_Ignorable_Code_Point; white space, controls, format characters such as U+200B or U+200F and lone combining marks show nothing on their own. It must not contain a bidirectional embedding, override or isolate control (U+202A–U+202E, U+2066–U+2069). Stored and returned exactly as sent, without trimming.
              * @example Rex
              */
@@ -280,7 +279,6 @@ export interface components {
          */
         PetPatch: {
             /**
-             * Format: display-text
              * @description The animal's name: 1 to 200 characters (Unicode code points, so an emoji counts once), not only white space, without NUL or unpaired surrogates. It needs at least one visible character: a code point of Unicode general category L, N, P, S or Co (a letter, number, punctuation mark, symbol or private-use character) that is not Default_Ignorable_Code_Point; white space, controls, format characters such as U+200B or U+200F and lone combining marks show nothing on their own. It must not contain a bidirectional embedding, override or isolate control (U+202A–U+202E, U+2066–U+2069). Stored and returned exactly as sent, without trimming.
              * @example Rex
              */
@@ -309,7 +307,6 @@ export interface components {
              */
             id: number;
             /**
-             * Format: display-text
              * @description The animal's name: 1 to 200 characters (Unicode code points, so an emoji counts once), not only white space, without NUL or unpaired surrogates. It needs at least one visible character: a code point of Unicode general category L, N, P, S or Co (a letter, number, punctuation mark, symbol or private-use character) that is not Default_Ignorable_Code_Point; white space, controls, format characters such as U+200B or U+200F and lone combining marks show nothing on their own. It must not contain a bidirectional embedding, override or isolate control (U+202A–U+202E, U+2066–U+2069). Stored and returned exactly as sent, without trimming.
              * @example Rex
              */

@@ -7,7 +7,7 @@
  */
 import { Ajv, type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
-import { DISPLAY_TEXT_FORMAT, displayTextProblem } from '../display-text.js';
+import { DISPLAY_TEXT_PATTERN, displayTextProblem } from '../display-text.js';
 
 const DECIMAL_INTEGER = /^-?\d+$/;
 
@@ -23,7 +23,6 @@ function createAjv(options: { useDefaults: boolean }, sharedSchemas: SchemaObjec
   });
   // int64 values are bounded by minimum/maximum in each schema; the format asserts exactness too.
   ajv.addFormat('int64', { type: 'number', validate: (value: number) => Number.isSafeInteger(value) });
-  ajv.addFormat(DISPLAY_TEXT_FORMAT, { type: 'string', validate: (value: string) => displayTextProblem(value) === undefined });
   for (const schema of sharedSchemas) ajv.addSchema(schema);
   return ajv;
 }
@@ -136,7 +135,6 @@ export const STORABLE_TEXT_PATTERN = '^[^\\u0000\\ud800-\\udfff]*$';
 
 /** What each pattern the schemas use asks for, in words. */
 const PATTERN_MEANINGS: Record<string, string> = {
-  '\\S': 'must contain a character other than white space',
   [STORABLE_TEXT_PATTERN]: 'must not hold a NUL character or an unpaired UTF-16 surrogate',
 };
 
@@ -221,6 +219,12 @@ function describe(error: ErrorObject, part: string): ValidationProblem {
     case 'enum':
       return { field: field(path), message: `${field(path)} must be one of: ${(params.allowedValues as unknown[]).join(', ')}` };
     case 'pattern':
+      // The display-text pattern is long and unreadable: say in words what is wrong with this text
+      // (white space alone keeps the message it had before the rule became a pattern).
+      if (params.pattern === DISPLAY_TEXT_PATTERN && typeof error.data === 'string') {
+        const problem = /\S/.test(error.data) ? displayTextProblem(error.data) : 'must contain a character other than white space';
+        return { field: field(path), message: `${field(path)} ${problem ?? 'is invalid'}` };
+      }
       return { field: field(path), message: `${field(path)} ${PATTERN_MEANINGS[String(params.pattern)] ?? `must match ${String(params.pattern)}`}` };
     case 'minItems':
     case 'maxItems': {
@@ -232,9 +236,6 @@ function describe(error: ErrorObject, part: string): ValidationProblem {
     case 'maximum':
       return { field: field(path), message: `${field(path)} must be ${error.keyword === 'minimum' ? 'at least' : 'at most'} ${params.limit}` };
     case 'format':
-      if (params.format === DISPLAY_TEXT_FORMAT && typeof error.data === 'string') {
-        return { field: field(path), message: `${field(path)} ${displayTextProblem(error.data) ?? 'is invalid'}` };
-      }
       return { field: field(path), message: `${field(path)} ${error.message ?? 'is invalid'}` };
     case 'minProperties': {
       const known = Object.keys((error.parentSchema?.properties ?? {}) as object);

@@ -6,7 +6,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { PAGE_SIZE, pageLimitSchema } from '../pagination/page-size.js';
 import type { PetStatus } from '../db/database.js';
 import { STORABLE_TEXT_PATTERN } from '../http/validation.js';
-import { DISPLAY_TEXT_FORMAT, DISPLAY_TEXT_RULE } from '../display-text.js';
+import { DISPLAY_TEXT_PATTERN, DISPLAY_TEXT_RULE } from '../display-text.js';
 
 /** Largest integer JSON numbers carry exactly in JavaScript (2^53−1); int64 inputs are bounded by it. */
 export const MAX_EXACT_INTEGER = Number.MAX_SAFE_INTEGER;
@@ -33,8 +33,8 @@ const int64 = (description: string, example: number) =>
 const nameSchema = Type.String({
   minLength: 1,
   maxLength: NAME_MAX_LENGTH,
-  pattern: '\\S',
-  format: DISPLAY_TEXT_FORMAT,
+  // The whole display-text rule, as a pattern any JSON Schema tool reads (a custom format is ignored by most).
+  pattern: DISPLAY_TEXT_PATTERN,
   description: `The animal's name: 1 to ${NAME_MAX_LENGTH} characters (Unicode code points, so an emoji counts once), not only white space, without NUL or unpaired surrogates. It needs ${DISPLAY_TEXT_RULE}. Stored and returned exactly as sent, without trimming.`,
   examples: ['Rex'],
 });
