@@ -8,6 +8,10 @@ export interface OrderCursorFilters {
   petId?: number | undefined;
 }
 
+// The codec of the last secret, kept: making one derives its key (an HMAC), once per secret, not per page.
+let codec: { secret: string; cursors: CursorCodec<OrderCursorFilters> } | undefined;
+
 export function orderCursors(secret: string): CursorCodec<OrderCursorFilters> {
-  return createCursorCodec<OrderCursorFilters>({ secret, listing: 'orders', filterNames: ['status', 'petId'] });
+  if (codec?.secret !== secret) codec = { secret, cursors: createCursorCodec<OrderCursorFilters>({ secret, listing: 'orders', filterNames: ['status', 'petId'] }) };
+  return codec.cursors;
 }

@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import { waitForInsertTurn } from '../db/dialect.js';
 import type { Database, NewOrderRow, OrderRow, OrderStatus } from '../db/database.js';
+import { pageLimit } from '../db/page-limit.js';
 
 /**
  * Inserts an order, drawing its id only once no other order insert is still committing (as
@@ -77,7 +78,7 @@ export async function findOrdersAfter(db: Kysely<Database>, query: { afterId: nu
   let select = db.selectFrom('orders').selectAll().where('id', '>', query.afterId);
   if (filter.status !== undefined) select = select.where('status', '=', filter.status);
   if (filter.petId !== undefined) select = select.where('petId', '=', filter.petId);
-  return select.orderBy('id').limit(query.limit).execute();
+  return select.orderBy('id').limit(pageLimit(query.limit)).execute();
 }
 
 /** How many orders are in each status (statuses without orders are absent): one grouped query. */

@@ -17,8 +17,12 @@ export interface PetCursorFilters {
   id?: readonly number[] | undefined;
 }
 
+// The codec of the last secret, kept: making one derives its key (an HMAC), once per secret, not per page.
+let codec: { secret: string; cursors: CursorCodec<PetCursorFilters> } | undefined;
+
 export function petCursors(secret: string): CursorCodec<PetCursorFilters> {
-  return createCursorCodec<PetCursorFilters>({ secret, listing: 'pets', filterNames: ['status', 'categoryId', 'name', 'id'] });
+  if (codec?.secret !== secret) codec = { secret, cursors: createCursorCodec<PetCursorFilters>({ secret, listing: 'pets', filterNames: ['status', 'categoryId', 'name', 'id'] }) };
+  return codec.cursors;
 }
 
 export function petCursorFilters(query: { status?: PetStatus | undefined; categoryId?: number | undefined; name?: string | undefined; id?: readonly number[] | undefined }): PetCursorFilters {

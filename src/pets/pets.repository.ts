@@ -4,6 +4,7 @@ import { compiledQuery } from '../db/compiled-query.js';
 import { forUpdate, waitForInsertTurn } from '../db/dialect.js';
 import type { Database, NewPetRow, PetRow, PetStatus } from '../db/database.js';
 import { type KeyRange, petNameKey } from './pet-name-key.js';
+import { pageLimit } from '../db/page-limit.js';
 
 /** The fields a change may set. */
 export type PetChanges = Partial<Pick<PetRow, 'name' | 'categoryId' | 'status'>>;
@@ -120,5 +121,5 @@ export function selectPetsAfter(db: Kysely<Database>, query: PetsAfterQuery) {
     select = select.where('nameKey', '>=', filter.nameKeys.from);
     if (filter.nameKeys.to !== undefined) select = select.where('nameKey', '<', filter.nameKeys.to);
   }
-  return select.orderBy('id').limit(query.limit);
+  return select.orderBy('id').limit(pageLimit(query.limit));
 }
