@@ -12,9 +12,9 @@ export function registerExpectContinue(app: FastifyInstance): void {
   // With a listener here, Node no longer answers 100 Continue itself; the request goes on as usual.
   app.server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => app.server.emit('request', request, response));
   // preParsing runs after every onRequest hook (auth, rate limit) and right before the body is read.
-  app.addHook('preParsing', async (request, reply, payload) => {
+  app.addHook('preParsing', (request, reply, payload, done) => {
     if (shouldInviteBody(request.headers, request.routeOptions.bodyLimit)) reply.raw.writeContinue();
-    return payload;
+    done(null, payload);
   });
 }
 

@@ -49,10 +49,16 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyHt
   const replays = replayCounter(options.metrics);
   app.decorateRequest('idempotency', undefined);
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (!request.routeOptions.config.idempotent || request.apiKey === undefined) return;
+  // Most requests carry no Idempotency-Key: they pass with `done`, no promise (docs/performance.md).
+  app.addHook('preHandler', (request, reply, done) => {
+    if (!request.routeOptions.config.idempotent || request.apiKey === undefined || request.headers['idempotency-key'] === undefined) return done();
+    // A replay has sent the stored answer: the request stops here, so `done` is not called.
+    reserveForRequest(request, reply).then((result) => (result === reply ? undefined : done()), done);
+  });
+
+  const reserveForRequest = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const header = request.headers['idempotency-key'];
-    if (header === undefined) return;
+    if (header === undefined || request.apiKey === undefined) return;
     const parsed = parseIdempotencyKey(Array.isArray(header) ? header.join(', ') : header);
     if ('problem' in parsed) throw new AppError('invalid_idempotency_key', parsed.problem);
 
@@ -81,9 +87,14 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyHt
           `this Idempotency-Key was used for another request (another operation, path or body than ${request.method} ${request.routeOptions.url}); use a new key for a new request`,
         );
     }
+  };
+
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (!request.idempotency) return done(null, payload);
+    settleForRequest(request, reply, payload).then((sent) => done(null, sent), done);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const settleForRequest = async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
     const held = request.idempotency;
     if (!held) return payload;
     request.idempotency = undefined;
@@ -97,7 +108,7 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyHt
       request.log.warn({ err: error }, 'idempotency key not settled; it stays in progress until its lease ends');
     }
     return payload;
-  });
+  };
 
   let timer: NodeJS.Timeout | undefined;
   let purging = false;

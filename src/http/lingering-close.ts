@@ -20,12 +20,12 @@ export interface LingerLimits {
 export const LINGER_LIMITS: LingerLimits = { maxBytes: 16 * 1024 * 1024, maxMs: 5000 };
 
 export function registerLingeringClose(app: FastifyInstance, limits: LingerLimits): void {
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (bodyStillArriving(request.raw)) {
       reply.header('connection', 'close');
       lingerOnClose(request.raw.socket as Socket, limits);
     }
-    return payload;
+    done(null, payload);
   });
 }
 

@@ -52,12 +52,15 @@ export function registerRateLimit(scope: FastifyInstance, options: RateLimitOpti
   const policy = `${POLICY};q=${limit};w=${WINDOW_MS / 1000}`;
 
   // preParsing runs after every onRequest hook (so after auth) and before the body is read.
-  scope.addHook('preParsing', async (request, reply) => {
-    if (!request.apiKey) return;
-    const window = perKey.take(String(request.apiKey.id), now());
-    reply.header('ratelimit-policy', policy);
-    reply.header('ratelimit', `${POLICY};r=${window.remaining};t=${window.resetSeconds}`);
-    if (window.exhausted) refuse(reply, window.resetSeconds, `more than ${limit} requests in one minute with this key`);
+  // Written with `done` (never waits): Fastify passes a throw to the error handler as for an async hook.
+  scope.addHook('preParsing', (request, reply, payload, done) => {
+    if (request.apiKey) {
+      const window = perKey.take(String(request.apiKey.id), now());
+      reply.header('ratelimit-policy', policy);
+      reply.header('ratelimit', `${POLICY};r=${window.remaining};t=${window.resetSeconds}`);
+      if (window.exhausted) refuse(reply, window.resetSeconds, `more than ${limit} requests in one minute with this key`);
+    }
+    done(null, payload);
   });
 
   return {

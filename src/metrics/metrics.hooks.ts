@@ -27,11 +27,11 @@ export function operationOf(request: FastifyRequest): string {
 
 export function registerMetricsHooks(app: FastifyInstance, metrics: AppMetrics): void {
   app.decorateRequest('wasRateLimited', false);
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (reply.statusCode === 429 && typeof payload === 'string' && payload.includes(RATE_LIMITED_BODY)) request.wasRateLimited = true;
-    return payload;
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const operation = operationOf(request);
     metrics.requests.inc({ operation, status: reply.statusCode });
     metrics.duration.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched' }, reply.elapsedTime / 1000);
@@ -39,5 +39,6 @@ export function registerMetricsHooks(app: FastifyInstance, metrics: AppMetrics):
     if ((request.routeOptions.schema as { deprecated?: unknown } | undefined)?.deprecated === true && request.apiKey) {
       metrics.countDeprecatedCall(operation, request.apiKey.id);
     }
+    done();
   });
 }

@@ -21,6 +21,9 @@ import { createPet, deletePet, getPet, listPets, updatePet } from './pets.servic
 export const GET_PET_DEPRECATED_AT = new Date('2026-11-25T00:00:00Z');
 export const GET_PET_SUNSET_AT = new Date('2030-12-05T00:00:00Z');
 export const DEPRECATION_NOTICE_URL = '/docs#/pets/getPet';
+const DEPRECATION_VALUE = `@${GET_PET_DEPRECATED_AT.getTime() / 1000}`;
+const SUNSET_VALUE = GET_PET_SUNSET_AT.toUTCString();
+const DEPRECATION_LINK_VALUE = `</v1/pets>; rel="successor-version", <${DEPRECATION_NOTICE_URL}>; rel="deprecation"; type="text/html"`;
 /** What replaces getPet: the listing filtered by id. */
 const GET_PET_REPLACEMENT = '`GET /v1/pets?id={petId}`';
 
@@ -146,16 +149,17 @@ Every answer carries \`Deprecation: @${GET_PET_DEPRECATED_AT.getTime() / 1000}\`
           DEPRECATION_HEADERS,
         ),
       },
-      onRequest: async () => {
+      onRequest: (_request, _reply, done) => {
         if (now() >= GET_PET_SUNSET_AT.getTime()) {
           throw new AppError('operation_removed', `GET /v1/pets/{petId} was removed on ${GET_PET_SUNSET_AT.toISOString().slice(0, 10)}; use GET /v1/pets?id={petId}`);
         }
+        done();
       },
-      onSend: async (_request, reply, payload) => {
-        reply.header('deprecation', `@${GET_PET_DEPRECATED_AT.getTime() / 1000}`);
-        reply.header('sunset', GET_PET_SUNSET_AT.toUTCString());
-        reply.header('link', `</v1/pets>; rel="successor-version", <${DEPRECATION_NOTICE_URL}>; rel="deprecation"; type="text/html"`);
-        return payload;
+      onSend: (_request, reply, payload, done) => {
+        reply.header('deprecation', DEPRECATION_VALUE);
+        reply.header('sunset', SUNSET_VALUE);
+        reply.header('link', DEPRECATION_LINK_VALUE);
+        done(null, payload);
       },
     },
     async (request, reply) => {
