@@ -6,9 +6,9 @@
  * needs) or `config: { public: true }` (health checks, the OpenAPI document, docs); a route
  * with neither stops the service at start, so no operation is left open by omission.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
-import type { KeyVerifier, VerifiedKey } from '../keys/keys.service.js';
+import type { KeyCheck, KeyVerifier, VerifiedKey } from '../keys/keys.service.js';
 import { isScope, type Scope, SCOPES } from '../keys/scopes.js';
 import type { FailedVerificationBrake } from './rate-limit.js';
 
@@ -39,10 +39,29 @@ export function registerBearerAuth(app: FastifyInstance, verifier: KeyVerifier, 
       );
     }
   });
-  app.addHook('onRequest', async (request, reply) => {
+  // Written with `done`: a key verified in the last KEY_CACHE_TTL_MS is checked without a promise
+  // (docs/performance.md); only a key not cached waits for the database.
+  app.addHook('onRequest', (request, reply, done) => {
     // Unknown routes have no url pattern; they answer 404/405 without asking for a key.
-    if (request.routeOptions.config.public || request.routeOptions.url === undefined) return;
+    if (request.routeOptions.config.public || request.routeOptions.url === undefined) return done();
+    const token = tokenOf(request, reply);
+    const cached = verifier.verifyCached(token);
+    if (cached !== undefined) {
+      admit(request, reply, cached);
+      return done();
+    }
+    verifier.verify(token).then((check) => {
+      try {
+        admit(request, reply, check);
+      } catch (error) {
+        return done(error as Error);
+      }
+      done();
+    }, done);
+  });
 
+  /** The bearer token, or 400/401 when the Authorization header does not carry exactly one. */
+  const tokenOf = (request: FastifyRequest, reply: FastifyReply): string => {
     // Node keeps only the first of repeated Authorization headers; which credentials a proxy or
     // a client meant is unknowable, so neither is tried.
     if (occurrencesOf('authorization', request.raw.rawHeaders) > 1) {
@@ -58,7 +77,11 @@ export function registerBearerAuth(app: FastifyInstance, verifier: KeyVerifier, 
         header === undefined ? 'a valid API key is required: send Authorization: Bearer <API_KEY>' : 'the Authorization header must be: Bearer <API_KEY>',
       );
     }
-    const check = await verifier.verify(token);
+    return token;
+  };
+
+  /** Sets `request.apiKey`, or throws 401 (counting the failure against the address) or 403. */
+  const admit = (request: FastifyRequest, reply: FastifyReply, check: KeyCheck): void => {
     if (!check.key) {
       // Only tokens that are no usable key's are ever refused for the address's failures.
       if (check.failure === 'unknown_key') brake?.refuseIfExhausted(request.ip, reply);
@@ -74,7 +97,7 @@ export function registerBearerAuth(app: FastifyInstance, verifier: KeyVerifier, 
       reply.header('www-authenticate', `Bearer ${REALM}, error="insufficient_scope", scope="${needed}"`);
       throw new AppError('insufficient_scope', `this key lacks the scope ${needed} that ${request.method} ${request.routeOptions.url} needs; its scopes: ${check.key.scopes.join(', ')}`);
     }
-  });
+  };
 }
 
 /** How many times a header (lower-case name) occurs in Node's `rawHeaders` (name, value, name, value…). */

@@ -21,6 +21,18 @@ import { createPet, deletePet, getPet, listPets, updatePet } from './pets.servic
 export const GET_PET_DEPRECATED_AT = new Date('2026-11-25T00:00:00Z');
 export const GET_PET_SUNSET_AT = new Date('2030-12-05T00:00:00Z');
 export const DEPRECATION_NOTICE_URL = '/docs#/pets/getPet';
+/** A page of the listing as sent: its serialized body and its next-page link. */
+interface KeptPage {
+  body: string;
+  link: string | undefined;
+}
+
+/** A pet as getPet sends it: its serialized body and its ETag. */
+interface KeptPet {
+  body: string;
+  etag: string;
+}
+
 const DEPRECATION_VALUE = `@${GET_PET_DEPRECATED_AT.getTime() / 1000}`;
 const SUNSET_VALUE = GET_PET_SUNSET_AT.toUTCString();
 const DEPRECATION_LINK_VALUE = `</v1/pets>; rel="successor-version", <${DEPRECATION_NOTICE_URL}>; rel="deprecation"; type="text/html"`;
@@ -44,8 +56,8 @@ export const petsRoutes: FastifyPluginAsyncTypebox<PetsRoutesOptions> = async (a
   // Serialized answers kept until anything is committed (db/read-cache.ts; SQLite only): a page
   // of 20 served again costs a lookup instead of a query and a serialization (docs/performance.md).
   // At most 128 pages of at most 100 pets of at most 200 characters: about 10 MB at worst.
-  const pages = createReadCache<{ body: string; link: string | undefined }>(db, { maxEntries: 128 });
-  const pets = createReadCache<{ body: string; etag: string }>(db, { maxEntries: 1024 });
+  const pages = createReadCache<KeptPage>(db, { maxEntries: 128 });
+  const pets = createReadCache<KeptPet>(db, { maxEntries: 1024 });
 
   app.get(
     '/pets',
@@ -72,20 +84,29 @@ export const petsRoutes: FastifyPluginAsyncTypebox<PetsRoutesOptions> = async (a
         },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
+      const sendPage = (page: KeptPage) => {
+        if (page.link !== undefined) reply.header('link', page.link);
+        return sendSerialized(reply, page.body);
+      };
       // The answer depends on the URL alone (the key and its scope were checked before), so
-      // the URL, as sent, is the key of the page kept.
-      const page = await pages.getOrRead(request.url, async () => {
-        // The schema's default fills `limit` in; the fallback only satisfies the type.
-        const query = { ...request.query, limit: request.query.limit ?? PAGE_SIZE.default };
-        const found = await listPets(db, query, await cursorSecret());
-        return {
-          body: reply.serialize(found.pets) as string,
-          link: found.nextCursor === undefined ? undefined : `</v1/pets?${nextPageQuery(query, found.nextCursor)}>; rel="next"`,
-        };
-      });
-      if (page.link !== undefined) reply.header('link', page.link);
-      return sendSerialized(reply, page.body);
+      // the URL, as sent, is the key of the page kept. A page kept is sent without a promise.
+      const kept = pages.get(request.url);
+      if (kept !== undefined) return void sendPage(kept);
+      return pages
+        .getOrRead(request.url, async () => {
+          // The schema's default fills `limit` in; the fallback only satisfies the type.
+          const query = { ...request.query, limit: request.query.limit ?? PAGE_SIZE.default };
+          const found = await listPets(db, query, await cursorSecret());
+          return {
+            body: reply.serialize(found.pets) as string,
+            link: found.nextCursor === undefined ? undefined : `</v1/pets?${nextPageQuery(query, found.nextCursor)}>; rel="next"`,
+          };
+        })
+        // Awaiting the reply waits until it has gone out, so Fastify never sends again.
+        .then(async (page) => {
+          await sendPage(page);
+        });
     },
   );
 
@@ -162,13 +183,20 @@ Every answer carries \`Deprecation: @${GET_PET_DEPRECATED_AT.getTime() / 1000}\`
         done(null, payload);
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const { petId } = request.params;
-      const answer = await pets.getOrRead(`pet ${petId}`, async () => {
-        const { pet, version } = await getPet(db, petId);
-        return { body: reply.serialize(pet) as string, etag: petEtag({ id: pet.id, version }) };
-      });
-      return sendSerialized(reply.header('etag', answer.etag), answer.body);
+      const sendPet = (answer: KeptPet) => sendSerialized(reply.header('etag', answer.etag), answer.body);
+      const key = `pet ${petId}`;
+      const kept = pets.get(key);
+      if (kept !== undefined) return void sendPet(kept);
+      return pets
+        .getOrRead(key, async () => {
+          const { pet, version } = await getPet(db, petId);
+          return { body: reply.serialize(pet) as string, etag: petEtag({ id: pet.id, version }) };
+        })
+        .then(async (answer) => {
+          await sendPet(answer);
+        });
     },
   );
 
