@@ -13,6 +13,7 @@ import * as serviceSecrets from './migrations/2026-11-26T04-service-secrets.js';
 import * as orders from './migrations/2026-11-26T05-orders.js';
 import * as idempotencyKeys from './migrations/2026-11-26T06-idempotency-keys.js';
 import * as keyLastUsed from './migrations/2026-11-26T07-key-last-used.js';
+import * as idsFromTransactions from './migrations/2026-11-26T08-ids-from-transactions.js';
 
 // Listed by hand rather than read from a folder, so the compiled package needs no file-system lookup.
 const MIGRATIONS: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T05-orders': orders,
   '2026-11-26T06-idempotency-keys': idempotencyKeys,
   '2026-11-26T07-key-last-used': keyLastUsed,
+  '2026-11-26T08-ids-from-transactions': idsFromTransactions,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
