@@ -24,6 +24,31 @@ export function belowUnsettledIds<QB extends SelectQueryBuilder<any, any, any>>(
 }
 
 /**
+ * PostgreSQL: raises the ids' offset when a stored id is at or above the ids new transactions would
+ * get, which happens only when the data was copied into another cluster whose transaction ids are
+ * younger (pg_dump and restore, logical replication; pg_upgrade keeps them). Left so, listings would
+ * hide the stored rows and new ids could collide with them. Run at every start, after the
+ * migrations; it costs two index lookups when nothing is wrong. SQLite: nothing to do.
+ */
+export async function keepNewIdsAboveStoredOnes(db: Kysely<any>): Promise<{ raisedTo?: bigint }> {
+  if (!isPostgres(db)) return {};
+  // The next transaction id (xmax of a snapshot) plus the offset is the smallest id a new row can get.
+  const behind = sql<{ largest: string | null; behind: boolean }>`select greatest((select max(id) from pets), (select max(id) from orders))::text as largest,
+    greatest((select max(id) from pets), (select max(id) from orders)) >= pg_snapshot_xmax(pg_current_snapshot())::text::bigint + animal_store_id_offset() as behind`;
+  if (!(await behind.execute(db)).rows[0]?.behind) return {};
+  return db.transaction().execute(async (trx) => {
+    await sql`lock table pets, orders in access exclusive mode`.execute(trx);
+    const row = (await behind.execute(trx)).rows[0];
+    if (!row?.behind || row.largest === null) return {};
+    const offset = BigInt(row.largest) + 1n;
+    // The function keeps its identity, so the ids' default and visible_id_bound() follow it.
+    await sql`create or replace function animal_store_id_offset() returns bigint language sql immutable parallel safe
+      as ${sql.lit(`select ${offset.toString()}::bigint`)}`.execute(trx);
+    return { raisedTo: offset };
+  });
+}
+
+/**
  * The PostgreSQL schema the connection writes to (the first of its search_path), or undefined
  * on SQLite. Kysely's migrator looks for its bookkeeping tables in every schema unless told
  * one, so a database holding several stores (one schema each) would see another's migrations.

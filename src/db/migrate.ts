@@ -3,7 +3,7 @@
  * several instances starting at once apply each migration exactly once.
  */
 import { type Kysely, type Migration, type MigrationResultSet, Migrator } from 'kysely';
-import { currentSchemaOf } from './dialect.js';
+import { currentSchemaOf, keepNewIdsAboveStoredOnes } from './dialect.js';
 import * as initial from './migrations/2026-11-25T00-initial.js';
 import * as keyPrefixIndex from './migrations/2026-11-26T00-key-prefix-index.js';
 import * as keyScopes from './migrations/2026-11-26T01-key-scopes.js';
@@ -30,7 +30,9 @@ const MIGRATIONS: Record<string, Migration> = {
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  return migrate(db, (migrator) => migrator.migrateToLatest());
+  const applied = await migrate(db, (migrator) => migrator.migrateToLatest());
+  await keepNewIdsAboveStoredOnes(db);
+  return applied;
 }
 
 /** Applies the migrations up to and including `name` only: how a test makes an older schema. */

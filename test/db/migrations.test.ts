@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { Migrator, sql } from 'kysely';
 import { createDb, type DbHandle } from '../../src/db/create-db.js';
-import { currentSchemaOf } from '../../src/db/dialect.js';
+import { currentSchemaOf, keepNewIdsAboveStoredOnes } from '../../src/db/dialect.js';
 import { migrateToLatest, migrateUpTo } from '../../src/db/migrate.js';
 import * as initial from '../../src/db/migrations/2026-11-25T00-initial.js';
 import * as idsFromTransactions from '../../src/db/migrations/2026-11-26T08-ids-from-transactions.js';
 import { placeOrder } from '../../src/orders/orders.service.js';
 import { createPet, getPet, listPets, updatePet } from '../../src/pets/pets.service.js';
-import { createEmptyDatabaseUrl, ALL_DIALECTS, describeOnDialect, untilListable } from '../helpers/test-db.js';
+import { ALL_DIALECTS, createEmptyDatabaseUrl, createTestDatabase, describeOnDialect, describeOnPostgres, type TestDatabase, untilListable } from '../helpers/test-db.js';
 
 for (const dialect of ALL_DIALECTS) {
   describeOnDialect(dialect, `migration 2026-11-26T02-pet-versions on ${dialect}`, {}, () => {
@@ -112,3 +112,27 @@ for (const dialect of ALL_DIALECTS) {
     });
   });
 }
+
+describeOnPostgres('every start on postgres, after the migrations', {}, () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase('postgres');
+  });
+  after(() => database.drop());
+
+  it('when stored ids are above the ids new transactions would get (data copied from an older cluster) > raises the offset, so the stored pets are listed and new ids come above them', async () => {
+    const { db } = database;
+    // As pg_dump and restore into a younger cluster leave it: ids far above this cluster's transaction ids.
+    const copiedId = 1_000_000_000_000;
+    await db.insertInto('pets').values({ id: copiedId, name: 'Copied', nameKey: 'copied', categoryId: 1, status: 'available', createdAt: 1 }).execute();
+    assert.deepEqual((await listPets(db, { limit: 100 }, 'secret')).pets, [], 'hidden until the offset is raised');
+
+    assert.deepEqual(await migrateToLatest(db), []);
+    const newId = (await createPet(db, { name: 'New', categoryId: 1 })).pet.id;
+    assert.ok(newId > copiedId, `${newId} > ${copiedId}`);
+    await untilListable(db, newId);
+    assert.deepEqual((await listPets(db, { limit: 100 }, 'secret')).pets.map((pet) => pet.id), [copiedId, newId]);
+    // Nothing to raise at the next start.
+    assert.deepEqual(await keepNewIdsAboveStoredOnes(db), {});
+  });
+});
