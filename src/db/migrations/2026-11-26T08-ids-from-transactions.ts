@@ -2,7 +2,7 @@
  * Frozen in time: imports nothing from the application and speaks to the database as
  * `Kysely<any>`. On PostgreSQL, a new pet's or order's id becomes its transaction's id plus a
  * fixed offset, instead of the next value of a sequence, so a listing can tell which ids are
- * settled without any insert waiting for another (README, "Listings and ids").
+ * settled without any insert waiting for another (README, "Listings and ids on PostgreSQL").
  *
  * Why: a sequence hands out ids in the order inserts start, but they commit in any order, so
  * inserts used to queue on one lock through their commit to keep ids visible in order. Transaction
