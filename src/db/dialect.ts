@@ -15,7 +15,7 @@ function isPostgres(db: Kysely<any>): boolean {
  * transaction's id plus a fixed offset (migration 2026-11-26T08), and `visible_id_bound()` is the
  * offset plus the oldest transaction still running when the statement's snapshot was taken; rows
  * above it appear on a later request, once the transactions before them have ended. Inserts never
- * wait for one another: they queued on one lock through their commits before, where 6 to 9 of
+ * wait for one another: they queued on one lock through their commits before, where 4 to 9 of
  * about 9 busy backends waited under load (docs/performance.md, "PostgreSQL inserts"). SQLite lets one writer at a time into the file, so ids
  * commit in order there and every row is kept.
  */
