@@ -2,7 +2,7 @@
  * The few places where SQLite and PostgreSQL need different statements, each behind one named
  * helper, so queries elsewhere stay one set. Only this module and createDb look at the dialect.
  */
-import { type AliasedRawBuilder, type Kysely, PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
 import { groupCommitOf } from './group-commit.js';
 
 function isPostgres(db: Kysely<any>): boolean {
@@ -10,15 +10,43 @@ function isPostgres(db: Kysely<any>): boolean {
 }
 
 /**
- * The one column of a one-row `WITH` query put before an `INSERT … SELECT … FROM` it, so that
- * the insert draws its ids only once no other insert of the same `name` is still committing:
- * ids then become visible in increasing order. On PostgreSQL the row waits for a transaction-
- * scoped advisory lock, held until the statement (or its transaction) commits; SQLite lets one
- * writer at a time into the file anyway, so there it is a constant. A single statement holds
- * the lock for the least time (a separate transaction around it cut insert throughput by ~60%).
+ * Keeps, of a listing that walks ids upwards, only the ids below every id an unfinished insert
+ * could still commit, so each page is a complete prefix in id order and a reader paging by
+ * `id > cursor` never passes a pet (or order) still committing. PostgreSQL: a new row's id is its
+ * transaction's id plus a fixed offset (migration 2026-11-26T08), and `visible_id_bound()` is the
+ * offset plus the oldest transaction still running when the statement's snapshot was taken; rows
+ * above it appear on a later request, once the transactions before them have ended. Inserts never
+ * wait for one another: they queued on one lock through their commits before, where 4 to 9 of
+ * about 9 busy backends waited under load (docs/performance.md, "PostgreSQL inserts"). SQLite lets one writer at a time into the file, so ids
+ * commit in order there and every row is kept.
  */
-export function waitForInsertTurn(db: Kysely<any>, name: string): AliasedRawBuilder<unknown, 'turn'> {
-  return (isPostgres(db) ? sql`pg_advisory_xact_lock(hashtext(${name}))` : sql`1`).as('turn');
+export function belowUnsettledIds<QB extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: QB): QB {
+  return isPostgres(db) ? (query.where(sql<boolean>`${sql.ref('id')} < visible_id_bound()`) as QB) : query;
+}
+
+/**
+ * PostgreSQL: raises the ids' offset when a stored id is at or above the ids new transactions would
+ * get, which happens only when the data was copied into another cluster whose transaction ids are
+ * younger (pg_dump and restore, logical replication; pg_upgrade keeps them). Left so, listings would
+ * hide the stored rows and new ids could collide with them. Run at every start, after the
+ * migrations; it costs two index lookups when nothing is wrong. SQLite: nothing to do.
+ */
+export async function keepNewIdsAboveStoredOnes(db: Kysely<any>): Promise<{ raisedTo?: bigint }> {
+  if (!isPostgres(db)) return {};
+  // The next transaction id (xmax of a snapshot) plus the offset is the smallest id a new row can get.
+  const behind = sql<{ largest: string | null; behind: boolean }>`select greatest((select max(id) from pets), (select max(id) from orders))::text as largest,
+    greatest((select max(id) from pets), (select max(id) from orders)) >= pg_snapshot_xmax(pg_current_snapshot())::text::bigint + animal_store_id_offset() as behind`;
+  if (!(await behind.execute(db)).rows[0]?.behind) return {};
+  return db.transaction().execute(async (trx) => {
+    await sql`lock table pets, orders in access exclusive mode`.execute(trx);
+    const row = (await behind.execute(trx)).rows[0];
+    if (!row?.behind || row.largest === null) return {};
+    const offset = BigInt(row.largest) + 1n;
+    // The function keeps its identity, so the ids' default and visible_id_bound() follow it.
+    await sql`create or replace function animal_store_id_offset() returns bigint language sql immutable parallel safe
+      as ${sql.lit(`select ${offset.toString()}::bigint`)}`.execute(trx);
+    return { raisedTo: offset };
+  });
 }
 
 /**

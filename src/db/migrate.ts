@@ -3,7 +3,7 @@
  * several instances starting at once apply each migration exactly once.
  */
 import { type Kysely, type Migration, type MigrationResultSet, Migrator } from 'kysely';
-import { currentSchemaOf } from './dialect.js';
+import { currentSchemaOf, keepNewIdsAboveStoredOnes } from './dialect.js';
 import * as initial from './migrations/2026-11-25T00-initial.js';
 import * as keyPrefixIndex from './migrations/2026-11-26T00-key-prefix-index.js';
 import * as keyScopes from './migrations/2026-11-26T01-key-scopes.js';
@@ -13,6 +13,7 @@ import * as serviceSecrets from './migrations/2026-11-26T04-service-secrets.js';
 import * as orders from './migrations/2026-11-26T05-orders.js';
 import * as idempotencyKeys from './migrations/2026-11-26T06-idempotency-keys.js';
 import * as keyLastUsed from './migrations/2026-11-26T07-key-last-used.js';
+import * as idsFromTransactions from './migrations/2026-11-26T08-ids-from-transactions.js';
 
 // Listed by hand rather than read from a folder, so the compiled package needs no file-system lookup.
 const MIGRATIONS: Record<string, Migration> = {
@@ -25,10 +26,13 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T05-orders': orders,
   '2026-11-26T06-idempotency-keys': idempotencyKeys,
   '2026-11-26T07-key-last-used': keyLastUsed,
+  '2026-11-26T08-ids-from-transactions': idsFromTransactions,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  return migrate(db, (migrator) => migrator.migrateToLatest());
+  const applied = await migrate(db, (migrator) => migrator.migrateToLatest());
+  await keepNewIdsAboveStoredOnes(db);
+  return applied;
 }
 
 /** Applies the migrations up to and including `name` only: how a test makes an older schema. */

@@ -1,32 +1,17 @@
 /** SQL for the store's orders. Every function takes the database (or a transaction) first. */
 import type { Kysely } from 'kysely';
-import { waitForInsertTurn } from '../db/dialect.js';
+import { belowUnsettledIds } from '../db/dialect.js';
 import type { Database, NewOrderRow, OrderRow, OrderStatus } from '../db/database.js';
 import { pageLimit } from '../db/page-limit.js';
 
 /**
- * Inserts an order, drawing its id only once no other order insert is still committing (as
- * insertPet does), so orders become visible in id order and a walk of the listing passes none.
- * Inside a transaction the turn is held until it commits: put this last in the transaction.
+ * Inserts an order. It waits for no other insert: on PostgreSQL its id comes from its
+ * transaction (one order per transaction, so never run two of these in one), and the listing keeps
+ * only settled ids (`belowUnsettledIds`), so a walk of the listing passes none still committing.
  */
 export async function insertOrder(db: Kysely<Database>, row: NewOrderRow): Promise<OrderRow> {
-  return db
-    .with('insertTurn', (qc) => qc.selectNoFrom(waitForInsertTurn(db, 'orders.insert')))
-    .insertInto('orders')
-    .columns(['petId', 'status', 'createdAt', 'updatedAt'])
-    .expression((eb) =>
-      eb
-        .selectFrom('insertTurn')
-        // Typed casts: in INSERT … SELECT the target columns do not type the parameters.
-        .select([
-          eb.cast<number>(eb.val(row.petId), 'bigint').as('petId'),
-          eb.cast<string>(eb.val(row.status), 'text').as('status'),
-          eb.cast<number>(eb.val(row.createdAt), 'bigint').as('createdAt'),
-          eb.cast<number>(eb.val(row.updatedAt), 'bigint').as('updatedAt'),
-        ]),
-    )
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const { petId, status, createdAt, updatedAt } = row;
+  return db.insertInto('orders').values({ petId, status, createdAt, updatedAt }).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function findOrderById(db: Kysely<Database>, id: number): Promise<OrderRow | undefined> {
@@ -72,10 +57,13 @@ export interface OrderFilter {
   petId?: number | undefined;
 }
 
-/** Orders with an id above `afterId` that pass the filter, in ascending id order (each filter has an index ending in id). */
+/**
+ * Orders with an id above `afterId` that pass the filter, in ascending id order (each filter has an
+ * index ending in id), stopping before the first id still committing (`belowUnsettledIds`).
+ */
 export async function findOrdersAfter(db: Kysely<Database>, query: { afterId: number; filter: OrderFilter; limit: number }): Promise<OrderRow[]> {
   const { filter } = query;
-  let select = db.selectFrom('orders').selectAll().where('id', '>', query.afterId);
+  let select = belowUnsettledIds(db, db.selectFrom('orders').selectAll().where('id', '>', query.afterId));
   if (filter.status !== undefined) select = select.where('status', '=', filter.status);
   if (filter.petId !== undefined) select = select.where('petId', '=', filter.petId);
   return select.orderBy('id').limit(pageLimit(query.limit)).execute();

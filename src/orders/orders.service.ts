@@ -27,7 +27,6 @@ export async function placeOrder(db: Kysely<Database>, newOrder: NewOrder, now: 
     }
     await updatePetRow(trx, petId, { status: PLACEMENT.petTo });
     const at = now();
-    // Last, so the insert turn it waits for is held for the shortest time.
     return toOrder(await insertOrder(trx, { petId, status: PLACEMENT.order, createdAt: at, updatedAt: at }));
   });
 }

@@ -1,7 +1,7 @@
 /** SQL for pets. Every function takes the database (or a transaction) first. */
 import type { Kysely } from 'kysely';
 import { compiledQuery } from '../db/compiled-query.js';
-import { forUpdate, waitForInsertTurn } from '../db/dialect.js';
+import { belowUnsettledIds, forUpdate } from '../db/dialect.js';
 import type { Database, NewPetRow, PetRow, PetStatus } from '../db/database.js';
 import { type KeyRange, petNameKey } from './pet-name-key.js';
 import { pageLimit } from '../db/page-limit.js';
@@ -10,29 +10,14 @@ import { pageLimit } from '../db/page-limit.js';
 export type PetChanges = Partial<Pick<PetRow, 'name' | 'categoryId' | 'status'>>;
 
 /**
- * Inserts a pet in one statement that waits for its turn before drawing an id, so pets become
- * visible in id order and a reader paging by `id > cursor` never passes one still committing.
+ * Inserts a pet. It waits for no other insert: on PostgreSQL its id comes from its transaction
+ * (one pet per transaction, so never run two of these in one), and listings keep only settled
+ * ids (`belowUnsettledIds`), so a reader paging by `id > cursor` never passes one still committing.
  */
 export async function insertPet(db: Kysely<Database>, row: Omit<NewPetRow, 'nameKey'>): Promise<PetRow> {
-  return db
-    .with('insertTurn', (qc) => qc.selectNoFrom(waitForInsertTurn(db, 'pets.insert')))
-    .insertInto('pets')
-    .columns(['name', 'nameKey', 'categoryId', 'status', 'createdAt'])
-    .expression((eb) =>
-      eb
-        .selectFrom('insertTurn')
-        // Typed casts: in INSERT … SELECT the target columns do not type the parameters.
-        .select([
-          eb.cast<string>(eb.val(row.name), 'text').as('name'),
-          // Derived here, where the name is written, so no writer can store a name without its key.
-          eb.cast<string>(eb.val(petNameKey(row.name)), 'text').as('nameKey'),
-          eb.cast<number>(eb.val(row.categoryId), 'bigint').as('categoryId'),
-          eb.cast<string>(eb.val(row.status), 'text').as('status'),
-          eb.cast<number>(eb.val(row.createdAt), 'bigint').as('createdAt'),
-        ]),
-    )
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const { name, categoryId, status, createdAt } = row;
+  // The search key is derived here, where the name is written, so no writer can store a name without its key.
+  return db.insertInto('pets').values({ name, nameKey: petNameKey(name), categoryId, status, createdAt }).returningAll().executeTakeFirstOrThrow();
 }
 
 const selectPetById = compiledQuery<Database, { id: number }, PetRow>((db, value) => db.selectFrom('pets').selectAll().where('id', '=', value('id')));
@@ -96,7 +81,9 @@ export interface PetFilter {
 }
 
 /**
- * Pets with an id above `afterId` that pass the filter, in ascending id order. Each filter has an
+ * Pets with an id above `afterId` that pass the filter, in ascending id order, stopping before the
+ * first id still committing (`belowUnsettledIds`, on every filter alike, ids included: a list of
+ * ids is paged like any other filter, so it could pass a pet still committing the same way). Each filter has an
  * index ending in id (status, category, name key; ids use the primary key), so a page reads the
  * matching rows, never the whole table; docs/performance.md shows the plans.
  */
@@ -113,7 +100,7 @@ export interface PetsAfterQuery {
 /** The statement of findPetsAfter, unexecuted: the query-plan tests explain this very statement. */
 export function selectPetsAfter(db: Kysely<Database>, query: PetsAfterQuery) {
   const { filter } = query;
-  let select = db.selectFrom('pets').selectAll().where('id', '>', query.afterId);
+  let select = belowUnsettledIds(db, db.selectFrom('pets').selectAll().where('id', '>', query.afterId));
   if (filter.status !== undefined) select = select.where('status', '=', filter.status);
   if (filter.categoryId !== undefined) select = select.where('categoryId', '=', filter.categoryId);
   if (filter.ids !== undefined) select = select.where('id', 'in', filter.ids);

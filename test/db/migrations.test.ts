@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { Migrator } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import { createDb, type DbHandle } from '../../src/db/create-db.js';
-import { currentSchemaOf } from '../../src/db/dialect.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { currentSchemaOf, keepNewIdsAboveStoredOnes } from '../../src/db/dialect.js';
+import { migrateToLatest, migrateUpTo } from '../../src/db/migrate.js';
 import * as initial from '../../src/db/migrations/2026-11-25T00-initial.js';
-import { getPet, updatePet } from '../../src/pets/pets.service.js';
-import { createEmptyDatabaseUrl, ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
+import * as idsFromTransactions from '../../src/db/migrations/2026-11-26T08-ids-from-transactions.js';
+import { placeOrder } from '../../src/orders/orders.service.js';
+import { createPet, getPet, listPets, updatePet } from '../../src/pets/pets.service.js';
+import { ALL_DIALECTS, createEmptyDatabaseUrl, createTestDatabase, describeOnDialect, describeOnPostgres, type TestDatabase, untilListable } from '../helpers/test-db.js';
 
 for (const dialect of ALL_DIALECTS) {
   describeOnDialect(dialect, `migration 2026-11-26T02-pet-versions on ${dialect}`, {}, () => {
@@ -43,3 +45,94 @@ for (const dialect of ALL_DIALECTS) {
     });
   });
 }
+
+for (const dialect of ALL_DIALECTS) {
+  describeOnDialect(dialect, `migration 2026-11-26T08-ids-from-transactions on ${dialect}`, {}, () => {
+    let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;
+    let handle: DbHandle;
+    before(async () => {
+      place = await createEmptyDatabaseUrl(dialect);
+      handle = createDb(place.url, { poolMax: 1 });
+    });
+    after(async () => {
+      await handle.close();
+      await place.remove();
+    });
+
+    const newPet = async () => (await createPet(handle.db, { name: 'New', categoryId: 1 })).pet.id;
+    const newOrder = async () => (await placeOrder(handle.db, { petId: await newPet() })).id;
+    const storedIds = async (table: 'pets' | 'orders') => (await handle.db.selectFrom(table).select('id').orderBy('id').execute()).map((row) => row.id);
+
+    it('on a store with pets and orders > keeps their ids, and every new id is above any id handed out before, also after down and up again', async () => {
+      await migrateUpTo(handle.db, '2026-11-26T07-key-last-used');
+      // Ids handed out by the previous release; the last of each is removed, so the largest id
+      // ever handed out is in the sequence only, not in the table.
+      const oldPets = [await newPet(), await newPet()];
+      const oldOrders = [await newOrder()];
+      // The newest pet and order are removed, so the largest ids ever handed out are in the
+      // sequences only. On PostgreSQL the sequences first jump far above the cluster's transaction
+      // ids, as in a store whose ids grew faster than its cluster's transactions (imported, say):
+      // new ids then stay above them only if the offset counts the sequences.
+      for (const table of dialect === 'postgres' ? ['pets', 'orders'] : []) {
+        await sql`select setval(pg_get_serial_sequence(${table}, 'id'), pg_current_xact_id()::text::bigint + 1000000000)`.execute(handle.db);
+      }
+      const largestPet = await newPet();
+      const largestOrder = await newOrder();
+      oldPets.push(largestPet);
+      oldOrders.push(largestOrder);
+      const orderOfLargestPet = await handle.db.selectFrom('orders').select('petId').where('id', '=', largestOrder).executeTakeFirstOrThrow();
+      await handle.db.deleteFrom('orders').where('id', '=', largestOrder).execute();
+      await handle.db.deleteFrom('pets').where('id', 'in', [largestPet, orderOfLargestPet.petId]).execute();
+      const keptPets = await storedIds('pets');
+      const keptOrders = await storedIds('orders');
+      const largestBefore = Math.max(...oldPets, ...oldOrders.map(Number), orderOfLargestPet.petId);
+
+      assert.deepEqual(await migrateToLatest(handle.db), ['2026-11-26T08-ids-from-transactions']);
+      assert.deepEqual(await storedIds('pets'), keptPets);
+      assert.deepEqual(await storedIds('orders'), keptOrders);
+      const firstNewPet = await newPet();
+      const firstNewOrder = await newOrder();
+      assert.ok(firstNewPet > largestBefore, `new pet ${firstNewPet} > ${largestBefore}`);
+      assert.ok(firstNewOrder > largestOrder, `new order ${firstNewOrder} > ${largestOrder}`);
+      const secondNewPet = await newPet();
+      assert.ok(secondNewPet > firstNewPet, `${secondNewPet} > ${firstNewPet}`);
+      // Every pet made since is listed, in id order.
+      await untilListable(handle.db, secondNewPet);
+      const listed = (await listPets(handle.db, { limit: 100 }, 'secret')).pets.map((pet) => pet.id);
+      assert.deepEqual(listed, await storedIds('pets'));
+
+      // Back to ids from a sequence: they continue above the largest, and up again above those.
+      await handle.db.transaction().execute((trx) => idsFromTransactions.down(trx));
+      const afterDown = await newPet();
+      assert.ok(afterDown > Math.max(...(await storedIds('pets')).filter((id) => id !== afterDown)), `${afterDown} is the largest`);
+      await handle.db.transaction().execute((trx) => idsFromTransactions.up(trx));
+      const afterUp = await newPet();
+      assert.ok(afterUp > afterDown, `${afterUp} > ${afterDown}`);
+      assert.ok((await newOrder()) > firstNewOrder);
+    });
+  });
+}
+
+describeOnPostgres('every start on postgres, after the migrations', {}, () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase('postgres');
+  });
+  after(() => database.drop());
+
+  it('when stored ids are above the ids new transactions would get (data copied from an older cluster) > raises the offset, so the stored pets are listed and new ids come above them', async () => {
+    const { db } = database;
+    // As pg_dump and restore into a younger cluster leave it: ids far above this cluster's transaction ids.
+    const copiedId = 1_000_000_000_000;
+    await db.insertInto('pets').values({ id: copiedId, name: 'Copied', nameKey: 'copied', categoryId: 1, status: 'available', createdAt: 1 }).execute();
+    assert.deepEqual((await listPets(db, { limit: 100 }, 'secret')).pets, [], 'hidden until the offset is raised');
+
+    assert.deepEqual(await migrateToLatest(db), []);
+    const newId = (await createPet(db, { name: 'New', categoryId: 1 })).pet.id;
+    assert.ok(newId > copiedId, `${newId} > ${copiedId}`);
+    await untilListable(db, newId);
+    assert.deepEqual((await listPets(db, { limit: 100 }, 'secret')).pets.map((pet) => pet.id), [copiedId, newId]);
+    // Nothing to raise at the next start.
+    assert.deepEqual(await keepNewIdsAboveStoredOnes(db), {});
+  });
+});

@@ -118,7 +118,7 @@ describeOnPostgres('PostgreSQL partition during a write transaction', {}, () => 
   it('an instance cut off after inserting an order, before its commit > other instances still place orders for other pets', { timeout: 60_000 }, async () => {
     const { pet: first } = await createPet(direct.db, { name: 'First', categoryId: 1 });
     const { pet: second } = await createPet(direct.db, { name: 'Second', categoryId: 1 });
-    // The order insert takes the fleet-wide insert turn (an advisory lock held until commit).
+    // The cut-off transaction holds its pet locked and its order uncommitted until the database ends it.
     const cutOff = await instancePartitionedAfter(/insert into "orders"/i);
     await assert.rejects(placeOrder(cutOff.db, { petId: first.id }));
     await cutOff.partition;

@@ -7,6 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it, type TestOptions } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import pg from 'pg';
 import { createDb, type DbHandle, type DialectName } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
@@ -84,5 +86,21 @@ async function withAdmin<T>(url: string, work: (client: pg.Client) => Promise<T>
     return await work(client);
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * Resolves once a listing must show every committed pet or order with an id up to `id`: on
+ * PostgreSQL, once every transaction of the cluster that could still commit a smaller id has ended
+ * (`visible_id_bound()`, db/dialect.ts `belowUnsettledIds`); at once on SQLite. A test that lists
+ * right after creating waits for this event, since another suite's (or another program's) write
+ * transaction left open in the same cluster holds listings back until it ends.
+ */
+export async function untilListable(db: Kysely<any>, id: number): Promise<void> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+  for (;;) {
+    const { rows } = await sql<{ listable: boolean }>`select visible_id_bound() > ${id} as listable`.execute(db);
+    if (rows[0]?.listable) return;
+    await sleep(5);
   }
 }

@@ -360,7 +360,9 @@ for (const dialect of ALL_DIALECTS) {
         const petId = await createPet();
         const soldId = await createPet('sold');
         const at = Date.now();
-        await t.database.db.insertInto('orders').values([{ petId, status: 'placed', createdAt: at, updatedAt: at }, { petId: soldId, status: 'approved', createdAt: at, updatedAt: at }]).execute();
+        // One statement each: on PostgreSQL an order's id comes from its transaction (one order per transaction).
+        await t.database.db.insertInto('orders').values({ petId, status: 'placed', createdAt: at, updatedAt: at }).execute();
+        await t.database.db.insertInto('orders').values({ petId: soldId, status: 'approved', createdAt: at, updatedAt: at }).execute();
         const breaches = await storeInvariantBreaches(t.database.db);
         assert.ok(breaches.some((b) => b.startsWith(`pet ${petId} is available but its order`)), breaches.join('\n'));
         assert.ok(breaches.some((b) => b.startsWith(`pet ${soldId} is sold but its order`)), breaches.join('\n'));

@@ -59,10 +59,12 @@ describe('pets listing query plans on postgres', { skip: process.env.TEST_DATABA
   before(async () => {
     database = await createTestDatabase('postgres');
     // PostgreSQL plans by statistics, so the table gets enough rows for them to mean something:
-    // 20,000 pets over 500 categories and three statuses, a few of them named Rex.
+    // 20,000 pets over 500 categories and three statuses, a few of them named Rex. Ids are given:
+    // on PostgreSQL a pet's id comes from its transaction, one per transaction, and no pet is
+    // created after this load in this database.
     await sql`
-      insert into pets (name, name_key, category_id, status, created_at)
-      select case when g % 1000 = 0 then 'Rex ' || g else 'Pet ' || g end,
+      insert into pets (id, name, name_key, category_id, status, created_at)
+      select g, case when g % 1000 = 0 then 'Rex ' || g else 'Pet ' || g end,
              case when g % 1000 = 0 then 'rex ' || g else 'pet ' || g end,
              1 + g % 500, (array['available', 'pending', 'sold'])[1 + g % 3], 0
       from generate_series(1, 20000) as g`.execute(database.db);
