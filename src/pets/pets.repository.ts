@@ -1,6 +1,6 @@
 /** SQL for pets. Every function takes the database (or a transaction) first. */
 import type { Kysely } from 'kysely';
-import { compiledQuery } from '../db/compiled-query.js';
+import { compiledQuery, type CompiledQueryOf } from '../db/compiled-query.js';
 import { belowUnsettledIds, forUpdate } from '../db/dialect.js';
 import type { Database, NewPetRow, PetRow, PetStatus } from '../db/database.js';
 import { type KeyRange, petNameKey } from './pet-name-key.js';
@@ -14,10 +14,19 @@ export type PetChanges = Partial<Pick<PetRow, 'name' | 'categoryId' | 'status'>>
  * (one pet per transaction, so never run two of these in one), and listings keep only settled
  * ids (`belowUnsettledIds`), so a reader paging by `id > cursor` never passes one still committing.
  */
+const insertPetRow = compiledQuery<Database, Pick<PetRow, 'name' | 'nameKey' | 'categoryId' | 'status' | 'createdAt'>, PetRow>((db, value) =>
+  db
+    .insertInto('pets')
+    .values({ name: value('name'), nameKey: value('nameKey'), categoryId: value('categoryId'), status: value('status'), createdAt: value('createdAt') })
+    .returningAll(),
+);
+
 export async function insertPet(db: Kysely<Database>, row: Omit<NewPetRow, 'nameKey'>): Promise<PetRow> {
   const { name, categoryId, status, createdAt } = row;
   // The search key is derived here, where the name is written, so no writer can store a name without its key.
-  return db.insertInto('pets').values({ name, nameKey: petNameKey(name), categoryId, status, createdAt }).returningAll().executeTakeFirstOrThrow();
+  const [inserted] = await insertPetRow.execute(db, { name, nameKey: petNameKey(name), categoryId, status, createdAt });
+  if (!inserted) throw new Error('the insert of a pet answered no row');
+  return inserted;
 }
 
 const selectPetById = compiledQuery<Database, { id: number }, PetRow>((db, value) => db.selectFrom('pets').selectAll().where('id', '=', value('id')));
@@ -88,7 +97,43 @@ export interface PetFilter {
  * matching rows, never the whole table; docs/performance.md shows the plans.
  */
 export async function findPetsAfter(db: Kysely<Database>, query: PetsAfterQuery): Promise<PetRow[]> {
-  return selectPetsAfter(db, query).execute();
+  const { filter } = query;
+  const values: Record<string, unknown> = { afterId: query.afterId, status: filter.status, categoryId: filter.categoryId, from: filter.nameKeys?.from, to: filter.nameKeys?.to };
+  filter.ids?.forEach((id, i) => (values[`id${i}`] = id));
+  return compiledPetsAfter(shapeOf(query)).execute(db, values);
+}
+
+/**
+ * The listing's statements compiled once per shape (which filters, how many ids, the limit),
+ * built by selectPetsAfter itself with placeholders for the values (db/compiled-query.ts).
+ */
+const petsAfterByShape = new Map<string, CompiledQueryOf<Record<string, unknown>, PetRow>>();
+const MAX_SHAPES = 500;
+
+function shapeOf({ filter, limit }: PetsAfterQuery): string {
+  return [filter.status !== undefined, filter.categoryId !== undefined, filter.ids?.length ?? -1, filter.nameKeys?.from !== undefined, filter.nameKeys?.to !== undefined, limit].join();
+}
+
+function compiledPetsAfter(shape: string): CompiledQueryOf<Record<string, unknown>, PetRow> {
+  let compiled = petsAfterByShape.get(shape);
+  if (compiled === undefined) {
+    const [hasStatus, hasCategory, idCount, hasFrom, hasTo, limit] = shape.split(',');
+    compiled = compiledQuery<Database, Record<string, unknown>, PetRow>((db, value) =>
+      selectPetsAfter(db, {
+        afterId: value('afterId') as number,
+        filter: {
+          status: hasStatus === 'true' ? (value('status') as PetStatus) : undefined,
+          categoryId: hasCategory === 'true' ? (value('categoryId') as number) : undefined,
+          ids: Number(idCount) < 0 ? undefined : Array.from({ length: Number(idCount) }, (_, i) => value(`id${i}`) as number),
+          nameKeys: hasFrom === 'true' ? { from: value('from') as string, to: hasTo === 'true' ? (value('to') as string) : undefined } : undefined,
+        },
+        limit: Number(limit),
+      }),
+    );
+    if (petsAfterByShape.size >= MAX_SHAPES) petsAfterByShape.delete(petsAfterByShape.keys().next().value!);
+    petsAfterByShape.set(shape, compiled);
+  }
+  return compiled;
 }
 
 export interface PetsAfterQuery {
