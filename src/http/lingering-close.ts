@@ -30,8 +30,19 @@ export function registerLingeringClose(app: FastifyInstance, limits: LingerLimit
 }
 
 /** Whether the request's body has not been received completely (a request without body is complete at once). */
-export function bodyStillArriving(request: Pick<IncomingMessage, 'complete' | 'readableEnded'>): boolean {
-  return !request.complete && !request.readableEnded;
+export function bodyStillArriving(request: Pick<IncomingMessage, 'complete' | 'readableEnded' | 'headers'>): boolean {
+  return declaresBody(request.headers) && !request.complete && !request.readableEnded;
+}
+
+/**
+ * Whether the request has a body at all (RFC 9112 §6.3). A request without one can be answered
+ * while Node has not yet marked it complete: an answer sent without waiting (a page kept in
+ * memory) is sent before the parser has finished the request it came from.
+ */
+function declaresBody(headers: IncomingMessage['headers']): boolean {
+  if (headers['transfer-encoding'] !== undefined) return true;
+  const length = headers['content-length'];
+  return length !== undefined && length !== '0';
 }
 
 const lingering = new WeakSet<Socket>();
