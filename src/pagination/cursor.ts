@@ -8,7 +8,7 @@
  * Layout before base64url (37 bytes, 50 characters): version (1) | last id, uint64 big-endian (8)
  * | filter digest (12) | MAC of everything before it (16).
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../errors.js';
 
 /** Filter values as the listing received them, already canonical (a set of ids sorted, say). */
@@ -42,7 +42,8 @@ export const CURSOR_MAX_LENGTH = CURSOR_LENGTH;
 
 export function createCursorCodec<F extends CursorFilters>(options: CursorCodecOptions): CursorCodec<F> {
   // One key per listing, derived from the secret, so cursors of different listings never match.
-  const key = createHmac('sha256', options.secret).update(`animal-store cursor key: ${options.listing}`).digest();
+  // A KeyObject, made once: given raw bytes, createHmac imports the key again at every call.
+  const key = createSecretKey(createHmac('sha256', options.secret).update(`animal-store cursor key: ${options.listing}`).digest());
   const mac = (signed: Buffer) => createHmac('sha256', key).update(signed).digest().subarray(0, MAC_BYTES);
   const notOurs = () => new AppError('invalid_cursor', 'cursor is not a cursor this service made; use the Link header of the previous page');
 
