@@ -181,6 +181,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     // PostgreSQL: connection exceptions (08…), shutdown or start-up (57P…), statement timeout (57014).
     /^(08|57P)/.test(code) ||
     code === '57014' ||
+    // PostgreSQL: a table changed under a statement prepared on this connection, inside a transaction (postgres-deadline.ts).
+    (code === '0A000' && /cached plan must not change result type/.test(message)) ||
+    // SQLite: the disk is full, or the file could not be written.
+    code.startsWith('SQLITE_FULL') ||
+    code.startsWith('SQLITE_IOERR') ||
     /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error/i.test(message)
   );
 }

@@ -24,6 +24,24 @@ export function belowUnsettledIds<QB extends SelectQueryBuilder<any, any, any>>(
   return isPostgres(db) ? (query.where(sql<boolean>`${sql.ref('id')} < visible_id_bound()`) as QB) : query;
 }
 
+/** The list of an `id IN (…)` filter as one statement parameter (idListParameter makes it). */
+export type IdListParameter = string | readonly number[];
+
+/**
+ * `id` is one of a list of ids, the list bound as one parameter: a JSON array read by
+ * `json_each` on SQLite, an array on PostgreSQL. One `?` per id made a statement per list length
+ * (1 to 100) for each shape of a listing; SQLite keeps each prepared statement's memory outside
+ * the JavaScript heap, and the hostile review saw RSS grow from 134 to 889 MB in 30 s of lists
+ * of varied lengths. Both databases look each id up in the primary key.
+ */
+export function idIn(db: Kysely<any>, ids: IdListParameter) {
+  return isPostgres(db) ? sql<boolean>`${sql.ref('id')} = any(${ids}::bigint[])` : sql<boolean>`${sql.ref('id')} in (select value from json_each(${ids}))`;
+}
+
+export function idListParameter(db: Kysely<any>, ids: readonly number[]): IdListParameter {
+  return isPostgres(db) ? ids : JSON.stringify(ids);
+}
+
 /**
  * PostgreSQL: raises the ids' offset when a stored id is at or above the ids new transactions would
  * get, which happens only when the data was copied into another cluster whose transaction ids are

@@ -14,6 +14,7 @@
  */
 import { channel } from 'node:diagnostics_channel';
 import { type Kysely, sql } from 'kysely';
+import { isSqliteBusy } from './sqlite-lock-wait.js';
 
 const MAX_GROUP = 256;
 
@@ -64,6 +65,14 @@ export function createGroupCommit(db: Kysely<any>): GroupCommit {
     } catch (error) {
       // Nothing of this group is stored; a member that failed on its own keeps its own error.
       const failure = error instanceof MemberFailed ? error.original : error;
+      // The write lock stayed taken by another process for the whole lock wait: the writes queued
+      // behind this group would each wait that long again, one group after another, for the same
+      // lock. They fail now, with the same error (503), instead of after k waits.
+      if (isSqliteBusy(failure)) {
+        const queued = waiting;
+        waiting = [];
+        queued.forEach((member) => member.reject(failure));
+      }
       group.forEach((member, i) => {
         const outcome = outcomes[i];
         member.reject(outcome?.ok === false ? outcome.error : failure);

@@ -28,7 +28,7 @@ export function poolWithDeadline(pool: pg.Pool, budgetMs: number, now: () => num
   };
 }
 
-/** feature_not_supported: "cached plan must not change result type". */
+/** feature_not_supported: "cached plan must not change result type" (a table changed under a prepared statement). */
 const STALE_PREPARED_STATEMENT = '0A000';
 
 const statementNames = new Map<string, string>();
@@ -53,27 +53,40 @@ export function statementNameOf(text: string): string | undefined {
 function clientWithDeadline(client: pg.PoolClient, deadline: number, budgetMs: number, now: () => number): PostgresPoolClient {
   let firstQuery = true;
   let timedOut = false;
+  /** This connection's prepared statements predate a change of a table they read: it is not reused. */
+  let stale = false;
+  /** Whether a transaction is open on this connection (Kysely opens and ends them with these statements). */
+  let inTransaction = false;
   const query = async (text: string, parameters: ReadonlyArray<unknown>): Promise<unknown> => {
     // At least a millisecond: pg reads 0 as "no timeout".
     const readTimeoutMs = firstQuery ? Math.max(1, Math.floor(deadline - now())) : budgetMs;
     firstQuery = false;
+    if (TRANSACTION_START.test(text)) inTransaction = true;
+    else if (TRANSACTION_END.test(text)) inTransaction = false;
     // pg reads `query_timeout` from the query too (its typings only know the pool-wide one).
-    // Statements without parameters (begin, commit, migrations' DDL) keep the simple protocol.
-    const name = parameters.length > 0 ? statementNameOf(text) : undefined;
+    // Statements without parameters (begin, commit, migrations' DDL) keep the simple protocol;
+    // a connection found stale prepares nothing more.
+    const name = parameters.length > 0 && !stale ? statementNameOf(text) : undefined;
     const config = { name, text, values: [...parameters], query_timeout: readTimeoutMs } as pg.QueryConfig;
     try {
       return await client.query(config);
     } catch (error) {
       if (READ_TIMEOUT.test(String((error as Error | null)?.message))) timedOut = true;
-      // A migration by another instance changed a table under a statement prepared before it:
-      // this connection's prepared statements are stale, so it is not reused (the request fails once).
-      if ((error as { code?: unknown } | null)?.code === STALE_PREPARED_STATEMENT) timedOut = true;
-      throw error;
+      if ((error as { code?: unknown } | null)?.code !== STALE_PREPARED_STATEMENT || name === undefined) throw error;
+      // Another instance changed a table (a column added by its migration) under a statement
+      // prepared before: run it again unprepared, unless a transaction was open (the failure
+      // ended it; the caller sees it as the database being unavailable, 503, and may retry).
+      stale = true;
+      if (inTransaction) throw error;
+      return await client.query({ ...config, name: undefined } as pg.QueryConfig);
     }
   };
   return {
     // Kysely passes a cursor here only when the dialect is given one, which createDb never does.
     query: query as PostgresPoolClient['query'],
-    release: (destroy?: boolean) => client.release(destroy || timedOut),
+    release: (destroy?: boolean) => client.release(destroy || timedOut || stale),
   };
 }
+
+const TRANSACTION_START = /^\s*(begin|start\s+transaction)\b/i;
+const TRANSACTION_END = /^\s*(commit|rollback|end|abort)\s*;?\s*$/i;

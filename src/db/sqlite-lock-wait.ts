@@ -92,7 +92,13 @@ class LockWaitingDriver implements Driver {
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('rollback'));
+    try {
+      await connection.executeQuery(CompiledQuery.raw('rollback'));
+    } catch (error) {
+      // SQLite already rolled back by itself (a COMMIT that failed for a full disk or an I/O
+      // error): nothing is left to undo, and this error would hide the one that tells why.
+      if (!/no transaction is active/.test(String((error as Error | null)?.message))) throw error;
+    }
   }
 
   releaseConnection(connection: DatabaseConnection): Promise<void> {

@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import { belowUnsettledIds } from '../db/dialect.js';
 import type { Database, NewOrderRow, OrderRow, OrderStatus } from '../db/database.js';
-import { pageLimit } from '../db/page-limit.js';
+import { firstRows, pageLimit } from '../db/page-limit.js';
 
 /**
  * Inserts an order. It waits for no other insert: on PostgreSQL its id comes from its
@@ -66,7 +66,7 @@ export async function findOrdersAfter(db: Kysely<Database>, query: { afterId: nu
   let select = belowUnsettledIds(db, db.selectFrom('orders').selectAll().where('id', '>', query.afterId));
   if (filter.status !== undefined) select = select.where('status', '=', filter.status);
   if (filter.petId !== undefined) select = select.where('petId', '=', filter.petId);
-  return select.orderBy('id').limit(pageLimit(query.limit)).execute();
+  return firstRows(await select.orderBy('id').limit(pageLimit(query.limit)).execute(), query.limit);
 }
 
 /** How many orders are in each status (statuses without orders are absent): one grouped query. */

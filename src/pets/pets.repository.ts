@@ -1,10 +1,10 @@
 /** SQL for pets. Every function takes the database (or a transaction) first. */
 import type { Kysely } from 'kysely';
 import { compiledQuery, type CompiledQueryOf } from '../db/compiled-query.js';
-import { belowUnsettledIds, forUpdate } from '../db/dialect.js';
+import { belowUnsettledIds, forUpdate, type IdListParameter, idIn, idListParameter } from '../db/dialect.js';
 import type { Database, NewPetRow, PetRow, PetStatus } from '../db/database.js';
 import { type KeyRange, petNameKey } from './pet-name-key.js';
-import { pageLimit } from '../db/page-limit.js';
+import { firstRows, pageLimit } from '../db/page-limit.js';
 
 /** The fields a change may set. */
 export type PetChanges = Partial<Pick<PetRow, 'name' | 'categoryId' | 'status'>>;
@@ -98,43 +98,51 @@ export interface PetFilter {
  */
 export async function findPetsAfter(db: Kysely<Database>, query: PetsAfterQuery): Promise<PetRow[]> {
   const { filter } = query;
-  const values: Record<string, unknown> = { afterId: query.afterId, status: filter.status, categoryId: filter.categoryId, from: filter.nameKeys?.from, to: filter.nameKeys?.to };
-  filter.ids?.forEach((id, i) => (values[`id${i}`] = id));
-  return compiledPetsAfter(shapeOf(query)).execute(db, values);
+  const values = {
+    afterId: query.afterId,
+    status: filter.status,
+    categoryId: filter.categoryId,
+    ids: filter.ids === undefined ? undefined : idListParameter(db, filter.ids),
+    from: filter.nameKeys?.from,
+    to: filter.nameKeys?.to,
+  };
+  return firstRows(await compiledPetsAfter(shapeOf(query)).execute(db, values), query.limit);
 }
 
 /**
- * The listing's statements compiled once per shape (which filters, how many ids, the limit),
- * built by selectPetsAfter itself with placeholders for the values (db/compiled-query.ts).
+ * The listing's statements compiled once per shape (which filters, the LIMIT of db/page-limit.ts),
+ * built by selectPetsAfter itself with placeholders for the values (db/compiled-query.ts). Shapes
+ * are few: 16 sets of filters times 7 limits.
  */
 const petsAfterByShape = new Map<string, CompiledQueryOf<Record<string, unknown>, PetRow>>();
-const MAX_SHAPES = 500;
 
 function shapeOf({ filter, limit }: PetsAfterQuery): string {
-  return [filter.status !== undefined, filter.categoryId !== undefined, filter.ids?.length ?? -1, filter.nameKeys?.from !== undefined, filter.nameKeys?.to !== undefined, limit].join();
+  return [filter.status !== undefined, filter.categoryId !== undefined, filter.ids !== undefined, filter.nameKeys !== undefined, filter.nameKeys?.to !== undefined, limit].join();
 }
 
 function compiledPetsAfter(shape: string): CompiledQueryOf<Record<string, unknown>, PetRow> {
   let compiled = petsAfterByShape.get(shape);
   if (compiled === undefined) {
-    const [hasStatus, hasCategory, idCount, hasFrom, hasTo, limit] = shape.split(',');
+    const [hasStatus, hasCategory, hasIds, hasFrom, hasTo, limit] = shape.split(',');
     compiled = compiledQuery<Database, Record<string, unknown>, PetRow>((db, value) =>
       selectPetsAfter(db, {
         afterId: value('afterId') as number,
         filter: {
           status: hasStatus === 'true' ? (value('status') as PetStatus) : undefined,
           categoryId: hasCategory === 'true' ? (value('categoryId') as number) : undefined,
-          ids: Number(idCount) < 0 ? undefined : Array.from({ length: Number(idCount) }, (_, i) => value(`id${i}`) as number),
+          ids: hasIds === 'true' ? (value('ids') as IdListParameter) : undefined,
           nameKeys: hasFrom === 'true' ? { from: value('from') as string, to: hasTo === 'true' ? (value('to') as string) : undefined } : undefined,
         },
         limit: Number(limit),
       }),
     );
-    if (petsAfterByShape.size >= MAX_SHAPES) petsAfterByShape.delete(petsAfterByShape.keys().next().value!);
     petsAfterByShape.set(shape, compiled);
   }
   return compiled;
 }
+
+/** A filter whose id list is already one statement parameter (compiled statements pass a placeholder). */
+type PetFilterParameters = Omit<PetFilter, 'ids'> & { ids?: readonly number[] | IdListParameter | undefined };
 
 export interface PetsAfterQuery {
   afterId: number;
@@ -143,12 +151,12 @@ export interface PetsAfterQuery {
 }
 
 /** The statement of findPetsAfter, unexecuted: the query-plan tests explain this very statement. */
-export function selectPetsAfter(db: Kysely<Database>, query: PetsAfterQuery) {
+export function selectPetsAfter(db: Kysely<Database>, query: PetsAfterQuery | (Omit<PetsAfterQuery, 'filter'> & { filter: PetFilterParameters })) {
   const { filter } = query;
   let select = belowUnsettledIds(db, db.selectFrom('pets').selectAll().where('id', '>', query.afterId));
   if (filter.status !== undefined) select = select.where('status', '=', filter.status);
   if (filter.categoryId !== undefined) select = select.where('categoryId', '=', filter.categoryId);
-  if (filter.ids !== undefined) select = select.where('id', 'in', filter.ids);
+  if (filter.ids !== undefined) select = select.where(idIn(db, Array.isArray(filter.ids) ? idListParameter(db, filter.ids) : (filter.ids as IdListParameter)));
   if (filter.nameKeys !== undefined) {
     select = select.where('nameKey', '>=', filter.nameKeys.from);
     if (filter.nameKeys.to !== undefined) select = select.where('nameKey', '<', filter.nameKeys.to);

@@ -79,6 +79,17 @@ describe('group commit (SQLite)', () => {
     assert.equal(await countPets(), before);
   });
 
+  it('a transaction SQLite rolled back by itself fails with its own error, not with the rollback that finds nothing to undo', async () => {
+    // What a COMMIT failing for a full disk leaves: no transaction open when Kysely rolls back.
+    await assert.rejects(
+      t.db.transaction().execute(async (trx) => {
+        await sql`rollback`.execute(trx);
+        throw new Error('the original failure');
+      }),
+      /the original failure/,
+    );
+  });
+
   it('no member is answered before its group has committed', async () => {
     // Another connection sees only what was committed.
     const reader = createDb(t.url);

@@ -122,6 +122,30 @@ describe('SQLite locked by another process', () => {
     });
   });
 
+  describe('when the lock outlasts the statement timeout, with more writes queued than one group holds', () => {
+    const STATEMENT_TIMEOUT_MS = 300;
+    let t: Awaited<ReturnType<typeof startApp>>;
+    before(async () => {
+      t = await startApp(STATEMENT_TIMEOUT_MS);
+    });
+    after(async () => {
+      await t?.app.close();
+      await t?.database.drop();
+    });
+
+    it('300 creates > all answer 503 when the first group gives up, none waits for the lock a second time', { timeout: 30_000 }, async () => {
+      const holder = await holdSqliteWriteLock(t.path);
+      const creates = Array.from({ length: 300 }, (_, i) => tracked(createPet(t.app, t.auth, `queued ${i}`)));
+      // The lock is released as soon as the first answer comes: a write that would wait for it
+      // again, in a second group, would then get it and answer 201.
+      await Promise.race(creates.map((c) => c.response));
+      await holder.release();
+      const answers = await Promise.all(creates.map((c) => c.response));
+      assert.deepEqual([...new Set(answers.map((a) => a.statusCode))], [503]);
+      assert.deepEqual(await t.database.db.selectFrom('pets').select('id').execute(), []);
+    });
+  });
+
   describe('a transaction', () => {
     let database: TestDatabase;
     before(async () => {
