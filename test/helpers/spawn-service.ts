@@ -9,6 +9,12 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CONFIG_DEFAULTS } from '../../src/config.js';
 
+/**
+ * The flags the service runs with in production (`npm start`, the Dockerfile): tests and the
+ * bench start it the same way. test/runtime-flags.test.ts checks that all three agree.
+ */
+export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8'];
+
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI_PATH = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
@@ -122,7 +128,7 @@ export async function spawnService(options: SpawnServiceOptions): Promise<Runnin
   const args = options.args ?? ['serve', '--no-bootstrap-key'];
   const env = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: options.databaseUrl, ...options.env };
   const [command, ...prefixArgs] = [...(options.commandPrefix ?? []), process.execPath];
-  const child = spawn(command!, [...prefixArgs, ...(options.nodeArgs ?? []), CLI_PATH, ...args], { cwd: REPO_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command!, [...prefixArgs, ...SERVICE_NODE_FLAGS, ...(options.nodeArgs ?? []), CLI_PATH, ...args], { cwd: REPO_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = track(child);
   // A forgotten server must not keep the test process alive; the 'exit' hook above then kills it.
   child.unref();
