@@ -62,6 +62,12 @@ export interface RunningService {
   stderr(): string;
   /** Settles when the process has exited. */
   exited: Promise<ExitResult>;
+  /**
+   * From now on the server's output is read and dropped, not kept or parsed (the bench: thousands
+   * of log lines a second would cost the load generator's core, and a reader that falls behind
+   * stalls the server's synchronous log writes).
+   */
+  dropOutput(): void;
   /** Waits for a log line (already written or still to come) that the predicate accepts. */
   waitForLog(predicate: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
   /** Sends a signal (SIGTERM by default) and waits for the exit; kills it and throws if it takes longer than timeoutMs. */
@@ -143,7 +149,9 @@ export async function spawnService(options: SpawnServiceOptions): Promise<Runnin
   const waiters = new Set<{ predicate: (line: LogLine) => boolean; resolve: (line: LogLine) => void }>();
 
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  let keeping = true;
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    if (!keeping) return;
     stdout += chunk;
     const lines = (partial + chunk).split('\n');
     partial = lines.pop() ?? '';
@@ -229,6 +237,11 @@ export async function spawnService(options: SpawnServiceOptions): Promise<Runnin
       return exited;
     },
     waitForLog,
+    dropOutput() {
+      keeping = false;
+      stdout = '';
+      logs.length = 0;
+    },
     stop,
   };
 }
