@@ -15,7 +15,7 @@
 import { pino } from 'pino';
 
 /** The longest a log line waits to be written. */
-export const LOG_FLUSH_MS = 200;
+const LOG_FLUSH_MS = 200;
 const LOG_BUFFER_BYTES = 4096;
 
 let stdoutDestination: ReturnType<typeof pino.destination> | undefined;
