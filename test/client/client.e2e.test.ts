@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { AnimalStoreError, createAnimalStoreClient, type Pet } from '../../src/client/index.js';
+import { AnimalStoreError, createAnimalStoreClient, type Pet } from '../../client/src/index.js';
 import { type DroppingProxy, startDroppingProxy } from '../helpers/dropping-proxy.js';
 import { type RunningService, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, createEmptyDatabaseUrl, describeOnDialect } from '../helpers/test-db.js';

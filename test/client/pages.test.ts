@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { allPages, nextLinkOf, queryOfNextLink } from '../../src/client/pages.js';
+import { allPages, nextLinkOf, queryOfNextLink } from '../../client/src/pages.js';
 
 describe('client pages', () => {
   it('nextLinkOf > Link headers with and without rel=next > the next target or undefined', () => {

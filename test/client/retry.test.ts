@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { backoffMs, mayRetry, retryAfterMs, retryingFetch } from '../../src/client/retry.js';
+import { backoffMs, mayRetry, retryAfterMs, retryingFetch } from '../../client/src/retry.js';
 
 /** A fetch answering the given statuses in turn, recording what it was sent. */
 function scripted(answers: (number | Error | Response)[]) {

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { AnimalStoreError, createAnimalStoreClient, type AnimalStoreClient, type Order, type Pet } from '../../src/client/index.js';
+import { AnimalStoreError, createAnimalStoreClient, type AnimalStoreClient, type Order, type Pet } from '../../client/src/index.js';
 import { createDb } from '../../src/db/create-db.js';
 import { type RunningService, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
 import { storeInvariantBreaches } from '../helpers/store-invariant.js';
