@@ -4,6 +4,8 @@ FROM node:24-bookworm-slim AS build
 # better-sqlite3 13 ships its binding prebuilt (Node-API): no compiler needed.
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The client (client/) is an npm workspace: npm ci wants its manifest to match the lockfile.
+COPY client/package.json ./client/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src

@@ -1,5 +1,5 @@
 /**
- * `animal-store/client`: a typed client for the animal-store API. Types are generated from
+ * `@animal-store/client`: a typed client for the animal-store API. Types are generated from
  * openapi.json (./openapi.ts), calls are made by openapi-fetch (available as `raw` for anything
  * not wrapped here), and this thin layer adds what the generator does not: every page of a
  * listing as an async iterator, retries of what may safely run twice, an Idempotency-Key per

@@ -1,5 +1,5 @@
 /**
- * The typed client (`animal-store/client`) against the real service over a real port, on
+ * The typed client (`@animal-store/client`) against the real service over a real port, on
  * SQLite and on PostgreSQL: typed calls, walks over several pages of pets and of orders,
  * AnimalStoreError's fields, retries that honour Retry-After, and a create whose answer is lost.
  */
@@ -23,7 +23,7 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 }
 
 for (const dialect of ALL_DIALECTS) {
-  describeOnDialect(dialect, `animal-store/client on ${dialect}`, { timeout: 120_000 }, () => {
+  describeOnDialect(dialect, `@animal-store/client on ${dialect}`, { timeout: 120_000 }, () => {
     let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;
     let service: RunningService;
     let key: string;
@@ -152,7 +152,7 @@ for (const dialect of ALL_DIALECTS) {
   });
 }
 
-describeOnDialect('sqlite', 'animal-store/client under a rate limit', { timeout: 60_000 }, () => {
+describeOnDialect('sqlite', '@animal-store/client under a rate limit', { timeout: 60_000 }, () => {
   let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;
   let service: RunningService;
   let key: string;

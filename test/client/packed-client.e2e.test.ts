@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -39,6 +39,13 @@ async function npm(args: string[], cwd: string): Promise<string> {
 /** The bodies of the README's fenced code blocks whose info string is `lang`. */
 function fencedBlocks(markdown: string, lang: string): string[] {
   return [...markdown.matchAll(/^```(\S*)\n([\s\S]*?)^```$/gm)].filter((match) => match[1] === lang).map((match) => match[2]!);
+}
+
+/** The arguments of the README's `npm pack` line (the words after `npm`, before the comment). */
+function readmePackCommand(): string[] {
+  const lines = fencedBlocks(CLIENT_README, 'sh').flatMap((block) => block.split('\n')).filter((line) => line.startsWith('npm pack '));
+  assert.equal(lines.length, 1, 'client/README.md has one npm pack command');
+  return lines[0]!.replace(/#.*$/, '').trim().split(/\s+/).slice(1);
 }
 
 /**
@@ -88,6 +95,11 @@ function installedPackages(nodeModules: string): string[] {
   return names;
 }
 
+/** What an install of the client may bring: itself, and openapi-fetch with its dependencies as the repository's lockfile resolves them. */
+function allowedTree(): string[] {
+  return [...new Set(['@animal-store/client', ...dependencyClosure(readJson(join(REPO_ROOT, 'package-lock.json')).packages, 'node_modules/openapi-fetch')])].sort();
+}
+
 describe('@animal-store/client, packed and installed outside the repository', { timeout: 300_000 }, () => {
   const rootManifest = readJson(join(REPO_ROOT, 'package.json'));
   let packDir: string;
@@ -98,8 +110,8 @@ describe('@animal-store/client, packed and installed outside the repository', { 
   before(async () => {
     packDir = mkdtempSync(join(tmpdir(), 'animal-store-pack-'));
     project = mkdtempSync(join(tmpdir(), 'animal-store-client-user-'));
-    // As the README says, from the repository's root; `prepare` builds dist/ even where a user's config ignores scripts.
-    [packed] = JSON.parse(await npm(['pack', '-w', 'client', '--ignore-scripts=false', '--json', '--pack-destination', packDir], REPO_ROOT)) as [typeof packed];
+    // The README's own command, run from the repository's root, writing its tarball elsewhere.
+    [packed] = JSON.parse(await npm([...readmePackCommand(), '--json', '--pack-destination', packDir], REPO_ROOT)) as [typeof packed];
     writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'client-user', private: true, type: 'module' }, null, 2)}\n`);
     await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', join(packDir, packed.filename)], project);
   });
@@ -112,7 +124,7 @@ describe('@animal-store/client, packed and installed outside the repository', { 
   it('npm pack -w client > the tarball > is named as the README says and holds dist/ (JavaScript and types), package.json and the README only', () => {
     assert.ok(relative(REPO_ROOT, project).startsWith('..'), `${project} is outside the repository`);
     assert.equal(packed.filename, `animal-store-client-${rootManifest.version}.tgz`);
-    assert.ok(CLIENT_README.includes(`npm pack -w client   # writes ${packed.filename}`), 'the README names the tarball npm pack writes');
+    assert.match(CLIENT_README, new RegExp(`^npm pack .*# .*writes ${packed.filename.replaceAll('.', '\\.')}$`, 'm'), 'the README names the tarball npm pack writes');
     assert.ok(CLIENT_README.includes(`npm install /path/to/animal-store/${packed.filename}`), 'the README installs that tarball');
     const paths = packed.files.map((file) => file.path).sort();
     for (const path of paths) assert.match(path, /^(package\.json|README\.md|dist\/[a-z-]+\.(js|d\.ts))$/);
@@ -128,8 +140,22 @@ describe('@animal-store/client, packed and installed outside the repository', { 
   });
 
   it('npm install <tarball> into an empty project > the installed tree > is the client, openapi-fetch and its own dependencies, nothing else', () => {
-    const expected = new Set(['@animal-store/client', ...dependencyClosure(readJson(join(REPO_ROOT, 'package-lock.json')).packages, 'node_modules/openapi-fetch')]);
-    assert.deepEqual(installedPackages(join(project, 'node_modules')).sort(), [...expected].sort());
+    assert.deepEqual(installedPackages(join(project, 'node_modules')).sort(), allowedTree());
+  });
+
+  it('npm install --install-links <checkout>/client > into an empty project > builds and installs a copy, with openapi-fetch and its own dependencies only', async () => {
+    assert.ok(CLIENT_README.includes('`npm install --install-links /path/to/animal-store/client`'), 'the README offers this install');
+    const linked = mkdtempSync(join(tmpdir(), 'animal-store-client-linked-'));
+    try {
+      writeFileSync(join(linked, 'package.json'), `${JSON.stringify({ name: 'client-user', private: true, type: 'module' }, null, 2)}\n`);
+      await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--install-links', CLIENT_DIR], linked);
+      const installed = join(linked, 'node_modules/@animal-store/client');
+      assert.equal(lstatSync(installed).isSymbolicLink(), false, 'a copy, not a link to the checkout');
+      assert.ok(existsSync(join(installed, 'dist/index.js')) && existsSync(join(installed, 'dist/index.d.ts')), 'built: dist/ holds JavaScript and types');
+      assert.deepEqual(installedPackages(join(linked, 'node_modules')).sort(), allowedTree());
+    } finally {
+      rmSync(linked, { recursive: true, force: true });
+    }
   });
 
   describe('the README example', () => {
