@@ -8,17 +8,13 @@
  * tests are reported as skipped.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { SAMPLE_STORE } from '../../src/docs-examples.js';
+import { CHROMIUM, CHROMIUM_ARGS, NO_CHROMIUM } from '../helpers/machine-tools.js';
 import { runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
 import { createEmptyDatabaseUrl } from '../helpers/test-db.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const chromiumMissing = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed (apt-get install chromium)`;
 
 /** A port free right now: the service is started as a user would, on a port of its own, with PUBLIC_BASE_URL unset. */
 async function freePort(): Promise<number> {
@@ -100,7 +96,7 @@ describe('/docs in a real browser', () => {
   let browser: Browser;
 
   before(async () => {
-    if (chromiumMissing) return;
+    if (NO_CHROMIUM) return;
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 60_000 });
   });
@@ -115,7 +111,7 @@ describe('/docs in a real browser', () => {
     { host: 'localhost', order: 'in the reverse order' },
   ] as const;
   for (const { host, order } of addresses) {
-    it(`/docs opened at http://${host}:PORT/docs > a key under Authorize, then Execute on every operation ${order} with the examples as shown > each answers its success status at the first click, and nothing is fetched from another origin`, { skip: chromiumMissing, timeout: 240_000 }, async () => {
+    it(`/docs opened at http://${host}:PORT/docs > a key under Authorize, then Execute on every operation ${order} with the examples as shown > each answers its success status at the first click, and nothing is fetched from another origin`, { skip: NO_CHROMIUM, timeout: 240_000 }, async () => {
       const place = await createEmptyDatabaseUrl('sqlite');
       try {
         await runCli(['migrate'], { DATABASE_URL: place.url });
