@@ -27,7 +27,7 @@ const API_VERSION_PREFIX = '/v1';
  * to the page, so "Try it out" calls the service at the address the page was opened at
  * (127.0.0.1, localhost, a proxy's name) without any CORS, whatever PUBLIC_BASE_URL says.
  */
-export const DOCS_PAGE_SERVER = { url: API_VERSION_PREFIX, description: 'This service, at the address of this page' } as const;
+const DOCS_PAGE_SERVER = { url: API_VERSION_PREFIX, description: 'This service, at the address of this page' } as const;
 
 export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions): Promise<void> {
   await app.register(swagger, {

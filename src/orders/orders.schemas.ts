@@ -4,8 +4,8 @@
  */
 import { type Static, Type } from '@sinclair/typebox';
 import type { OrderStatus } from '../db/database.js';
-import { pageLimitSchema } from '../pagination/page-size.js';
 import { SAMPLE_STORE } from '../docs-examples.js';
+import { pageLimitSchema } from '../pagination/page-size.js';
 import { MAX_EXACT_INTEGER } from '../pets/pets.schemas.js';
 import { ORDER_STATUSES } from './orders.state-machine.js';
 

@@ -3,8 +3,8 @@ import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/ty
 import { Type } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import { SAMPLE_STORE } from '../docs-examples.js';
 import { createReadCache } from '../db/read-cache.js';
+import { SAMPLE_STORE } from '../docs-examples.js';
 import { AppError } from '../errors.js';
 import { parseIfMatch } from '../http/if-match.js';
 import { acceptJsonAs, JSON_MEDIA_TYPE, MERGE_PATCH_MEDIA_TYPE } from '../http/json-body.js';
