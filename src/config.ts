@@ -177,7 +177,7 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`REDIS_KEY_PREFIX must have 1 to 64 letters, digits or :_.- (got ${JSON.stringify(redisKeyPrefix)})`);
   }
 
-  // Unset, the public URL follows PORT, so the "Try it out" buttons of /docs reach this very process.
+  // Unset, the public URL follows PORT: the document a local process serves names that process.
   const localBaseUrl = `http://localhost:${port || 8080}/v1`;
 
   const config: Config = {

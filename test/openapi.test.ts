@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { DISPLAY_TEXT_PATTERN } from '../src/display-text.js';
+import { SAMPLE_STORE } from '../src/docs-examples.js';
 import { ERROR_CODES } from '../src/errors.js';
 import { SCOPES } from '../src/keys/scopes.js';
 import { stateMachineTable } from '../src/orders/orders.state-machine.js';
@@ -30,6 +31,42 @@ describe('openapi.json', () => {
       document.servers.map((s: { url: string }) => s.url),
       ['https://api.store.test/v1', 'https://staging.store.test/v1'],
     );
+  });
+
+  it('GET /docs/json > the document /docs reads > lists the address of the page (/v1) first, then the configured servers, and is otherwise openapi.json', async () => {
+    const served = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const response = await t.app.inject({ method: 'GET', url: '/docs/json' });
+    assert.equal(response.statusCode, 200);
+    const { servers, ...rest } = response.json();
+    assert.deepEqual(
+      servers.map((s: { url: string }) => s.url),
+      ['/v1', 'https://api.store.test/v1', 'https://staging.store.test/v1'],
+    );
+    assert.deepEqual({ ...rest, servers: served.servers }, served);
+  });
+
+  it('the document > the examples "Try it out" fills in > name SAMPLE_STORE rows, and none is given where none can be right (cursor, If-Match, Idempotency-Key)', () => {
+    const document = JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8'));
+    const examples: Record<string, Record<string, unknown>> = {};
+    for (const methods of Object.values(document.paths) as Record<string, { operationId: string; parameters?: { name: string; example?: unknown }[] }>[]) {
+      for (const operation of Object.values(methods)) {
+        const given = (operation.parameters ?? []).filter((p) => p.example !== undefined).map((p) => [p.name, p.example]);
+        if (given.length > 0) examples[operation.operationId] = Object.fromEntries(given);
+      }
+    }
+    assert.deepEqual(examples, {
+      listPets: { categoryId: 3, name: 'Re' },
+      getPet: { petId: SAMPLE_STORE.petToRead },
+      updatePet: { petId: SAMPLE_STORE.petToChange },
+      deletePet: { petId: SAMPLE_STORE.petToRemove },
+      listOrders: { petId: SAMPLE_STORE.petToOrder },
+      getOrder: { orderId: SAMPLE_STORE.orderToRead },
+      approveOrder: { orderId: SAMPLE_STORE.orderToApprove },
+      deliverOrder: { orderId: SAMPLE_STORE.orderToDeliver },
+      cancelOrder: { orderId: SAMPLE_STORE.orderToCancel },
+    });
+    assert.deepEqual(document.components.schemas.NewOrder.examples, [{ petId: SAMPLE_STORE.petToOrder }]);
+    assert.deepEqual(document.components.schemas.PetPatch.examples[0], { status: 'sold' });
   });
 
   it('the document > describes exactly the five pets operations, with bearer security and every answer', async () => {

@@ -471,18 +471,9 @@ export interface operations {
                  * @example Re
                  */
                 name?: string;
-                /**
-                 * @description Return only the animals with these ids: repeat the parameter (`id=7&id=9`), at most 100 times; each an integer from 1 to 2^53−1 written in decimal digits. Ids no animal has are left out of the answer (no error); an id given twice counts once. This replaces the deprecated `GET /v1/pets/{petId}`: `GET /v1/pets?id=42` answers `[]` or a one-animal array.
-                 * @example [
-                 *       7,
-                 *       9
-                 *     ]
-                 */
+                /** @description Return only the animals with these ids: repeat the parameter (`id=7&id=9`), at most 100 times; each an integer from 1 to 2^53−1 written in decimal digits. Ids no animal has are left out of the answer (no error); an id given twice counts once. This replaces the deprecated `GET /v1/pets/{petId}`: `GET /v1/pets?id=42` answers `[]` or a one-animal array. */
                 id?: number[];
-                /**
-                 * @description Opaque position from the `Link: <…>; rel="next"` header of the previous page, signed by the service. Use it with the same filters (`status`, `categoryId`, `name`, `id`) it was made for; `limit` may change between pages. A cursor that was altered, made by anyone else, or made for other filters answers 400 `invalid_cursor`.
-                 * @example AgAAAAAAAAAqk1c2o0dnUjCtq2AbLcsWwKfHyCZ7zX1mK0xZ3Q
-                 */
+                /** @description Opaque position from the `Link: <…>; rel="next"` header of the previous page, signed by the service. Use it with the same filters (`status`, `categoryId`, `name`, `id`) it was made for; `limit` may change between pages. A cursor that was altered, made by anyone else, or made for other filters answers 400 `invalid_cursor`. */
                 cursor?: string;
             };
             header?: never;
@@ -975,7 +966,7 @@ export interface operations {
             path: {
                 /**
                  * @description Identifier of the animal.
-                 * @example 42
+                 * @example 40
                  */
                 petId: number;
             };
@@ -1158,7 +1149,7 @@ export interface operations {
             path: {
                 /**
                  * @description Identifier of the animal.
-                 * @example 42
+                 * @example 41
                  */
                 petId: number;
             };
@@ -2005,7 +1996,7 @@ export interface operations {
             path: {
                 /**
                  * @description Identifier of the order.
-                 * @example 7
+                 * @example 8
                  */
                 orderId: number;
             };
@@ -2186,7 +2177,7 @@ export interface operations {
             path: {
                 /**
                  * @description Identifier of the order.
-                 * @example 7
+                 * @example 9
                  */
                 orderId: number;
             };

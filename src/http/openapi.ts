@@ -22,6 +22,13 @@ export interface OpenApiOptions {
 
 const API_VERSION_PREFIX = '/v1';
 
+/**
+ * The first server of the document /docs reads (/docs/json), not of openapi.json: a URL relative
+ * to the page, so "Try it out" calls the service at the address the page was opened at
+ * (127.0.0.1, localhost, a proxy's name) without any CORS, whatever PUBLIC_BASE_URL says.
+ */
+const DOCS_PAGE_SERVER = { url: API_VERSION_PREFIX, description: 'This service, at the address of this page' } as const;
+
 export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -67,6 +74,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
     routePrefix: '/docs',
     // showExtensions: /docs shows `x-stability` beside each operation.
     uiConfig: { persistAuthorization: true, deepLinking: true, tryItOutEnabled: true, showExtensions: true },
+    transformSpecification: (document) => ({ ...document, servers: [DOCS_PAGE_SERVER, ...((document.servers as unknown[] | undefined) ?? [])] }),
     ...docsBranding(),
   });
 

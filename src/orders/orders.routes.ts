@@ -3,14 +3,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import { SAMPLE_STORE } from '../docs-examples.js';
 import { AppError } from '../errors.js';
 import { COMMON_ERROR_RESPONSES, errorResponse, HEADERS, header, WRITE_ERROR_RESPONSES } from '../http/responses.js';
 import { beta } from '../http/stability.js';
 import { PAGE_SIZE } from '../pagination/page-size.js';
 import { ACTION_DESCRIPTIONS, ACTION_NOTE, LIST_ORDERS_DESCRIPTION, PLACE_ORDER_DESCRIPTION } from './orders.docs.js';
-import { type ListOrdersQuery, ListOrdersQuerySchema, NewOrderSchema, OrderIdParamsSchema, OrderSchema, OrdersSchema } from './orders.schemas.js';
+import { type ListOrdersQuery, ListOrdersQuerySchema, NewOrderSchema, orderIdParamsSchema, OrderSchema, OrdersSchema } from './orders.schemas.js';
 import { getOrder, listOrders, placeOrder, transitionOrder } from './orders.service.js';
-import { ORDER_ACTIONS, ORDER_TRANSITIONS } from './orders.state-machine.js';
+import { ORDER_ACTIONS, ORDER_TRANSITIONS, type OrderAction } from './orders.state-machine.js';
 
 export interface OrdersRoutesOptions {
   db: Kysely<Database>;
@@ -21,6 +22,12 @@ export interface OrdersRoutesOptions {
 
 const NO_QUERY = Type.Object({}, { additionalProperties: false });
 const ANSWER_HEADERS = { ...HEADERS.requestId, ...HEADERS.rateLimit };
+/** The orderId example of each action: a sample order in the state the action needs. */
+const SAMPLE_ORDER_OF_ACTION: Record<OrderAction, number> = {
+  approve: SAMPLE_STORE.orderToApprove,
+  deliver: SAMPLE_STORE.orderToDeliver,
+  cancel: SAMPLE_STORE.orderToCancel,
+};
 
 export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesOptions> = async (app, { db, now, cursorSecret }) => {
   app.post(
@@ -93,7 +100,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesOptions> = asyn
         tags: ['store'],
         summary: 'Fetch one order',
         ...beta('Answers the order with this id. Orders are never removed, also when their animal is.'),
-        params: OrderIdParamsSchema,
+        params: orderIdParamsSchema(SAMPLE_STORE.orderToRead),
         querystring: NO_QUERY,
         response: {
           200: { ...Type.Ref(OrderSchema), description: 'The order.', headers: ANSWER_HEADERS },
@@ -117,7 +124,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesOptions> = asyn
           tags: ['store'],
           summary: `${action[0]!.toUpperCase()}${action.slice(1)} an order`,
           ...beta(`${ACTION_DESCRIPTIONS[action]}\n\n${ACTION_NOTE}`),
-          params: OrderIdParamsSchema,
+          params: orderIdParamsSchema(SAMPLE_ORDER_OF_ACTION[action]),
           querystring: NO_QUERY,
           response: {
             200: { ...Type.Ref(OrderSchema), description: 'The order as it now is.', headers: ANSWER_HEADERS },

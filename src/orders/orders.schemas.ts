@@ -4,6 +4,7 @@
  */
 import { type Static, Type } from '@sinclair/typebox';
 import type { OrderStatus } from '../db/database.js';
+import { SAMPLE_STORE } from '../docs-examples.js';
 import { pageLimitSchema } from '../pagination/page-size.js';
 import { MAX_EXACT_INTEGER } from '../pets/pets.schemas.js';
 import { ORDER_STATUSES } from './orders.state-machine.js';
@@ -28,7 +29,7 @@ export const NewOrderSchema = Type.Object(
     additionalProperties: false,
     description:
       'An order to place. Checked as strictly as `NewPet`: `"42"` is not an integer, `null` is not a value, and any other field (`id`, `status`, a typo) is refused by name.',
-    examples: [{ petId: 42 }],
+    examples: [{ petId: SAMPLE_STORE.petToOrder }],
   },
 );
 export type NewOrder = Static<typeof NewOrderSchema>;
@@ -64,7 +65,7 @@ export const ListOrdersQuerySchema = Type.Object(
   {
     limit: pageLimitSchema('orders'),
     status: Type.Optional(Type.Unsafe<OrderStatus>({ $ref: 'OrderStatus', description: 'Return only orders with this status.' })),
-    petId: Type.Optional(int64('Return only orders for this animal: an integer from 1 to 2^53−1 written in decimal digits.', 42)),
+    petId: Type.Optional(int64('Return only orders for this animal: an integer from 1 to 2^53−1 written in decimal digits.', SAMPLE_STORE.petToOrder)),
     cursor: Type.Optional(
       Type.String({
         minLength: 1,
@@ -78,6 +79,8 @@ export const ListOrdersQuerySchema = Type.Object(
 );
 export type ListOrdersQuery = Static<typeof ListOrdersQuerySchema>;
 
-export const OrderIdParamsSchema = Type.Object({
-  orderId: int64('Identifier of the order.', 7),
-});
+/** The path parameters of one order's operations; `example` is the sample order the operation acts on (SAMPLE_STORE). */
+export const orderIdParamsSchema = (example: number) =>
+  Type.Object({
+    orderId: int64('Identifier of the order.', example),
+  });

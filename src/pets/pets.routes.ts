@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { createReadCache } from '../db/read-cache.js';
+import { SAMPLE_STORE } from '../docs-examples.js';
 import { AppError } from '../errors.js';
 import { parseIfMatch } from '../http/if-match.js';
 import { acceptJsonAs, JSON_MEDIA_TYPE, MERGE_PATCH_MEDIA_TYPE } from '../http/json-body.js';
@@ -11,7 +12,7 @@ import { refuseRemovalOfRequired } from '../http/merge-patch.js';
 import { COMMON_ERROR_RESPONSES, errorResponse, HEADERS, header, sendSerialized, WRITE_ERROR_RESPONSES, withHeaders } from '../http/responses.js';
 import { DELETE_PET_DESCRIPTION, ETAG_HEADER, IF_MATCH_HEADER, UPDATE_PET_DESCRIPTION } from './pets.docs.js';
 import { petEtag, versionsAccepted } from './pets.etag.js';
-import { type ListPetsQuery, ListPetsQuerySchema, NewPetSchema, PAGE_SIZE, PetIdParamsSchema, PetPatchSchema, PetSchema, PetsSchema } from './pets.schemas.js';
+import { type ListPetsQuery, ListPetsQuerySchema, NewPetSchema, PAGE_SIZE, petIdParamsSchema, PetPatchSchema, PetSchema, PetsSchema } from './pets.schemas.js';
 import { createPet, deletePet, getPet, listPets, updatePet } from './pets.service.js';
 
 /**
@@ -153,7 +154,7 @@ The body is checked strictly and never altered: \`"5"\` is not an integer, \`1.5
         description: `**Deprecated** since ${GET_PET_DEPRECATED_AT.toISOString().slice(0, 10)} (interface 1.0.0 was published with it deprecated) and **removed on ${GET_PET_SUNSET_AT.toUTCString()}**: from that instant it answers 410 \`operation_removed\`. Use ${GET_PET_REPLACEMENT} instead: it answers a one-animal array, or \`[]\` when no animal has the id.
 
 Every answer carries \`Deprecation: @${GET_PET_DEPRECATED_AT.getTime() / 1000}\` (RFC 9745), \`Sunset: ${GET_PET_SUNSET_AT.toUTCString()}\` (RFC 8594) and \`Link\` to the successor and to this notice.`,
-        params: PetIdParamsSchema,
+        params: petIdParamsSchema(SAMPLE_STORE.petToRead),
         // No query parameters: one sent by mistake (a filter, say) is refused, not ignored.
         querystring: Type.Object({}, { additionalProperties: false }),
         // Every answer of this operation, errors included, carries the deprecation headers.
@@ -217,7 +218,7 @@ Every answer carries \`Deprecation: @${GET_PET_DEPRECATED_AT.getTime() / 1000}\`
           summary: 'Change an animal',
           description: UPDATE_PET_DESCRIPTION,
           consumes: mediaTypes,
-          params: PetIdParamsSchema,
+          params: petIdParamsSchema(SAMPLE_STORE.petToChange),
           headers: IfMatchHeadersSchema,
           querystring: Type.Object({}, { additionalProperties: false }),
           body: Type.Ref(PetPatchSchema),
@@ -252,7 +253,7 @@ Every answer carries \`Deprecation: @${GET_PET_DEPRECATED_AT.getTime() / 1000}\`
         tags: ['pets'],
         summary: 'Remove an animal',
         description: DELETE_PET_DESCRIPTION,
-        params: PetIdParamsSchema,
+        params: petIdParamsSchema(SAMPLE_STORE.petToRemove),
         headers: IfMatchHeadersSchema,
         querystring: Type.Object({}, { additionalProperties: false }),
         response: {

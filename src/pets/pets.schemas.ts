@@ -126,7 +126,6 @@ export const ListPetsQuerySchema = Type.Object(
         minItems: 1,
         maxItems: MAX_IDS_PER_LISTING,
         description: `Return only the animals with these ids: repeat the parameter (\`id=7&id=9\`), at most ${MAX_IDS_PER_LISTING} times; each an integer from 1 to 2^53−1 written in decimal digits. Ids no animal has are left out of the answer (no error); an id given twice counts once. This replaces the deprecated \`GET /v1/pets/{petId}\`: \`GET /v1/pets?id=42\` answers \`[]\` or a one-animal array.`,
-        examples: [[7, 9]],
       }),
     ),
     cursor: Type.Optional(
@@ -135,7 +134,6 @@ export const ListPetsQuerySchema = Type.Object(
         maxLength: 200,
         description:
           'Opaque position from the `Link: <…>; rel="next"` header of the previous page, signed by the service. Use it with the same filters (`status`, `categoryId`, `name`, `id`) it was made for; `limit` may change between pages. A cursor that was altered, made by anyone else, or made for other filters answers 400 `invalid_cursor`.',
-        examples: ['AgAAAAAAAAAqk1c2o0dnUjCtq2AbLcsWwKfHyCZ7zX1mK0xZ3Q'],
       }),
     ),
   },
@@ -143,7 +141,9 @@ export const ListPetsQuerySchema = Type.Object(
 );
 export type ListPetsQuery = Static<typeof ListPetsQuerySchema>;
 
-export const PetIdParamsSchema = Type.Object({
-  petId: int64('Identifier of the animal.', 42),
-});
-export type PetIdParams = Static<typeof PetIdParamsSchema>;
+/** The path parameters of one animal's operations; `example` is the sample animal the operation acts on (SAMPLE_STORE). */
+export const petIdParamsSchema = (example: number) =>
+  Type.Object({
+    petId: int64('Identifier of the animal.', example),
+  });
+export type PetIdParams = Static<ReturnType<typeof petIdParamsSchema>>;

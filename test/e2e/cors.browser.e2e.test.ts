@@ -5,25 +5,13 @@
  * never downloads a browser; without /usr/bin/chromium the suite is reported as skipped.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS, NO_CHROMIUM } from '../helpers/machine-tools.js';
 import { type RunningService, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
 import { createEmptyDatabaseUrl } from '../helpers/test-db.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** A page server on 127.0.0.1: its origin is `http://127.0.0.1:PORT`, another origin than the service's port. */
 async function servePage(): Promise<{ server: Server; origin: string }> {
@@ -69,11 +57,9 @@ function fetchFromPage(page: Page, url: string, init: { method?: string; headers
   );
 }
 
-const chromiumMissing = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed (apt-get install chromium)`;
-
 describe('CORS from a real browser', () => {
   // Each test says "skipped" on its own (a skipped suite would count no test at all).
-  const needsChromium = { skip: chromiumMissing };
+  const needsChromium = { skip: NO_CHROMIUM };
   let browser: Browser;
   let service: RunningService;
   let shop: { server: Server; origin: string };
@@ -82,7 +68,7 @@ describe('CORS from a real browser', () => {
   let removeDatabase: () => Promise<void>;
 
   before(async () => {
-    if (chromiumMissing) return;
+    if (NO_CHROMIUM) return;
     shop = await servePage();
     stranger = await servePage();
     const place = await createEmptyDatabaseUrl('sqlite');

@@ -12,10 +12,13 @@ import { Redis } from 'ioredis';
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL?.trim() || undefined;
 
-export const NO_REDIS = TEST_REDIS_URL ? undefined : 'needs Redis: TEST_REDIS_URL is not set (.ci/run sets it)';
-
+/** What the tests print when skipped for want of Redis; the README's Quick start quotes them. */
+export const REDIS_SKIP_REASON = 'needs Redis: TEST_REDIS_URL is not set (.ci/run sets it)';
 const REDIS_SERVER = '/usr/bin/redis-server';
-export const NO_REDIS_SERVER = spawnSync(REDIS_SERVER, ['--version']).status === 0 ? undefined : `${REDIS_SERVER} is not installed`;
+export const REDIS_SERVER_SKIP_REASON = `${REDIS_SERVER} is not installed (apt-get install redis-server)`;
+
+export const NO_REDIS = TEST_REDIS_URL ? undefined : REDIS_SKIP_REASON;
+export const NO_REDIS_SERVER = spawnSync(REDIS_SERVER, ['--version']).status === 0 ? undefined : REDIS_SERVER_SKIP_REASON;
 
 /** A suite that needs the shared Redis; without it, one skipped test says so (see describeOnPostgres). */
 export function describeOnRedis(name: string, options: TestOptions, body: () => void): void {

@@ -19,8 +19,11 @@ export const TEST_DIALECTS: DialectName[] = process.env.TEST_DATABASE_URL ? ['sq
 /** Every dialect a dual-dialect suite is written for; `describeOnDialect` runs or skips each. */
 export const ALL_DIALECTS: DialectName[] = ['sqlite', 'postgres'];
 
+/** What a test that needs PostgreSQL prints when skipped; the README's Quick start quotes it. */
+export const POSTGRES_SKIP_REASON = 'needs PostgreSQL: TEST_DATABASE_URL is not set';
+
 /** Why tests that need PostgreSQL cannot run here; undefined when they can. */
-export const NO_POSTGRES = process.env.TEST_DATABASE_URL ? undefined : 'needs PostgreSQL: TEST_DATABASE_URL is not set';
+export const NO_POSTGRES = process.env.TEST_DATABASE_URL ? undefined : POSTGRES_SKIP_REASON;
 
 /**
  * A suite that needs PostgreSQL. Without it, the suite shows as one skipped test: node:test

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { CompiledQuery, sql } from 'kysely';
 import { prefixRange } from '../../src/pets/pet-name-key.js';
 import { type PetFilter, selectPetsAfter } from '../../src/pets/pets.repository.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
+import { createTestDatabase, NO_POSTGRES, type TestDatabase } from '../helpers/test-db.js';
 
 const FILTERS: [string, PetFilter, RegExp][] = [
   ['status', { status: 'sold' }, /pets_status_id_idx/],
@@ -54,7 +54,7 @@ describe('pets listing query plans on sqlite', () => {
   }
 });
 
-describe('pets listing query plans on postgres', { skip: process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set' }, () => {
+describe('pets listing query plans on postgres', { skip: NO_POSTGRES ?? false }, () => {
   let database: TestDatabase;
   before(async () => {
     database = await createTestDatabase('postgres');

@@ -1,0 +1,110 @@
+/**
+ * The README's walk-through ("Using the API"), run as a reader runs it: every command of its
+ * first `sh` block, in order, with bash and curl, against the real service on a free port with a
+ * fresh SQLite file. KEY and BASE are the reader's two variables; http://localhost:8080 becomes
+ * the service's address; a command whose URL says `<from the Link header>` gets the next link of
+ * the answer before it. Each command ends with the answer its comment promises, `# → 201` (or
+ * `# → 200 with Link`, `# → 200, no Link`), and gets exactly that. Without curl the test is
+ * reported as skipped.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, it } from 'node:test';
+import { NO_CURL } from '../helpers/machine-tools.js';
+import { REPO_ROOT, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
+import { createEmptyDatabaseUrl } from '../helpers/test-db.js';
+
+const README_ORIGIN = 'http://localhost:8080';
+const FROM_LINK = '<from the Link header>';
+
+interface WalkthroughStep {
+  /** The command as the README shows it, continuation lines joined. */
+  command: string;
+  status: number;
+  /** `true`: the answer carries `Link: <…>; rel="next"`; `false`: it does not; undefined: not said. */
+  link: boolean | undefined;
+}
+
+/** The commands of the README's walk-through, each with the answer its `# → …` marker promises. */
+function walkthroughSteps(readme: string): WalkthroughStep[] {
+  const section = readme.slice(readme.indexOf('\n## Using the API\n'));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
+  assert.ok(block, 'README: no sh block under "## Using the API"');
+  const logical: string[] = [];
+  for (const line of block.split('\n')) {
+    const previous = logical.at(-1);
+    if (previous?.endsWith('\\')) logical[logical.length - 1] = `${previous}\n${line}`;
+    else logical.push(line);
+  }
+  return logical
+    .filter((line) => line.trim() !== '' && !line.trimStart().startsWith('#') && !/^(KEY|BASE)=/.test(line))
+    .map((command) => {
+      const marker = /#\s*→\s*(\d{3})(.*)$/.exec(command);
+      assert.ok(marker, `README walk-through: this command does not say what it answers (end it with "# → 200"):\n${command}`);
+      const rest = marker[2]!;
+      return { command, status: Number(marker[1]), link: /\bno Link\b/.test(rest) ? false : /\bwith Link\b/.test(rest) ? true : undefined };
+    });
+}
+
+/** The target of `Link: <…>; rel="next"`, or undefined. */
+function nextLink(headers: string): string | undefined {
+  const field = headers.split(/\r?\n/).find((line) => /^link:/i.test(line));
+  return field ? /<([^>]+)>\s*;\s*rel="next"/.exec(field)?.[1] : undefined;
+}
+
+after(() => stopAllServices());
+
+it('README "Using the API" > every command run in order with bash and curl on a fresh store > answers what its comment says', { skip: NO_CURL, timeout: 120_000 }, async () => {
+  const steps = walkthroughSteps(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8'));
+  assert.ok(steps.length >= 20, `only ${steps.length} commands found in the walk-through`);
+  const place = await createEmptyDatabaseUrl('sqlite');
+  const work = mkdtempSync(join(tmpdir(), 'animal-store-walkthrough-'));
+  try {
+    await runCli(['migrate'], { DATABASE_URL: place.url });
+    const created = await runCli(['keys', 'create', '--name', 'walkthrough'], { DATABASE_URL: place.url });
+    assert.equal(created.code, 0, created.stderr);
+    const key = created.stdout.trim().split('\n').at(-1)!;
+    const service = await spawnService({ databaseUrl: place.url });
+    const headersFile = join(work, 'headers');
+    // curl as the reader runs it, plus where the status and the headers go.
+    const prelude = `curl() { command curl -sS -o /dev/null -D '${headersFile}' -w '%{http_code}' "$@"; }\n`;
+
+    const answered: { command: string; status: number | string; link: boolean | undefined }[] = [];
+    let previousLink: string | undefined;
+    for (const step of steps) {
+      let command = step.command;
+      if (command.includes(FROM_LINK)) {
+        const shown = /"(http:\/\/localhost:8080[^"]*)"/.exec(command)?.[1];
+        assert.ok(shown, `no URL to replace in:\n${command}`);
+        if (previousLink === undefined) {
+          answered.push({ command: step.command, status: 'not run: the answer before it had no Link', link: step.link });
+          continue;
+        }
+        // The README shows the real link, but for the cursor: only the service makes one.
+        assert.equal(shown, `${README_ORIGIN}${previousLink.replace(/cursor=[^&]*/, `cursor=${FROM_LINK}`)}`, 'the link the README shows');
+        command = command.replace(shown, `${service.baseUrl}${previousLink}`);
+      }
+      command = command.replaceAll(README_ORIGIN, service.baseUrl);
+      rmSync(headersFile, { force: true });
+      const bash = spawn('bash', ['-c', prelude + command], {
+        env: { PATH: process.env.PATH, KEY: key, BASE: `${service.baseUrl}/v1` },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = '';
+      bash.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+      await once(bash, 'close');
+      const headers = readFileSync(headersFile, 'utf8');
+      previousLink = nextLink(headers);
+      answered.push({ command: step.command, status: Number(out.trim()), link: step.link === undefined ? undefined : previousLink !== undefined });
+    }
+    assert.deepEqual(answered, steps);
+  } finally {
+    await stopAllServices();
+    rmSync(work, { recursive: true, force: true });
+    await place.remove();
+  }
+});
