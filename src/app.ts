@@ -11,7 +11,6 @@ import type { Config } from './config.js';
 import type { DbHandle } from './db/create-db.js';
 import type { Database } from './db/database.js';
 import { healthRoutes } from './health/health.routes.js';
-import { registerBearerAuth } from './http/auth.js';
 import { registerCors } from './http/cors.js';
 import { stdoutLogDestination } from './log-destination.js';
 import { IDLE_GRACE_MS, registerConnectionDrain } from './http/connection-drain.js';
@@ -19,11 +18,9 @@ import { registerExpectContinue } from './http/expect-continue.js';
 import { LINGER_LIMITS, registerLingeringClose } from './http/lingering-close.js';
 import { ErrorSchema } from './http/responses.js';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handler.js';
-import { registerQueryEncodingCheck } from './http/query-encoding.js';
-import { registerIdempotency } from './http/idempotency.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
-import { registerRateLimit } from './http/rate-limit.js';
+import { registerOperationPipeline } from './http/operation-pipeline.js';
 import { registerResponseHeaders, requestIdOf } from './http/request-context.js';
 import { trackRouteMethods } from './http/route-methods.js';
 import { createValidatorCompiler } from './http/validation.js';
@@ -193,21 +190,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // --- end issue 10 ---
   await app.register(
     async (v1) => {
-      const brake = registerRateLimit(v1, {
-        limitPerMinute: config.rateLimitPerMinute,
-        now,
-        share: (counters) => {
-          if (redis) counterSync = syncCounters(redis, { key: counters.perKey, fail: counters.failedVerifications }, { intervalMs: config.rateLimitSyncMs ?? 250, now });
-        },
-      });
-      registerBearerAuth(v1, verifier, brake);
-      registerQueryEncodingCheck(v1);
-      registerIdempotency(v1, {
+      // Authentication, quota, scope, body, idempotency: the order is written down in operation-pipeline.ts.
+      registerOperationPipeline(v1, {
         db,
         now,
-        ttlMs: config.idempotencyKeyTtlHours * 3_600_000,
-        metrics,
-        ...(deps.onIdempotencyKeyReserved ? { onReserved: deps.onIdempotencyKeyReserved } : {}),
+        verifier,
+        rateLimit: {
+          limitPerMinute: config.rateLimitPerMinute,
+          share: (counters) => {
+            if (redis) counterSync = syncCounters(redis, { key: counters.perKey, fail: counters.failedVerifications }, { intervalMs: config.rateLimitSyncMs ?? 250, now });
+          },
+        },
+        idempotency: {
+          ttlMs: config.idempotencyKeyTtlHours * 3_600_000,
+          metrics,
+          ...(deps.onIdempotencyKeyReserved ? { onReserved: deps.onIdempotencyKeyReserved } : {}),
+        },
       });
       const cursorSecret = cursorSecretSource(db, config.cursorSecret);
       await v1.register(petsRoutes, { db, now, cursorSecret });
