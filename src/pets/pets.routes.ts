@@ -164,7 +164,7 @@ Every answer carries \`Deprecation: @${GET_PET_DEPRECATED_AT.getTime() / 1000}\`
               validation_failed: 'path.petId must be an integer written in decimal digits',
             }),
             404: errorResponse('No animal has this id.', ['pet_not_found'], HEADERS.rateLimit),
-            410: errorResponse('The operation has passed its sunset date.', ['operation_removed']),
+            410: errorResponse('The operation has passed its sunset date.', ['operation_removed'], HEADERS.rateLimit),
             ...COMMON_ERROR_RESPONSES,
           },
           DEPRECATION_HEADERS,
