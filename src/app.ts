@@ -21,6 +21,7 @@ import { answerClientError, answerFrameworkError, registerErrorHandling } from '
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerOperationPipeline } from './http/operation-pipeline.js';
+import { PROTOCOL_SERVER_OPTIONS, registerProtocolChecks } from './http/protocol-checks.js';
 import { registerResponseHeaders, requestIdOf } from './http/request-context.js';
 import { trackRouteMethods } from './http/route-methods.js';
 import { createValidatorCompiler } from './http/validation.js';
@@ -124,7 +125,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Node checks those timeouts only every connectionsCheckingInterval (30 s by default), and its
     // headersTimeout (60 s) is fixed when the server is made: a stalled request got its 408 after
     // 48 to 85 s. Both timeouts are set here, and checked every second.
-    http: { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1000, requestTimeout) },
+    // Node's own answer to a request without Host is a bare 400; protocol-checks.ts answers it.
+    http: { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1000, requestTimeout), ...PROTOCOL_SERVER_OPTIONS },
     // While stopping, requests that still arrive on open connections are served (and those
     // connections closed), rather than answered with Fastify's own 503 body.
     return503OnClosing: false,
@@ -140,6 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerExpectContinue(app);
   registerLingeringClose(app, LINGER_LIMITS);
   registerResponseHeaders(app);
+  registerProtocolChecks(app);
   // --- issue 10: CORS and metrics (before any route, so both learn every route) ---
   registerCors(app, { origins: config.corsOrigins, methodsOf: trackRouteMethods(app) });
   const metrics = deps.metrics ?? createMetrics({ dialect: deps.database?.dialect, poolStats: deps.database?.poolStats });

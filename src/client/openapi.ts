@@ -409,7 +409,7 @@ export interface components {
              *     - `validation_failed` (400): A parameter or the body is missing, has the wrong type, or breaks a limit.
              *     - `malformed_json` (400): The body is not valid JSON in UTF-8, is empty, holds a number that cannot be read exactly (it would be rounded), gives a field twice, or nests more than 256 levels deep.
              *     - `invalid_cursor` (400): The cursor is not one this service made (cursors are signed), or was made for other filters.
-             *     - `bad_request` (400): The HTTP request itself is malformed: an invalid URL encoding or request line or header, or more than one Authorization header.
+             *     - `bad_request` (400): The HTTP request itself is malformed: an invalid URL encoding or request line or header, no Host header (HTTP/1.1) or more than one, more than one Authorization header, or a CONNECT request.
              *     - `invalid_idempotency_key` (400): The Idempotency-Key header is not one structured-field string ("…") or bare token of 1 to 255 visible ASCII characters.
              *     - `unauthorized` (401): The bearer API key is missing, unknown, expired or revoked.
              *     - `insufficient_scope` (403): The API key is valid but lacks the scope this operation needs; WWW-Authenticate names it.
@@ -426,6 +426,7 @@ export interface components {
              *     - `operation_removed` (410): The operation was deprecated and has passed its sunset date.
              *     - `precondition_failed` (412): If-Match does not name the current ETag: the pet was changed since that ETag was read. Read it again, then retry.
              *     - `idempotency_key_reused` (422): This Idempotency-Key was already used by this API key for another request (another operation, path or body) while the key is kept (IDEMPOTENCY_KEY_TTL_HOURS, 24 by default); use a new key for a new request.
+             *     - `expectation_failed` (417): The Expect header asks for something other than 100-continue, the one expectation the service meets.
              *     - `payload_too_large` (413): The body is larger than the configured limit.
              *     - `unsupported_media_type` (415): The body is not application/json in UTF-8.
              *     - `headers_too_large` (431): The request headers are larger than the server accepts.
@@ -434,7 +435,7 @@ export interface components {
              *     - `service_unavailable` (503): The database cannot be reached, is locked, or did not answer in time, or a change kept colliding with concurrent ones; retry after the Retry-After delay. On a write, the write may or may not have happened.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "bad_request" | "invalid_idempotency_key" | "unauthorized" | "insufficient_scope" | "pet_not_found" | "order_not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "pet_not_available" | "order_state_conflict" | "pet_has_open_order" | "pet_sold_by_order" | "idempotency_key_in_use" | "operation_removed" | "precondition_failed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "bad_request" | "invalid_idempotency_key" | "unauthorized" | "insufficient_scope" | "pet_not_found" | "order_not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "pet_not_available" | "order_state_conflict" | "pet_has_open_order" | "pet_sold_by_order" | "idempotency_key_in_use" | "operation_removed" | "precondition_failed" | "idempotency_key_reused" | "expectation_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
             /** @description Human-readable description; it names the offending field when there is one. Wording may change. */
             message: string;
             /** @description The HTTP status code of the response. */

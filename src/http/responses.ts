@@ -63,6 +63,7 @@ const EXAMPLES: Record<ErrorCode, string> = {
   pet_has_open_order: 'pet 42 has an open order 7 (placed): its status follows the order; deliver or cancel the order first',
   pet_sold_by_order: 'pet 42 was sold by order 7 (delivered): its status stays sold',
   precondition_failed: 'pet 42 has changed since the ETag in If-Match was read; read it again for its current ETag and retry',
+  expectation_failed: 'the only expectation this service meets is Expect: 100-continue',
   payload_too_large: 'body is larger than 65536 bytes',
   unsupported_media_type: 'body must be application/json, not text/plain',
   rate_limited: 'more than 1200 requests in one minute with this key; retry after 17 s',
