@@ -22,6 +22,7 @@ import { registerJsonBodyParser } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerOperationPipeline } from './http/operation-pipeline.js';
 import { PROTOCOL_SERVER_OPTIONS, registerProtocolChecks } from './http/protocol-checks.js';
+import { registerServiceIndex } from './http/service-index.js';
 import { registerResponseHeaders, requestIdOf } from './http/request-context.js';
 import { trackRouteMethods } from './http/route-methods.js';
 import { createValidatorCompiler } from './http/validation.js';
@@ -173,6 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await registerOpenApi(app, config);
   await app.register(healthRoutes, { db });
+  registerServiceIndex(app);
 
   // --- issue 10: a fleet. Redis shares the rate-limit counts and the revocations; keys' last use is batched.
   const keyUsage = createKeyUsage(db, {
