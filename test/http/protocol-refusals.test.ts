@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { type AddressInfo, connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { protocolProblem } from '../../src/http/protocol-checks.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 interface RawAnswer {
@@ -108,4 +109,26 @@ describe('refusals below the routes', () => {
       await assertShapedRefusal(await rawRequest(text!), 400, 'bad_request');
     });
   }
+});
+
+describe('protocolProblem', () => {
+  const request = (httpVersion: string, rawHeaders: string[]) => {
+    const headers: Record<string, string> = {};
+    for (let i = 0; i < rawHeaders.length; i += 2) headers[rawHeaders[i]!.toLowerCase()] ??= rawHeaders[i + 1]!;
+    return { httpVersion, rawHeaders, headers };
+  };
+
+  it('protocolProblem > a request as clients send it, with 100-continue in any case or an empty Host > is no problem', () => {
+    assert.equal(protocolProblem(request('1.1', ['Host', 'x'])), undefined);
+    assert.equal(protocolProblem(request('1.1', ['host', 'x', 'Expect', '100-Continue'])), undefined);
+    // An empty Host is a valid field value (RFC 9112 §3.2); only its absence or a second one is refused.
+    assert.equal(protocolProblem(request('1.1', ['Host', ''])), undefined);
+    assert.equal(protocolProblem(request('1.0', [])), undefined);
+  });
+
+  it('protocolProblem > no Host, two Hosts in any case, another expectation > names the problem', () => {
+    assert.equal(protocolProblem(request('1.1', []))?.code, 'bad_request');
+    assert.match(String(protocolProblem(request('1.1', ['Host', 'a', 'HOST', 'b']))?.message), /one Host header/);
+    assert.equal(protocolProblem(request('1.1', ['Host', 'x', 'Expect', '100-continue, foo']))?.code, 'expectation_failed');
+  });
 });
