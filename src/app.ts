@@ -11,7 +11,6 @@ import type { Config } from './config.js';
 import type { DbHandle } from './db/create-db.js';
 import type { Database } from './db/database.js';
 import { healthRoutes } from './health/health.routes.js';
-import { registerBearerAuth } from './http/auth.js';
 import { registerCors } from './http/cors.js';
 import { stdoutLogDestination } from './log-destination.js';
 import { IDLE_GRACE_MS, registerConnectionDrain } from './http/connection-drain.js';
@@ -19,11 +18,11 @@ import { registerExpectContinue } from './http/expect-continue.js';
 import { LINGER_LIMITS, registerLingeringClose } from './http/lingering-close.js';
 import { ErrorSchema } from './http/responses.js';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handler.js';
-import { registerQueryEncodingCheck } from './http/query-encoding.js';
-import { registerIdempotency } from './http/idempotency.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
-import { registerRateLimit } from './http/rate-limit.js';
+import { registerOperationPipeline } from './http/operation-pipeline.js';
+import { PROTOCOL_SERVER_OPTIONS, registerProtocolChecks } from './http/protocol-checks.js';
+import { registerServiceIndex } from './http/service-index.js';
 import { registerResponseHeaders, requestIdOf } from './http/request-context.js';
 import { trackRouteMethods } from './http/route-methods.js';
 import { createValidatorCompiler } from './http/validation.js';
@@ -127,7 +126,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Node checks those timeouts only every connectionsCheckingInterval (30 s by default), and its
     // headersTimeout (60 s) is fixed when the server is made: a stalled request got its 408 after
     // 48 to 85 s. Both timeouts are set here, and checked every second.
-    http: { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1000, requestTimeout) },
+    // Node's own answer to a request without Host is a bare 400; protocol-checks.ts answers it.
+    http: { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1000, requestTimeout), ...PROTOCOL_SERVER_OPTIONS },
     // While stopping, requests that still arrive on open connections are served (and those
     // connections closed), rather than answered with Fastify's own 503 body.
     return503OnClosing: false,
@@ -143,6 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerExpectContinue(app);
   registerLingeringClose(app, LINGER_LIMITS);
   registerResponseHeaders(app);
+  registerProtocolChecks(app);
   // --- issue 10: CORS and metrics (before any route, so both learn every route) ---
   registerCors(app, { origins: config.corsOrigins, methodsOf: trackRouteMethods(app) });
   const metrics = deps.metrics ?? createMetrics({ dialect: deps.database?.dialect, poolStats: deps.database?.poolStats });
@@ -173,6 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await registerOpenApi(app, config);
   await app.register(healthRoutes, { db });
+  registerServiceIndex(app);
 
   // --- issue 10: a fleet. Redis shares the rate-limit counts and the revocations; keys' last use is batched.
   const keyUsage = createKeyUsage(db, {
@@ -193,21 +195,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // --- end issue 10 ---
   await app.register(
     async (v1) => {
-      const brake = registerRateLimit(v1, {
-        limitPerMinute: config.rateLimitPerMinute,
-        now,
-        share: (counters) => {
-          if (redis) counterSync = syncCounters(redis, { key: counters.perKey, fail: counters.failedVerifications }, { intervalMs: config.rateLimitSyncMs ?? 250, now });
-        },
-      });
-      registerBearerAuth(v1, verifier, brake);
-      registerQueryEncodingCheck(v1);
-      registerIdempotency(v1, {
+      // Authentication, quota, scope, body, idempotency: the order is written down in operation-pipeline.ts.
+      registerOperationPipeline(v1, {
         db,
         now,
-        ttlMs: config.idempotencyKeyTtlHours * 3_600_000,
-        metrics,
-        ...(deps.onIdempotencyKeyReserved ? { onReserved: deps.onIdempotencyKeyReserved } : {}),
+        verifier,
+        rateLimit: {
+          limitPerMinute: config.rateLimitPerMinute,
+          share: (counters) => {
+            if (redis) counterSync = syncCounters(redis, { key: counters.perKey, fail: counters.failedVerifications }, { intervalMs: config.rateLimitSyncMs ?? 250, now });
+          },
+        },
+        idempotency: {
+          ttlMs: config.idempotencyKeyTtlHours * 3_600_000,
+          metrics,
+          ...(deps.onIdempotencyKeyReserved ? { onReserved: deps.onIdempotencyKeyReserved } : {}),
+        },
       });
       const cursorSecret = cursorSecretSource(db, config.cursorSecret);
       await v1.register(petsRoutes, { db, now, cursorSecret });

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
- * The `animal-store` command: serve (the default), migrate, and keys create | list | revoke.
- * Exit codes: 0 done, 1 failed, 2 wrong usage.
+ * The `animal-store` command: serve (the default), migrate, keys create | list | revoke, help and
+ * version. Exit codes: 0 done, 1 failed, 2 wrong usage.
  */
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { CONFIG_DEFAULTS, ConfigError, loadConfig, type Config } from './config.js';
 import type { Kysely } from 'kysely';
 import { withDb } from './db/create-db.js';
 import { hintForDatabaseError } from './db/hints.js';
@@ -29,8 +30,11 @@ const USAGE = `Usage:
   animal-store keys revoke ID                   revoke a key; every instance refuses it within
                                                 a second with REDIS_URL, else within
                                                 KEY_CACHE_TTL_MS (5 s by default)
+  animal-store help                             show this help (also --help, -h)
+  animal-store --version                        show the version (also -v, version)
 
-Configuration comes from environment variables (PORT, HOST, DATABASE_URL, ...); see the README.`;
+Configuration comes from environment variables, not options: PORT=9000 animal-store serve
+(HOST, DATABASE_URL, LOG_LEVEL, ...); see the README.`;
 
 class UsageError extends Error {}
 
@@ -43,24 +47,31 @@ const OPTIONS_OF: Record<string, string[]> = {
   'keys revoke': [],
 };
 
+const OPTIONS = {
+  'no-bootstrap-key': { type: 'boolean', default: false },
+  workers: { type: 'string', default: '1' },
+  name: { type: 'string' },
+  'expires-in': { type: 'string' },
+  scope: { type: 'string', multiple: true },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', short: 'v', default: false },
+} as const;
+
 async function main(argv: string[]): Promise<void> {
-  const { values, positionals, tokens } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    tokens: true,
-    options: {
-      'no-bootstrap-key': { type: 'boolean', default: false },
-      workers: { type: 'string', default: '1' },
-      name: { type: 'string' },
-      'expires-in': { type: 'string' },
-      scope: { type: 'string', multiple: true },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  if (values.help) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: joinNegativeValues(argv), allowPositionals: true, strict: true, tokens: true, options: OPTIONS });
+  } catch (error) {
+    throw usageErrorOf(error, argv);
+  }
+  const { values, positionals, tokens } = parsed;
+  if (values.help || positionals[0] === 'help') {
     process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (values.version || positionals[0] === 'version') {
+    process.stdout.write(`animal-store ${packageVersion()}\n`);
     return;
   }
   const [command = 'serve', sub, ...rest] = positionals;
@@ -70,7 +81,7 @@ async function main(argv: string[]): Promise<void> {
   if (extra.length > 0 && (commandName in OPTIONS_OF)) throw new UsageError(`${commandName} takes no argument ${JSON.stringify(extra[0])}`);
   const allowed = OPTIONS_OF[commandName] ?? [];
   for (const token of tokens) {
-    if (token.kind === 'option' && token.name !== 'help' && !allowed.includes(token.name)) {
+    if (token.kind === 'option' && !allowed.includes(token.name)) {
       throw new UsageError(`${commandName} does not take --${token.name}`);
     }
   }
@@ -95,7 +106,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 function parseWorkers(text: string): number {
-  if (!/^\d{1,3}$/.test(text) || Number(text) > 256) throw new UsageError(`--workers takes a whole number from 0 to 256 (got ${text})`);
+  if (!/^\d{1,3}$/.test(text) || Number(text) > 256) throw new UsageError(`--workers takes a whole number from 0 to 256, 0 for one per core (got ${text})`);
   // 0 means one per core: the cores this process may use, not all the machine has.
   return Number(text) === 0 ? availableParallelism() : Number(text);
 }
@@ -151,6 +162,54 @@ async function keys(config: Config, sub: string | undefined, rest: string[], val
     default:
       throw new UsageError(sub === undefined ? 'keys needs a subcommand: create, list or revoke' : `unknown keys subcommand ${JSON.stringify(sub)}`);
   }
+}
+
+/** The version of the package this command belongs to (package.json is beside src/ and dist/). */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
+type StringOption = { [K in keyof typeof OPTIONS]: (typeof OPTIONS)[K]['type'] extends 'string' ? K : never }[keyof typeof OPTIONS];
+const STRING_OPTIONS = Object.keys(OPTIONS).filter((name) => OPTIONS[name as keyof typeof OPTIONS].type === 'string') as StringOption[];
+
+/**
+ * `--workers -1` as `--workers=-1`: Node's parser calls a value that starts with a dash
+ * "ambiguous", so the value never reached the check that says what the option takes.
+ */
+function joinNegativeValues(argv: string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i]!.startsWith('--') ? argv[i]!.slice(2) : undefined;
+    const next = argv[i + 1];
+    if (name !== undefined && (STRING_OPTIONS as string[]).includes(name) && next !== undefined && /^-[\d.]/.test(next)) {
+      joined.push(`--${name}=${next}`);
+      i++;
+    } else joined.push(argv[i]!);
+  }
+  return joined;
+}
+
+/** Node's parser errors, said in the command's own words (they quote the parser's internals). */
+function usageErrorOf(error: unknown, argv: string[]): unknown {
+  const code = (error as { code?: string }).code;
+  const option = /'(-{1,2}[^' ]+)/.exec((error as Error).message)?.[1];
+  if (!code?.startsWith('ERR_PARSE_ARGS') || option === undefined) return error;
+  const name = option.replace(/^-+/, '');
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const variable = name.toUpperCase().replaceAll('-', '_');
+    if (!(variable in CONFIG_DEFAULTS)) return new UsageError(`there is no option ${option}`);
+    // The value the operator meant, if given (`--port 9000` or `--port=9000`).
+    const at = argv.findIndex((arg) => arg === option || arg.startsWith(`${option}=`));
+    const value = argv[at]?.includes('=') ? argv[at]!.slice(argv[at]!.indexOf('=') + 1) : argv[at + 1] !== undefined && !argv[at + 1]!.startsWith('-') ? argv[at + 1] : '…';
+    return new UsageError(`there is no option ${option}; the service takes its settings from the environment: ${variable}=${value} animal-store serve`);
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    if (OPTIONS[name as keyof typeof OPTIONS]?.type === 'boolean') return new UsageError(`${option} takes no value`);
+    const needs = `${option} needs a value: ${option} ${name === 'workers' ? 'N' : name.toUpperCase().replaceAll('-', '_')}`;
+    // "Ambiguous": the value given starts with a dash, so it looked like another option.
+    return new UsageError(/ambiguous/.test((error as Error).message) ? `${needs} (a value that starts with - is written ${option}=-…)` : needs);
+  }
+  return new UsageError((error as Error).message);
 }
 
 /** Tells the fleet through Redis, when there is one; answers how soon every instance refuses the key. */

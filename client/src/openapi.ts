@@ -27,7 +27,7 @@ export interface paths {
          *
          *     **Requires scope `pets:write`** (add, change and remove animals); a key without it gets 403 `insufficient_scope`.
          *
-         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404, 409 and 412 are kept and replayed; answers that changed nothing (400, 401, 403, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs.
+         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404 and 409 are kept and replayed; answers that changed nothing (400, 401, 403, 412, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs (after a 412: read the animal again, then retry with its new ETag).
          */
         post: operations["createPet"];
         delete?: never;
@@ -63,7 +63,7 @@ export interface paths {
          *
          *     **Requires scope `pets:write`** (add, change and remove animals); a key without it gets 403 `insufficient_scope`.
          *
-         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404, 409 and 412 are kept and replayed; answers that changed nothing (400, 401, 403, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs.
+         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404 and 409 are kept and replayed; answers that changed nothing (400, 401, 403, 412, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs (after a 412: read the animal again, then retry with its new ETag).
          */
         delete: operations["deletePet"];
         options?: never;
@@ -80,7 +80,7 @@ export interface paths {
          *
          *     **Requires scope `pets:write`** (add, change and remove animals); a key without it gets 403 `insufficient_scope`.
          *
-         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404, 409 and 412 are kept and replayed; answers that changed nothing (400, 401, 403, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs.
+         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404 and 409 are kept and replayed; answers that changed nothing (400, 401, 403, 412, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs (after a 412: read the animal again, then retry with its new ETag).
          */
         patch: operations["updatePet"];
         trace?: never;
@@ -114,7 +114,7 @@ export interface paths {
          *
          *     **Requires scope `orders:write`** (place and change the store's orders); a key without it gets 403 `insufficient_scope`.
          *
-         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404, 409 and 412 are kept and replayed; answers that changed nothing (400, 401, 403, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs.
+         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404 and 409 are kept and replayed; answers that changed nothing (400, 401, 403, 412, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs (after a 412: read the animal again, then retry with its new ETag).
          */
         post: operations["placeOrder"];
         delete?: never;
@@ -166,7 +166,7 @@ export interface paths {
          *
          *     **Requires scope `orders:write`** (place and change the store's orders); a key without it gets 403 `insufficient_scope`.
          *
-         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404, 409 and 412 are kept and replayed; answers that changed nothing (400, 401, 403, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs.
+         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404 and 409 are kept and replayed; answers that changed nothing (400, 401, 403, 412, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs (after a 412: read the animal again, then retry with its new ETag).
          */
         post: operations["approveOrder"];
         delete?: never;
@@ -194,7 +194,7 @@ export interface paths {
          *
          *     **Requires scope `orders:write`** (place and change the store's orders); a key without it gets 403 `insufficient_scope`.
          *
-         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404, 409 and 412 are kept and replayed; answers that changed nothing (400, 401, 403, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs.
+         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404 and 409 are kept and replayed; answers that changed nothing (400, 401, 403, 412, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs (after a 412: read the animal again, then retry with its new ETag).
          */
         post: operations["deliverOrder"];
         delete?: never;
@@ -222,7 +222,7 @@ export interface paths {
          *
          *     **Requires scope `orders:write`** (place and change the store's orders); a key without it gets 403 `insufficient_scope`.
          *
-         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404, 409 and 412 are kept and replayed; answers that changed nothing (400, 401, 403, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs.
+         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404 and 409 are kept and replayed; answers that changed nothing (400, 401, 403, 412, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs (after a 412: read the animal again, then retry with its new ETag).
          */
         post: operations["cancelOrder"];
         delete?: never;
@@ -409,7 +409,7 @@ export interface components {
              *     - `validation_failed` (400): A parameter or the body is missing, has the wrong type, or breaks a limit.
              *     - `malformed_json` (400): The body is not valid JSON in UTF-8, is empty, holds a number that cannot be read exactly (it would be rounded), gives a field twice, or nests more than 256 levels deep.
              *     - `invalid_cursor` (400): The cursor is not one this service made (cursors are signed), or was made for other filters.
-             *     - `bad_request` (400): The HTTP request itself is malformed: an invalid URL encoding or request line or header, or more than one Authorization header.
+             *     - `bad_request` (400): The HTTP request itself is malformed: an invalid URL encoding or request line or header, no Host header (HTTP/1.1) or more than one, more than one Authorization header, or a CONNECT request.
              *     - `invalid_idempotency_key` (400): The Idempotency-Key header is not one structured-field string ("…") or bare token of 1 to 255 visible ASCII characters.
              *     - `unauthorized` (401): The bearer API key is missing, unknown, expired or revoked.
              *     - `insufficient_scope` (403): The API key is valid but lacks the scope this operation needs; WWW-Authenticate names it.
@@ -426,6 +426,7 @@ export interface components {
              *     - `operation_removed` (410): The operation was deprecated and has passed its sunset date.
              *     - `precondition_failed` (412): If-Match does not name the current ETag: the pet was changed since that ETag was read. Read it again, then retry.
              *     - `idempotency_key_reused` (422): This Idempotency-Key was already used by this API key for another request (another operation, path or body) while the key is kept (IDEMPOTENCY_KEY_TTL_HOURS, 24 by default); use a new key for a new request.
+             *     - `expectation_failed` (417): The Expect header asks for something other than 100-continue, the one expectation the service meets.
              *     - `payload_too_large` (413): The body is larger than the configured limit.
              *     - `unsupported_media_type` (415): The body is not application/json in UTF-8.
              *     - `headers_too_large` (431): The request headers are larger than the server accepts.
@@ -434,7 +435,7 @@ export interface components {
              *     - `service_unavailable` (503): The database cannot be reached, is locked, or did not answer in time, or a change kept colliding with concurrent ones; retry after the Retry-After delay. On a write, the write may or may not have happened.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "bad_request" | "invalid_idempotency_key" | "unauthorized" | "insufficient_scope" | "pet_not_found" | "order_not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "pet_not_available" | "order_state_conflict" | "pet_has_open_order" | "pet_sold_by_order" | "idempotency_key_in_use" | "operation_removed" | "precondition_failed" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "bad_request" | "invalid_idempotency_key" | "unauthorized" | "insufficient_scope" | "pet_not_found" | "order_not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "pet_not_available" | "order_state_conflict" | "pet_has_open_order" | "pet_sold_by_order" | "idempotency_key_in_use" | "operation_removed" | "precondition_failed" | "idempotency_key_reused" | "expectation_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
             /** @description Human-readable description; it names the offending field when there is one. Wording may change. */
             message: string;
             /** @description The HTTP status code of the response. */
@@ -534,6 +535,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
                     "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -562,6 +567,10 @@ export interface operations {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -575,6 +584,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -655,6 +668,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
                     "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -668,6 +685,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -709,6 +730,10 @@ export interface operations {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -737,6 +762,10 @@ export interface operations {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -750,6 +779,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -843,6 +876,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
                     "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     /** @description `@1795564800`: deprecated since 2026-11-25 (RFC 9745). */
                     Deprecation?: string;
                     /** @description `Thu, 05 Dec 2030 00:00:00 GMT`: removed from then on (RFC 8594). */
@@ -881,6 +918,10 @@ export interface operations {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     /** @description `@1795564800`: deprecated since 2026-11-25 (RFC 9745). */
                     Deprecation?: string;
                     /** @description `Thu, 05 Dec 2030 00:00:00 GMT`: removed from then on (RFC 8594). */
@@ -921,6 +962,10 @@ export interface operations {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     /** @description `@1795564800`: deprecated since 2026-11-25 (RFC 9745). */
                     Deprecation?: string;
                     /** @description `Thu, 05 Dec 2030 00:00:00 GMT`: removed from then on (RFC 8594). */
@@ -940,6 +985,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     /** @description `@1795564800`: deprecated since 2026-11-25 (RFC 9745). */
                     Deprecation?: string;
                     /** @description `Thu, 05 Dec 2030 00:00:00 GMT`: removed from then on (RFC 8594). */
@@ -1024,6 +1073,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
                     "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1075,8 +1128,6 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
-                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
-                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1088,6 +1139,10 @@ export interface operations {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1116,6 +1171,10 @@ export interface operations {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1129,6 +1188,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1216,6 +1279,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
                     "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1267,8 +1334,6 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
-                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
-                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1310,6 +1375,10 @@ export interface operations {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1338,6 +1407,10 @@ export interface operations {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1351,6 +1424,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1431,6 +1508,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
                     "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1459,6 +1540,10 @@ export interface operations {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1472,6 +1557,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1550,6 +1639,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
                     "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1627,6 +1720,10 @@ export interface operations {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1655,6 +1752,10 @@ export interface operations {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1668,6 +1769,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1741,6 +1846,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
                     "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1784,6 +1893,10 @@ export interface operations {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1797,6 +1910,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1875,6 +1992,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
                     "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1937,6 +2058,10 @@ export interface operations {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1965,6 +2090,10 @@ export interface operations {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1978,6 +2107,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2056,6 +2189,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
                     "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2118,6 +2255,10 @@ export interface operations {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2146,6 +2287,10 @@ export interface operations {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2159,6 +2304,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2237,6 +2386,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
                     "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2299,6 +2452,10 @@ export interface operations {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2327,6 +2484,10 @@ export interface operations {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2340,6 +2501,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,7 +1,8 @@
 /**
- * Bearer authentication and scopes. It runs on `onRequest`, before the body is read or
- * validated, so a request without a valid key learns nothing else about itself: it gets 401
- * first, and a key without the scope the route declares gets 403 next.
+ * Bearer authentication and scopes, as two onRequest hooks that http/operation-pipeline.ts
+ * registers in order with the quota between them: a request without a valid key learns nothing
+ * else about itself (401 first); a valid key is counted against its quota (429 when spent); and
+ * only then is a key without the scope the route declares refused (403), before the body is read.
  * Every route in the scope declares either `config: { scope: 'pets:read' }` (the scope a key
  * needs) or `config: { public: true }` (health checks, the OpenAPI document, docs); a route
  * with neither stops the service at start, so no operation is left open by omission.
@@ -80,7 +81,7 @@ export function registerBearerAuth(app: FastifyInstance, verifier: KeyVerifier, 
     return token;
   };
 
-  /** Sets `request.apiKey`, or throws 401 (counting the failure against the address) or 403. */
+  /** Sets `request.apiKey`, or throws 401 (counting the failure against the address). */
   const admit = (request: FastifyRequest, reply: FastifyReply, check: KeyCheck): void => {
     if (!check.key) {
       // Only tokens that are no usable key's are ever refused for the address's failures.
@@ -91,13 +92,26 @@ export function registerBearerAuth(app: FastifyInstance, verifier: KeyVerifier, 
       throw new AppError('unauthorized', 'the API key is unknown, expired or revoked');
     }
     request.apiKey = check.key;
+  };
+}
+
+/**
+ * Refuses a verified key that lacks the route's scope with 403. A hook of its own, registered
+ * after the quota's, so a refused request still counts and carries the RateLimit fields.
+ */
+export function registerScopeCheck(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    const key = request.apiKey;
+    // Public and unknown routes set no key; the auth hook before this one saw to the others.
+    if (key === undefined) return done();
     const needed = request.routeOptions.config.scope!;
-    if (!check.key.scopes.includes(needed)) {
+    if (!key.scopes.includes(needed)) {
       // RFC 6750 §3.1: the key is valid but not enough; the challenge names the scope it lacks.
       reply.header('www-authenticate', `Bearer ${REALM}, error="insufficient_scope", scope="${needed}"`);
-      throw new AppError('insufficient_scope', `this key lacks the scope ${needed} that ${request.method} ${request.routeOptions.url} needs; its scopes: ${check.key.scopes.join(', ')}`);
+      throw new AppError('insufficient_scope', `this key lacks the scope ${needed} that ${request.method} ${request.routeOptions.url} needs; its scopes: ${key.scopes.join(', ')}`);
     }
-  };
+    done();
+  });
 }
 
 /** How many times a header (lower-case name) occurs in Node's `rawHeaders` (name, value, name, value…). */

@@ -9,6 +9,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { isDatabaseUnavailable } from '../db/create-db.js';
 import { AppError, type ErrorDetail } from '../errors.js';
+import { redactApiKeys } from '../keys/api-key-token.js';
 import { describeValidationErrors } from './validation.js';
 
 /** Seconds a client should wait before retrying when the database is unreachable. */
@@ -50,10 +51,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
  * Fastify's `frameworkErrors`: failures found before any route is chosen (a URL that does not
  * decode, an over-long path parameter), answered in the one Error shape.
  */
-export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  // No route was chosen, so no hook runs: the headers every answer carries are set here.
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  // No route was chosen, so no hook runs: the headers every answer carries, and the request's
+  // one log line, are made here.
   reply.headers({ 'x-request-id': reply.request.id, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
-  sendError(reply, new AppError('bad_request', error.code === 'FST_ERR_BAD_URL' ? `the URL is not valid: ${error.message}` : error.message));
+  const appError = new AppError('bad_request', error.code === 'FST_ERR_BAD_URL' ? `the URL is not valid: ${error.message}` : error.message);
+  sendError(reply, appError);
+  request.log.info({ method: request.method, url: redactApiKeys(request.url), statusCode: appError.status, code: appError.code }, 'request');
 }
 
 /**
@@ -70,17 +74,21 @@ export function answerClientError(this: FastifyInstance, error: NodeJS.ErrnoExce
       : error.code === 'HPE_HEADER_OVERFLOW'
         ? new AppError('headers_too_large', 'the request headers are too large')
         : new AppError('bad_request', 'the HTTP request is malformed');
-  const body = JSON.stringify({ code: appError.code, message: appError.message, status: appError.status });
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n` +
-        `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  }
+  writeRawError(socket, appError, requestId);
   // The one log line of this request, like every other request's.
   this.log.info({ requestId, statusCode: appError.status, code: appError.code, parserError: error.code }, 'request');
   socket.destroy(error);
+}
+
+/** Writes an Error answer straight to a socket that has no request object, and asks to close it. */
+export function writeRawError(socket: Duplex, appError: AppError, requestId: string): void {
+  if (!socket.writable) return;
+  const body = JSON.stringify({ code: appError.code, message: appError.message, status: appError.status });
+  socket.write(
+    `HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n` +
+      `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {

@@ -4,13 +4,21 @@
  */
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency/idempotency-key.js';
-import { isKeptStatus } from '../idempotency/idempotency.service.js';
+import { isKeptStatus, KEPT_ERROR_STATUSES } from '../idempotency/idempotency.service.js';
 import { errorResponse, HEADERS, header } from './responses.js';
 import { IN_PROGRESS_RETRY_AFTER_SECONDS } from './idempotency.js';
 
 export const IDEMPOTENCY_KEY_HEADER_DESCRIPTION = `Makes retries of this request safe (draft-ietf-httpapi-idempotency-key-header): a unique value per request, such as a UUID, as a structured-field string (\`"…"\`) or a bare token, of 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters. A retry with the same key and the same request gets the first answer again with \`Idempotent-Replayed: true\` and changes nothing; see the operation's description.`;
 
-export const IDEMPOTENT_OPERATION_NOTE = `**Idempotent with \`Idempotency-Key\`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, \`Location\`, \`ETag\`) with \`Idempotent-Replayed: true\`, and changes nothing; while the first still runs it answers 409 \`idempotency_key_in_use\` with \`Retry-After: ${IN_PROGRESS_RETRY_AFTER_SECONDS}\`; the same key with another request answers 422 \`idempotency_key_reused\`. Successes and the answers 404, 409 and 412 are kept and replayed; answers that changed nothing (400, 401, 403, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs.`;
+/** The refusals named as not kept in the note (with "5xx"); a test checks none of them is kept. */
+export const RELEASED_STATUSES_SHOWN = [400, 401, 403, 412, 413, 415, 429] as const;
+
+/** "404 and 409", "404, 409 and 412": statuses as a sentence lists them. */
+export function statusList(statuses: readonly number[]): string {
+  return statuses.length <= 1 ? statuses.join('') : `${statuses.slice(0, -1).join(', ')} and ${statuses.at(-1)}`;
+}
+
+export const IDEMPOTENT_OPERATION_NOTE = `**Idempotent with \`Idempotency-Key\`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, \`Location\`, \`ETag\`) with \`Idempotent-Replayed: true\`, and changes nothing; while the first still runs it answers 409 \`idempotency_key_in_use\` with \`Retry-After: ${IN_PROGRESS_RETRY_AFTER_SECONDS}\`; the same key with another request answers 422 \`idempotency_key_reused\`. Successes and the answers ${statusList(KEPT_ERROR_STATUSES)} are kept and replayed; answers that changed nothing (${RELEASED_STATUSES_SHOWN.join(', ')}, 5xx) are not, so a corrected retry with the same key runs (after a 412: read the animal again, then retry with its new ETag).`;
 
 const REPLAYED_HEADER = {
   'Idempotent-Replayed': header('`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise.'),
@@ -52,7 +60,8 @@ export function withIdempotency<T extends OperationSchema | undefined>(schema: T
 
 /** Adds a code to the answer of its status, or makes that answer when the operation had none. */
 function addCode(responses: Responses, status: number, description: string, code: ErrorCode, headers: Record<string, { type: 'string'; description: string }> = {}): void {
-  const made = errorResponse(description, [code], headers);
+  // These refusals come after the quota (http/operation-pipeline.ts): they carry its fields.
+  const made = errorResponse(description, [code], { ...headers, ...HEADERS.rateLimit });
   const existing = responses[status];
   if (!existing) {
     responses[status] = made;

@@ -5,8 +5,11 @@
  */
 import { AppError } from '../errors.js';
 
-/** `*` (any current representation), or the strong tags listed, without their quotes. */
-export type IfMatch = { any: true } | { any: false; strongTags: string[] };
+/**
+ * `*` (any current representation), or the strong tags listed, without their quotes, and how many
+ * weak tags were listed besides (they never match, but a refusal should say why).
+ */
+export type IfMatch = { any: true } | { any: false; strongTags: string[]; weakTags: number };
 
 /** More tags than any real client sends; the bound keeps the condition cheap to check. */
 export const MAX_IF_MATCH_TAGS = 100;
@@ -28,6 +31,7 @@ export function parseIfMatch(value: string | undefined): IfMatch | undefined {
   if (value.trim() === '*') return { any: true };
   const strongTags: string[] = [];
   let tags = 0;
+  let weakTags = 0;
   // A scan that only moves forward: the header is client input, so no backtracking pattern reads it.
   let i = 0;
   const skipBlanks = () => {
@@ -43,14 +47,15 @@ export function parseIfMatch(value: string | undefined): IfMatch | undefined {
       const end = value.indexOf('"', i + 1);
       if (end === -1 || !isEtagText(value.slice(i + 1, end))) throw notAList(start);
       if (++tags > MAX_IF_MATCH_TAGS) throw malformed(`lists more than ${MAX_IF_MATCH_TAGS} entity tags`);
-      if (!weak) strongTags.push(value.slice(i + 1, end));
+      if (weak) weakTags++;
+      else strongTags.push(value.slice(i + 1, end));
       i = end + 1;
       skipBlanks();
     }
     if (i < value.length && value[i++] !== ',') throw notAList(i - 1);
   }
   if (tags === 0) throw malformed(value.trim() === '' ? 'is empty; send an ETag exactly as received, quotes included, or leave the header out' : 'lists no entity tag');
-  return { any: false, strongTags };
+  return { any: false, strongTags, weakTags };
 }
 
 /** etagc of RFC 9110: visible ASCII but the double quote, and obs-text (a header string holds bytes as Latin-1). */

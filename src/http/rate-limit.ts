@@ -17,7 +17,7 @@
  * Answers carry the fields of draft-ietf-httpapi-ratelimit-headers-11:
  * `RateLimit-Policy: "per-key";q=1200;w=60` and `RateLimit: "per-key";r=1187;t=42`.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply, onRequestHookHandler } from 'fastify';
 import { AppError } from '../errors.js';
 import { WINDOW_MS, WindowCounters } from './window-counters.js';
 
@@ -39,11 +39,19 @@ export interface FailedVerificationBrake {
   recordFailure(address: string): void;
 }
 
-/**
- * Registers the per-key limit in a scope where the bearer auth hook (onRequest) sets
- * `request.apiKey`, and answers the failed-verification brake for that hook (undefined when off).
- */
-export function registerRateLimit(scope: FastifyInstance, options: RateLimitOptions): FailedVerificationBrake | undefined {
+/** The per-key quota's onRequest hook, and the failed-verification brake for the auth hook. */
+export interface RateLimit {
+  /**
+   * Counts a request of a verified key (`request.apiKey`) and sets the RateLimit fields; throws
+   * 429 when the key's quota is spent. Registered right after the auth hook, before every other
+   * check, so every answer to a valid key counts and carries the fields (operation-pipeline.ts).
+   */
+  countRequest: onRequestHookHandler;
+  brake: FailedVerificationBrake;
+}
+
+/** The per-key limit and the brake on failing addresses; undefined when turned off (limit 0). */
+export function createRateLimit(options: RateLimitOptions): RateLimit | undefined {
   const { limitPerMinute: limit, now } = options;
   if (limit === 0) return undefined;
   const perKey = new WindowCounters(limit);
@@ -51,19 +59,18 @@ export function registerRateLimit(scope: FastifyInstance, options: RateLimitOpti
   options.share?.({ perKey, failedVerifications: failuresPerAddress });
   const policy = `${POLICY};q=${limit};w=${WINDOW_MS / 1000}`;
 
-  // preParsing runs after every onRequest hook (so after auth) and before the body is read.
   // Written with `done` (never waits): Fastify passes a throw to the error handler as for an async hook.
-  scope.addHook('preParsing', (request, reply, payload, done) => {
+  const countRequest: onRequestHookHandler = (request, reply, done) => {
     if (request.apiKey) {
       const window = perKey.take(String(request.apiKey.id), now());
       reply.header('ratelimit-policy', policy);
       reply.header('ratelimit', `${POLICY};r=${window.remaining};t=${window.resetSeconds}`);
       if (window.exhausted) refuse(reply, window.resetSeconds, `more than ${limit} requests in one minute with this key`);
     }
-    done(null, payload);
-  });
+    done();
+  };
 
-  return {
+  const brake: FailedVerificationBrake = {
     refuseIfExhausted(address, reply) {
       const window = failuresPerAddress.peek(address, now());
       if (window.exhausted) refuse(reply, window.resetSeconds, `more than ${limit} keys from this address failed verification in one minute`);
@@ -72,6 +79,7 @@ export function registerRateLimit(scope: FastifyInstance, options: RateLimitOpti
       failuresPerAddress.take(address, now());
     },
   };
+  return { countRequest, brake };
 }
 
 function refuse(reply: FastifyReply, resetSeconds: number, reason: string): never {

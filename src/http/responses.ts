@@ -63,6 +63,7 @@ const EXAMPLES: Record<ErrorCode, string> = {
   pet_has_open_order: 'pet 42 has an open order 7 (placed): its status follows the order; deliver or cancel the order first',
   pet_sold_by_order: 'pet 42 was sold by order 7 (delivered): its status stays sold',
   precondition_failed: 'pet 42 has changed since the ETag in If-Match was read; read it again for its current ETag and retry',
+  expectation_failed: 'the only expectation this service meets is Expect: 100-continue',
   payload_too_large: 'body is larger than 65536 bytes',
   unsupported_media_type: 'body must be application/json, not text/plain',
   rate_limited: 'more than 1200 requests in one minute with this key; retry after 17 s',
@@ -106,17 +107,21 @@ export function errorResponse(description: string, codes: ErrorCode[], headers: 
   };
 }
 
-/** The errors every authenticated operation can answer. */
+/**
+ * The errors every authenticated operation can answer. Every request of a valid key, refused or
+ * failed ones included, is counted against its quota, and its answer carries the RateLimit
+ * fields (http/operation-pipeline.ts); a 401 has no key to count.
+ */
 export const COMMON_ERROR_RESPONSES = {
   401: errorResponse('The API key is missing, unknown, expired or revoked.', ['unauthorized'], HEADERS.challenge),
-  403: errorResponse('The API key lacks the scope this operation needs (see its security requirement).', ['insufficient_scope'], HEADERS.scopeChallenge),
+  403: errorResponse('The API key lacks the scope this operation needs (see its security requirement).', ['insufficient_scope'], { ...HEADERS.scopeChallenge, ...HEADERS.rateLimit }),
   429: errorResponse(
     'Too many requests this minute with this key, or too many failed key verifications from this address.',
     ['rate_limited'],
     { ...HEADERS.retryAfter, ...HEADERS.rateLimit },
   ),
-  500: errorResponse('Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it.', ['internal_error']),
-  503: errorResponse('The database is unreachable, locked, or did not answer in time.', ['service_unavailable'], HEADERS.retryAfter),
+  500: errorResponse('Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it.', ['internal_error'], HEADERS.rateLimit),
+  503: errorResponse('The database is unreachable, locked, or did not answer in time.', ['service_unavailable'], { ...HEADERS.retryAfter, ...HEADERS.rateLimit }),
 };
 
 /**
@@ -130,7 +135,7 @@ export const WRITE_ERROR_RESPONSES = {
   503: errorResponse(
     'The database is unreachable, locked, or did not answer in time, or the change kept colliding with concurrent ones. **With `Idempotency-Key`, retry with the same key** after `Retry-After`: a 503 is not kept, so the retry runs the write, which is safe because in each of these cases the database rolled the write back. One case stays uncertain even with a key: the database committed the write and the link to it broke before the commit was acknowledged; a retry then writes again (README, "Retries and idempotency"). **Without a key, the write may or may not have happened.** Look for it before retrying (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal; `GET /v1/store/orders?petId=…` an order); retrying blindly may store it twice.',
     ['service_unavailable'],
-    HEADERS.retryAfter,
+    { ...HEADERS.retryAfter, ...HEADERS.rateLimit },
   ),
 };
 

@@ -4,8 +4,8 @@
  *
  * Which answers are kept (and replayed to retries) and which release the key so a retry runs
  * again follows Stripe's rule: an answer that reports a decision about the state (success, and
- * 404, 409, 412) is kept; one that changed nothing and says nothing about the state (validation,
- * authentication, scope, size, media type, rate limit, and every 5xx) is not.
+ * 404, 409) is kept; one that changed nothing (validation, authentication, scope, size, media
+ * type, rate limit, a failed If-Match, and every 5xx) is not.
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -26,11 +26,17 @@ export type { StoredAnswer } from './idempotency.repository.js';
 /** How long a reservation may stay in progress before a retry with the same request may take it over. */
 export const IDEMPOTENCY_LEASE_MS = 60_000;
 
-/** Statuses kept besides 2xx: they say what the state is (absent, in conflict, changed since). */
-const KEPT_ERROR_STATUSES = new Set([404, 409, 412]);
+/**
+ * Statuses kept besides 2xx: they say what the state is (absent, in conflict). A 412 is not
+ * kept although it too reports the state: its documented recovery is "read it again, then
+ * retry" with the new ETag, and a kept 412 would answer that retry with the stale refusal for
+ * the key's whole lifetime. The If-Match header is not part of the fingerprint (a retry is the
+ * same request whatever it was conditioned on), so releasing the key is what lets it run.
+ */
+export const KEPT_ERROR_STATUSES: readonly number[] = [404, 409];
 
 export function isKeptStatus(status: number): boolean {
-  return (status >= 200 && status < 300) || KEPT_ERROR_STATUSES.has(status);
+  return (status >= 200 && status < 300) || KEPT_ERROR_STATUSES.includes(status);
 }
 
 export interface IdempotencyOptions {

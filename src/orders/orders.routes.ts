@@ -11,7 +11,7 @@ import { PAGE_SIZE } from '../pagination/page-size.js';
 import { ACTION_DESCRIPTIONS, ACTION_NOTE, LIST_ORDERS_DESCRIPTION, PLACE_ORDER_DESCRIPTION } from './orders.docs.js';
 import { type ListOrdersQuery, ListOrdersQuerySchema, NewOrderSchema, orderIdParamsSchema, OrderSchema, OrdersSchema } from './orders.schemas.js';
 import { getOrder, listOrders, placeOrder, transitionOrder } from './orders.service.js';
-import { ORDER_ACTIONS, ORDER_TRANSITIONS, type OrderAction } from './orders.state-machine.js';
+import { appliesOnlyTo, ORDER_ACTIONS, ORDER_TRANSITIONS, type OrderAction } from './orders.state-machine.js';
 
 export interface OrdersRoutesOptions {
   db: Kysely<Database>;
@@ -131,7 +131,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesOptions> = asyn
             400: errorResponse('The orderId is invalid, a query parameter or a body was sent.', ['validation_failed', 'malformed_json'], HEADERS.rateLimit),
             404: errorResponse('No order has this id.', ['order_not_found'], HEADERS.rateLimit),
             409: errorResponse(`The order is not ${from.join(' or ')}; the message names its status. Nothing was changed.`, ['order_state_conflict'], HEADERS.rateLimit, {
-              order_state_conflict: `order 7 is ${action === 'cancel' ? 'delivered' : 'cancelled'}; ${action} applies only to a ${from.join(' or ')} order`,
+              order_state_conflict: `order 7 is ${action === 'cancel' ? 'delivered' : 'cancelled'}; ${appliesOnlyTo(action)}`,
             }),
             415: errorResponse('A body was sent that is not `application/json` in UTF-8.', ['unsupported_media_type'], HEADERS.rateLimit),
             ...WRITE_ERROR_RESPONSES,

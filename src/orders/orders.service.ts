@@ -14,7 +14,7 @@ import { lockPetById, updatePetRow } from '../pets/pets.repository.js';
 import { orderCursors } from './orders.cursor.js';
 import { findOrderById, findOrderHoldingPet, findOrdersAfter, insertOrder, updateOrderStatus } from './orders.repository.js';
 import type { ListOrdersQuery, NewOrder, Order } from './orders.schemas.js';
-import { isOpen, ORDER_TRANSITIONS, type OrderAction, PLACEMENT } from './orders.state-machine.js';
+import { appliesOnlyTo, isOpen, ORDER_TRANSITIONS, type OrderAction, PLACEMENT } from './orders.state-machine.js';
 
 /** Places an order for an available pet, which becomes pending in the same transaction. */
 export async function placeOrder(db: Kysely<Database>, newOrder: NewOrder, now: () => number = Date.now): Promise<Order> {
@@ -45,7 +45,7 @@ export async function transitionOrder(db: Kysely<Database>, id: number, action: 
       const current = (await findOrderById(trx, id)) ?? order;
       throw new AppError(
         'order_state_conflict',
-        `order ${id} is ${current.status}; ${action} applies only to a ${from.join(' or ')} order`,
+        `order ${id} is ${current.status}; ${appliesOnlyTo(action)}`,
       );
     }
     if (pet !== undefined && !(await updatePetRow(trx, order.petId, { status: pet }))) {

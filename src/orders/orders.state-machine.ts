@@ -38,6 +38,12 @@ export const ORDER_TRANSITIONS: Record<OrderAction, OrderTransition> = {
 
 export const ORDER_ACTIONS = Object.keys(ORDER_TRANSITIONS) as OrderAction[];
 
+/** "deliver applies only to an approved order": what a refused action says it needs. */
+export function appliesOnlyTo(action: OrderAction): string {
+  const statuses = ORDER_TRANSITIONS[action].from.join(' or ');
+  return `${action} applies only to ${/^[aeiou]/.test(statuses) ? 'an' : 'a'} ${statuses} order`;
+}
+
 const code = (text: string) => `\`${text}\``;
 
 /** The state machine as a Markdown table: in the README and in the OpenAPI `store` tag. */

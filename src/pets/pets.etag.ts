@@ -4,6 +4,7 @@
  * for any other pet, so a client that mixes up two pets' tags gets 412 rather than a write.
  */
 import { type IfMatch, strongEtag } from '../http/if-match.js';
+import type { ChangeCondition } from './pets.service.js';
 
 const PET_TAG = /^([1-9]\d{0,15})-([1-9]\d{0,15})$/;
 
@@ -24,4 +25,11 @@ export function versionsAccepted(ifMatch: IfMatch | undefined, petId: number): n
     if (Number(id) === petId && Number.isSafeInteger(Number(version))) versions.add(Number(version));
   }
   return [...versions];
+}
+
+/** The change condition an If-Match header sets on pet `petId` (none without the header or with `*`). */
+export function changeConditionOf(ifMatch: IfMatch | undefined, petId: number): ChangeCondition {
+  const versions = versionsAccepted(ifMatch, petId);
+  if (!ifMatch || ifMatch.any || ifMatch.weakTags === 0) return { versions };
+  return { versions, weakTags: ifMatch.strongTags.length === 0 ? 'only' : 'also' };
 }

@@ -11,7 +11,7 @@ import { acceptJsonAs, JSON_MEDIA_TYPE, MERGE_PATCH_MEDIA_TYPE } from '../http/j
 import { refuseRemovalOfRequired } from '../http/merge-patch.js';
 import { COMMON_ERROR_RESPONSES, errorResponse, HEADERS, header, sendSerialized, WRITE_ERROR_RESPONSES, withHeaders } from '../http/responses.js';
 import { DELETE_PET_DESCRIPTION, ETAG_HEADER, IF_MATCH_HEADER, UPDATE_PET_DESCRIPTION } from './pets.docs.js';
-import { petEtag, versionsAccepted } from './pets.etag.js';
+import { changeConditionOf, petEtag } from './pets.etag.js';
 import { type ListPetsQuery, ListPetsQuerySchema, NewPetSchema, PAGE_SIZE, petIdParamsSchema, PetPatchSchema, PetSchema, PetsSchema } from './pets.schemas.js';
 import { createPet, deletePet, getPet, listPets, updatePet } from './pets.service.js';
 
@@ -165,7 +165,7 @@ Every answer carries \`Deprecation: @${GET_PET_DEPRECATED_AT.getTime() / 1000}\`
               validation_failed: 'path.petId must be an integer written in decimal digits',
             }),
             404: errorResponse('No animal has this id.', ['pet_not_found'], HEADERS.rateLimit),
-            410: errorResponse('The operation has passed its sunset date.', ['operation_removed']),
+            410: errorResponse('The operation has passed its sunset date.', ['operation_removed'], HEADERS.rateLimit),
             ...COMMON_ERROR_RESPONSES,
           },
           DEPRECATION_HEADERS,
@@ -201,7 +201,7 @@ Every answer carries \`Deprecation: @${GET_PET_DEPRECATED_AT.getTime() / 1000}\`
     },
   );
 
-  const conditionOf = (ifMatch: string | undefined, petId: number) => ({ versions: versionsAccepted(parseIfMatch(ifMatch), petId) });
+  const conditionOf = (ifMatch: string | undefined, petId: number) => changeConditionOf(parseIfMatch(ifMatch), petId);
   const IfMatchHeadersSchema = Type.Object({ 'If-Match': Type.Optional(Type.String({ description: IF_MATCH_HEADER })) });
 
   // Merge patches are taken only here: createPet keeps answering 415 to them.

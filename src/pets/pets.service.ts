@@ -41,6 +41,12 @@ export interface VersionedPet {
 /** A condition on a change: when `versions` is given, the change happens only if the stored version is one of them. */
 export interface ChangeCondition {
   versions?: readonly number[] | undefined;
+  /**
+   * The condition listed weak entity tags, which never match (If-Match compares strongly): `only`
+   * them, or `also` strong ones. It changes no outcome, only what a refusal says: a weak form of
+   * the current tag is no sign that the pet changed.
+   */
+  weakTags?: 'only' | 'also' | undefined;
 }
 
 export async function createPet(db: Kysely<Database>, newPet: NewPet, now: () => number = Date.now): Promise<VersionedPet> {
@@ -65,7 +71,7 @@ export async function getPet(db: Kysely<Database>, id: number): Promise<Versione
 export async function updatePet(db: Kysely<Database>, id: number, patch: PetPatch, condition: ChangeCondition = {}): Promise<VersionedPet> {
   if (patch.status === undefined) {
     const row = condition.versions?.length === 0 ? undefined : await singleWrite(db, (writer) => updatePetRow(writer, id, patch, condition.versions));
-    if (!row) throw await whyUnchanged(db, id);
+    if (!row) throw await whyUnchanged(db, id, condition);
     return versioned(row);
   }
   return retriedWriteTransaction(db, async (trx) => {
@@ -92,7 +98,7 @@ export async function deletePet(db: Kysely<Database>, id: number, condition: Cha
 async function lockedPetMeeting(trx: Kysely<Database>, id: number, condition: ChangeCondition): Promise<PetRow> {
   const pet = await lockPetById(trx, id);
   if (!pet) throw petNotFound(id);
-  if (condition.versions && !condition.versions.includes(pet.version)) throw preconditionFailed(id);
+  if (condition.versions && !condition.versions.includes(pet.version)) throw preconditionFailed(id, condition);
   return pet;
 }
 
@@ -100,13 +106,20 @@ async function lockedPetMeeting(trx: Kysely<Database>, id: number, condition: Ch
  * Why a conditional change did not happen. Read after the refused write, so it only chooses the
  * answer: a pet removed meanwhile is 404, as it would have been had the change come later.
  */
-async function whyUnchanged(db: Kysely<Database>, id: number): Promise<AppError> {
+async function whyUnchanged(db: Kysely<Database>, id: number, condition: ChangeCondition): Promise<AppError> {
   if (!(await findPetById(db, id))) return petNotFound(id);
-  return preconditionFailed(id);
+  return preconditionFailed(id, condition);
 }
 
-function preconditionFailed(id: number): AppError {
-  return new AppError('precondition_failed', `pet ${id} has changed since the ETag in If-Match was read; read it again for its current ETag and retry`);
+function preconditionFailed(id: number, condition: ChangeCondition): AppError {
+  if (condition.weakTags === 'only') {
+    return new AppError(
+      'precondition_failed',
+      `pet ${id}: If-Match names only weak entity tags (W/"…"), which never match: If-Match compares strongly (RFC 9110 §13.1.1); send the ETag of the last answer exactly as received, without W/`,
+    );
+  }
+  const weakToo = condition.weakTags === 'also' ? ' (weak entity tags (W/"…") never match)' : '';
+  return new AppError('precondition_failed', `pet ${id} has changed since the ETag in If-Match was read; read it again for its current ETag and retry${weakToo}`);
 }
 
 function petNotFound(id: number): AppError {

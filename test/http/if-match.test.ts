@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AppError } from '../../src/errors.js';
 import { MAX_IF_MATCH_TAGS, parseIfMatch, strongEtag } from '../../src/http/if-match.js';
-import { petEtag, versionsAccepted } from '../../src/pets/pets.etag.js';
+import { changeConditionOf, petEtag, versionsAccepted } from '../../src/pets/pets.etag.js';
 
 describe('parseIfMatch', () => {
   it('when the header is absent > answers undefined (no condition)', () => {
@@ -14,19 +14,19 @@ describe('parseIfMatch', () => {
     assert.deepEqual(parseIfMatch(' * '), { any: true });
   });
 
-  const lists: [string, string, string[]][] = [
-    ['one strong tag', '"7-3"', ['7-3']],
-    ['a list with white space', ' "7-3" ,\t"7-4"', ['7-3', '7-4']],
-    ['two If-Match lines as Node joins them', '"7-3", "7-4"', ['7-3', '7-4']],
-    ['empty list elements', ', "7-3",, "7-4",', ['7-3', '7-4']],
-    ['an empty tag', '""', ['']],
-    ['a weak tag, which never matches', 'W/"7-3"', []],
-    ['a weak and a strong tag', 'W/"7-3", "7-4"', ['7-4']],
-    ['obs-text inside a tag', '"caf\u00e9"', ['caf\u00e9']],
+  const lists: [string, string, string[], number][] = [
+    ['one strong tag', '"7-3"', ['7-3'], 0],
+    ['a list with white space', ' "7-3" ,\t"7-4"', ['7-3', '7-4'], 0],
+    ['two If-Match lines as Node joins them', '"7-3", "7-4"', ['7-3', '7-4'], 0],
+    ['empty list elements', ', "7-3",, "7-4",', ['7-3', '7-4'], 0],
+    ['an empty tag', '""', [''], 0],
+    ['a weak tag, which never matches', 'W/"7-3"', [], 1],
+    ['a weak and a strong tag', 'W/"7-3", "7-4"', ['7-4'], 1],
+    ['obs-text inside a tag', '"caf\u00e9"', ['caf\u00e9'], 0],
   ];
-  for (const [scenario, value, strongTags] of lists) {
-    it(`when the header is ${scenario} > answers the strong tags`, () => {
-      assert.deepEqual(parseIfMatch(value), { any: false, strongTags });
+  for (const [scenario, value, strongTags, weakTags] of lists) {
+    it(`when the header is ${scenario} > answers the strong tags, and counts the weak ones`, () => {
+      assert.deepEqual(parseIfMatch(value), { any: false, strongTags, weakTags });
     });
   }
 
@@ -89,12 +89,20 @@ describe('pet entity tags', () => {
   });
 
   it('versionsAccepted with tags of this pet > answers their versions, once each', () => {
-    assert.deepEqual(versionsAccepted({ any: false, strongTags: ['7-3', '7-5', '7-3'] }, 7), [3, 5]);
+    assert.deepEqual(versionsAccepted({ any: false, strongTags: ['7-3', '7-5', '7-3'], weakTags: 0 }, 7), [3, 5]);
   });
 
   it("versionsAccepted with another pet's tag or tags this service never makes > answers no version", () => {
     for (const tag of ['8-3', '07-3', '7-03', '7-0', '7-', '-3', '7-3-1', '7', '', 'abc', '7-99999999999999999']) {
-      assert.deepEqual(versionsAccepted({ any: false, strongTags: [tag] }, 7), [], tag);
+      assert.deepEqual(versionsAccepted({ any: false, strongTags: [tag], weakTags: 0 }, 7), [], tag);
     }
+  });
+
+  it('changeConditionOf with weak tags > says whether they were the only tags, so a refusal can say why', () => {
+    assert.deepEqual(changeConditionOf(parseIfMatch('W/"7-3"'), 7), { versions: [], weakTags: 'only' });
+    assert.deepEqual(changeConditionOf(parseIfMatch('W/"7-3", "7-2"'), 7), { versions: [2], weakTags: 'also' });
+    assert.deepEqual(changeConditionOf(parseIfMatch('"7-2"'), 7), { versions: [2] });
+    assert.deepEqual(changeConditionOf(parseIfMatch('*'), 7), { versions: undefined });
+    assert.deepEqual(changeConditionOf(undefined, 7), { versions: undefined });
   });
 });

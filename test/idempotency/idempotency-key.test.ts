@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fingerprintOf } from '../../src/idempotency/fingerprint.js';
 import { parseIdempotencyKey } from '../../src/idempotency/idempotency-key.js';
-import { isKeptStatus } from '../../src/idempotency/idempotency.service.js';
+import { IDEMPOTENT_OPERATION_NOTE, RELEASED_STATUSES_SHOWN, statusList } from '../../src/http/idempotency.docs.js';
+import { isKeptStatus, KEPT_ERROR_STATUSES } from '../../src/idempotency/idempotency.service.js';
 
 describe('parseIdempotencyKey', () => {
   for (const [value, key] of [
@@ -46,12 +48,23 @@ describe('fingerprintOf', () => {
 describe('isKeptStatus', () => {
   it('isKeptStatus > answers that report the state > are kept; those that changed nothing are not', () => {
     assert.deepEqual(
-      [200, 201, 204, 404, 409, 412].map(isKeptStatus),
-      [true, true, true, true, true, true],
+      [200, 201, 204, 404, 409].map(isKeptStatus),
+      [true, true, true, true, true],
     );
+    // A 412 is not kept: the client's recovery (read again, retry with the new ETag) keeps its key.
     assert.deepEqual(
-      [400, 401, 403, 408, 413, 415, 422, 429, 500, 503].map(isKeptStatus),
-      [false, false, false, false, false, false, false, false, false, false],
+      [400, 401, 403, 408, 412, 413, 415, 422, 429, 500, 503].map(isKeptStatus),
+      [false, false, false, false, false, false, false, false, false, false, false],
     );
+  });
+});
+
+describe('which answers are kept, as published', () => {
+  it('the operation note and the README > name the kept and released statuses that isKeptStatus decides', () => {
+    for (const status of RELEASED_STATUSES_SHOWN) assert.equal(isKeptStatus(status), false, String(status));
+    assert.match(IDEMPOTENT_OPERATION_NOTE, new RegExp(`the answers ${statusList(KEPT_ERROR_STATUSES)} are kept`));
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    assert.ok(readme.includes(`Kept and replayed: every 2xx, and ${statusList(KEPT_ERROR_STATUSES)},`), 'README "Which answers are kept"');
+    assert.ok(readme.includes('401, 403, 412, 413, 415, 429 and every 5xx'), 'README names 412 among the answers not kept');
   });
 });

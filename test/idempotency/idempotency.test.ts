@@ -243,17 +243,36 @@ for (const dialect of ALL_DIALECTS) {
     });
 
     describe('PATCH and DELETE of a pet', () => {
-      it('PATCH /v1/pets/{id} > refused for a stale If-Match, then retried > replays the 412 even after the pet changed', async () => {
+      it('PATCH /v1/pets/{id} > refused for a stale If-Match > the 412 is not kept: the same key with the current ETag changes the pet', async () => {
         const pet = await createdPet();
         const key = newKey();
         const patch = (ifMatch: string) =>
           t.app.inject({ method: 'PATCH', url: `/v1/pets/${pet.id}`, headers: { ...t.auth, ...json, 'if-match': ifMatch, 'idempotency-key': key }, payload: '{"status":"sold"}' });
         const first = await patch(`"${pet.id}-99"`);
         assertErrorBody(first, 'precondition_failed', 412, /changed/);
-        const retry = await patch(`"${pet.id}-99"`);
-        assert.equal(retry.statusCode, 412);
-        assert.equal(retry.headers['idempotent-replayed'], 'true');
-        assert.equal(retry.body, first.body);
+        assert.deepEqual(await storedKey(key), [], 'the key is released, as after a 400');
+        // The documented recovery: read it again, then retry, keeping the key.
+        const current = await t.app.inject({ method: 'GET', url: `/v1/pets/${pet.id}`, headers: t.auth });
+        const retry = await patch(String(current.headers.etag));
+        assert.equal(retry.statusCode, 200, retry.body);
+        assert.equal(retry.headers['idempotent-replayed'], undefined);
+        assert.equal(retry.json().status, 'sold');
+        // That success is kept: the same request again replays it.
+        const again = await patch(String(current.headers.etag));
+        assert.equal(again.headers['idempotent-replayed'], 'true');
+        assert.equal(again.body, retry.body);
+      });
+
+      it('DELETE /v1/pets/{id} > refused for a stale If-Match > the 412 is not kept: the same key with * removes the pet', async () => {
+        const pet = await createdPet();
+        const key = newKey();
+        const remove = (ifMatch: string) => t.app.inject({ method: 'DELETE', url: `/v1/pets/${pet.id}`, headers: { ...t.auth, 'if-match': ifMatch, 'idempotency-key': key } });
+        assertErrorBody(await remove(`"${pet.id}-99"`), 'precondition_failed', 412, /changed/);
+        assert.deepEqual(await storedKey(key), []);
+        const retry = await remove('*');
+        assert.equal(retry.statusCode, 204, retry.body);
+        assert.equal(retry.headers['idempotent-replayed'], undefined);
+        assert.deepEqual(await petsNamed(pet.name), []);
       });
 
       it('PATCH /v1/pets/{id} > retried > replays the answer with its ETag and changes the pet once', async () => {

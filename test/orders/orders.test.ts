@@ -165,7 +165,10 @@ for (const dialect of ALL_DIALECTS) {
             it(`${action} on ${article(from)} ${from} order > answers 409 order_state_conflict naming ${from}, and changes nothing`, async () => {
               const order = await orderIn(from);
               const petBefore = await storedPet(order.petId);
-              assertErrorBody(await act(order.id, action), 'order_state_conflict', 409, new RegExp(`order ${order.id} is ${from}; ${action} applies only to`));
+              const { message } = assertErrorBody(await act(order.id, action), 'order_state_conflict', 409);
+              // Written out, so the grammar is checked too ("an approved order", not "a approved").
+              const applies = { approve: 'a placed order', deliver: 'an approved order', cancel: 'a placed or approved order' }[action];
+              assert.equal(message, `order ${order.id} is ${from}; ${action} applies only to ${applies}`);
               assert.deepEqual((await getOrder(order.id)).json(), order);
               assert.deepEqual(await storedPet(order.petId), petBefore);
             });

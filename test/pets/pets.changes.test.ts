@@ -225,8 +225,25 @@ for (const dialect of ALL_DIALECTS) {
         assert.equal((await patch(pet.id, { status: 'sold' }, { 'if-match': '*' })).statusCode, 200);
       });
 
+      it('when it is the weak form of the current ETag > answers 412 saying weak tags are never accepted, not that the pet changed', async () => {
+        const { pet, etag } = await create();
+        const response = await patch(pet.id, { status: 'sold' }, { 'if-match': `W/${etag}` });
+        const { message } = assertErrorBody(response, 'precondition_failed', 412);
+        assert.equal(
+          message,
+          `pet ${pet.id}: If-Match names only weak entity tags (W/"…"), which never match: If-Match compares strongly (RFC 9110 §13.1.1); send the ETag of the last answer exactly as received, without W/`,
+        );
+        assert.equal((await stored(pet.id))?.version, 1);
+      });
+
+      it('when it names an old ETag and a weak one > says the pet changed, and that weak tags never match', async () => {
+        const { pet, etag } = await create();
+        assert.equal((await patch(pet.id, { name: 'First' }, { 'if-match': etag })).statusCode, 200);
+        const response = await patch(pet.id, { name: 'Second' }, { 'if-match': `${etag}, W/"${pet.id}-2"` });
+        assertErrorBody(response, 'precondition_failed', 412, new RegExp(`^pet ${pet.id} has changed since the ETag in If-Match was read; .*weak entity tags \\(W/"…"\\) never match`));
+      });
+
       const refused: [string, (created: Created) => string][] = [
-        ['the weak form of the current ETag', ({ etag }) => `W/${etag}`],
         ["another pet's ETag with the same version", ({ pet }) => `"${pet.id + 1000000}-1"`],
       ];
       for (const [scenario, tagOf] of refused) {
@@ -293,6 +310,12 @@ for (const dialect of ALL_DIALECTS) {
         const next = await create({ name: 'Next', categoryId: 1 });
         assert.ok(next.pet.id > newest.pet.id, `${next.pet.id} > ${newest.pet.id}`);
         assert.equal(next.etag, `"${next.pet.id}-1"`);
+      });
+
+      it('with If-Match naming the weak form of the current ETag > answers 412 saying weak tags are never accepted, and keeps the pet', async () => {
+        const { pet, etag } = await create();
+        assertErrorBody(await remove(pet.id, { 'if-match': `W/${etag}` }), 'precondition_failed', 412, /only weak entity tags .*never match/);
+        assert.equal((await stored(pet.id))?.version, 1);
       });
 
       it('with If-Match naming an old ETag > answers 412 and keeps the pet', async () => {
