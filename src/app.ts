@@ -84,7 +84,7 @@ declare module 'fastify' {
     /** The keys' last use, gathered for the next batched write. */
     keyUsage: KeyUsage;
     /** Pushes the rate-limit counts to Redis now (a no-op without Redis). */
-    counterSync: { syncNow(): Promise<void> };
+    counterSync: { syncNow(): Promise<boolean> };
   }
 }
 /** The documented bound (README, error `request_timeout`) for a request to arrive completely. */
@@ -184,7 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('keyUsage', keyUsage);
   const redis = config.redisUrl ? connectRedis(config.redisUrl, { keyPrefix: config.redisKeyPrefix ?? 'animal-store:', log: app.log }) : undefined;
   let counterSync: CounterSync | undefined;
-  app.decorate('counterSync', { syncNow: () => counterSync?.syncNow() ?? Promise.resolve() });
+  app.decorate('counterSync', { syncNow: () => counterSync?.syncNow() ?? Promise.resolve(true) });
   app.addHook('onClose', async () => {
     counterSync?.stop();
     await keyUsage.close();

@@ -19,8 +19,11 @@ import type { RedisLink } from './redis-link.js';
 export const MAX_PUSHES_PER_SYNC = 5_000;
 
 export interface CounterSync {
-  /** Runs one push now (tests; the timer runs them otherwise). */
-  syncNow(): Promise<void>;
+  /**
+   * Runs one push now (tests; the timer runs them otherwise). Resolves to whether Redis took
+   * every count pushed (true when there was nothing to push): a failed push is kept for the next.
+   */
+  syncNow(): Promise<boolean>;
   stop(): void;
 }
 
@@ -29,14 +32,14 @@ export function syncCounters(
   counters: Record<string, WindowCounters>,
   options: { intervalMs: number; now: () => number },
 ): CounterSync {
-  let running: Promise<void> | undefined;
+  let running: Promise<boolean> | undefined;
 
-  const syncOnce = async () => {
+  const syncOnce = async (): Promise<boolean> => {
     await link.firstAttempt;
     const at = options.now();
     const batches = Object.entries(counters).map(([name, windows]) => ({ name, windows, pushes: windows.drain(at, MAX_PUSHES_PER_SYNC) }));
     const total = batches.reduce((sum, batch) => sum + batch.pushes.length, 0);
-    if (total === 0) return;
+    if (total === 0) return true;
     const pipeline = link.commands.pipeline();
     for (const { name, pushes } of batches) {
       for (const push of pushes) {
@@ -67,7 +70,9 @@ export function syncCounters(
         }
       }
     }
-    link.report(failure === undefined, failure);
+    const pushed = results !== null && failure === undefined;
+    link.report(pushed, failure);
+    return pushed;
   };
 
   const timer = setInterval(() => {
@@ -81,7 +86,7 @@ export function syncCounters(
     async syncNow() {
       while (running) await running;
       running = syncOnce().finally(() => (running = undefined));
-      await running;
+      return running;
     },
     stop: () => clearInterval(timer),
   };
