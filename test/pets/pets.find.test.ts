@@ -222,6 +222,13 @@ for (const dialect of ALL_DIALECTS) {
         it(`when the query is ${query.slice(0, 30)} > answers 400 validation_failed naming the parameter`, () => assertBadRequest(`/v1/pets?${query}`, 'validation_failed', message));
       }
 
+      it('when the prefix is 1 MB of characters that grow under NFKC and folding > answers 400 naming the limit, computing no key', async () => {
+        const response = await t.app.inject({ method: 'GET', url: '/v1/pets', query: { name: '\ufdfaﬃẞ'.repeat(1 << 18) }, headers: t.auth });
+        assert.equal(response.statusCode, 400);
+        const { code, message, status } = response.json();
+        assert.deepEqual({ code, message, status }, { code: 'validation_failed', message: 'query.name must have at most 200 characters', status: 400 });
+      });
+
       it('when the prefix has 200 characters, an emoji counting once > accepts it', async () => {
         assert.equal((await get(`/v1/pets?name=${encodeURIComponent('🐈'.repeat(200))}`)).statusCode, 200);
       });
