@@ -468,7 +468,7 @@ export interface operations {
                  */
                 categoryId?: number;
                 /**
-                 * @description Return only animals whose name starts with this text, ignoring case and compatibility forms: both sides are compared after Unicode NFKC and a locale-independent case fold (`ñan` and `ÑAN` find `Ñandú`, `STRASSE` finds `Straße`, `rex` finds `Ｒｅｘ`). Accents and white space count (`nan` does not find `Ñandú`; ` Rex` does not find `Rex`). 1 to 200 characters.
+                 * @description Return only animals whose name starts with this text, ignoring case and compatibility forms: both sides are compared after Unicode NFKC and Unicode 17.0.0 full case folding, the same whatever the language (`ñan` and `ÑAN` find `Ñandú`, `rex` finds `Ｒｅｘ`; `ẞ`, `ß`, `SS` and `ss` are one, so `STRASSE` finds `Straße` and `ß` finds `ẞtrasse`). Accents and white space count (`nan` does not find `Ñandú`; ` Rex` does not find `Rex`); `İ` folds to `i` with a combining dot above, so `izmir` does not find `İzmir`, and the dotless `ı` is not `i`. 1 to 200 characters.
                  * @example Re
                  */
                 name?: string;

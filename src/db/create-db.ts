@@ -186,6 +186,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     // SQLite: the disk is full, or the file could not be written.
     code.startsWith('SQLITE_FULL') ||
     code.startsWith('SQLITE_IOERR') ||
+    // SQLite: rolled back with the rest of its transaction, as when another write of its group failed (group-commit.ts).
+    code === 'SQLITE_ABORT_ROLLBACK' ||
     /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error/i.test(message)
   );
 }

@@ -9,6 +9,12 @@
  * answered before the group's COMMIT has returned, so what a member's caller is told was stored
  * is on disk. If the commit itself fails, every member gets that error and nothing is stored.
  *
+ * SQLite may also roll back the whole transaction by itself when a member's statement fails
+ * (SQLITE_FULL without a statement journal, SQLITE_IOERR): the savepoint is gone with it, so the
+ * member cannot be undone alone. Then that member gets its own error, and every other member of
+ * the group, those that ran and were undone and those that never ran, gets GroupRolledBack: no
+ * misleading "no such savepoint", and the cause is told once, by the member that met it.
+ *
  * A group is what arrived by the next turn of the event loop, or while the group before it was
  * committing; at most MAX_GROUP members, so the write lock is never held for long.
  */
@@ -60,10 +66,18 @@ export function createGroupCommit(db: Kysely<any>): GroupCommit {
     const outcomes: Outcome[] = [];
     try {
       await db.transaction().execute(async (trx) => {
-        for (const member of group) outcomes.push(await runMember(trx, member, group.length > 1));
+        for (const [index, member] of group.entries()) outcomes.push(await runMember(trx, member, index, group.length > 1));
       });
     } catch (error) {
       // Nothing of this group is stored; a member that failed on its own keeps its own error.
+      if (error instanceof TransactionLost) {
+        group.forEach((member, i) => {
+          const outcome = outcomes[i];
+          if (i === error.index) member.reject(error.original);
+          else member.reject(outcome?.ok === false ? outcome.error : new GroupRolledBack(error.original));
+        });
+        return;
+      }
       const failure = error instanceof MemberFailed ? error.original : error;
       // The write lock stayed taken by another process for the whole lock wait: the writes queued
       // behind this group would each wait that long again, one group after another, for the same
@@ -111,7 +125,7 @@ export function createGroupCommit(db: Kysely<any>): GroupCommit {
 }
 
 /** One member in its own savepoint (none needed when it is alone: the transaction is its own). */
-async function runMember(trx: Kysely<any>, member: Member, inSavepoint: boolean): Promise<Outcome> {
+async function runMember(trx: Kysely<any>, member: Member, index: number, inSavepoint: boolean): Promise<Outcome> {
   if (!inSavepoint) {
     try {
       return { ok: true, value: await member.work(trx) };
@@ -126,9 +140,43 @@ async function runMember(trx: Kysely<any>, member: Member, inSavepoint: boolean)
     await sql`release group_member`.execute(trx);
     return { ok: true, value };
   } catch (error) {
-    await sql`rollback to group_member`.execute(trx);
-    await sql`release group_member`.execute(trx);
+    try {
+      await sql`rollback to group_member`.execute(trx);
+      await sql`release group_member`.execute(trx);
+    } catch {
+      // The savepoint is gone: SQLite rolled back the whole transaction by itself (or cannot undo
+      // this member alone). The member's own error says why; this one ("no such savepoint") does not.
+      throw new TransactionLost(index, error);
+    }
     return { ok: false, error };
+  }
+}
+
+/** A member's failure that took the whole transaction with it: the group ends here. */
+class TransactionLost extends Error {
+  constructor(
+    readonly index: number,
+    readonly original: unknown,
+  ) {
+    super('the group transaction was rolled back');
+  }
+}
+
+/**
+ * What the other members of a group get when one member's failure made SQLite roll back the
+ * whole transaction: nothing of theirs was stored, and a retry is safe. Its code is SQLite's own
+ * for "aborted because the transaction was rolled back", which isDatabaseUnavailable answers as
+ * 503. It names the cause's code only: the cause itself is logged once, with the member that met it.
+ */
+export class GroupRolledBack extends Error {
+  readonly code = 'SQLITE_ABORT_ROLLBACK';
+
+  constructor(cause: unknown) {
+    const causeCode = (cause as { code?: unknown } | null)?.code;
+    super(
+      `rolled back with its group: another write of the same transaction failed${typeof causeCode === 'string' ? ` (${causeCode})` : ''} and SQLite undid the whole transaction; nothing of this write was stored`,
+    );
+    this.name = 'GroupRolledBack';
   }
 }
 

@@ -87,8 +87,12 @@ class LockWaitingDriver implements Driver {
     return (connection as LockWaitingConnection).begin();
   }
 
+  // The transaction's end gives the inner connection back at once: on a connection reserved with
+  // `db.connection()` (the migrator's), Kysely runs several transactions and releases only at
+  // the end, and the next `begin` would otherwise wait for the inner connection forever.
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('commit'));
+    await (connection as LockWaitingConnection).release();
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
@@ -99,6 +103,7 @@ class LockWaitingDriver implements Driver {
       // error): nothing is left to undo, and this error would hide the one that tells why.
       if (!/no transaction is active/.test(String((error as Error | null)?.message))) throw error;
     }
+    await (connection as LockWaitingConnection).release();
   }
 
   releaseConnection(connection: DatabaseConnection): Promise<void> {

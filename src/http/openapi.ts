@@ -116,7 +116,7 @@ function describeApi(options: OpenApiOptions): string {
 - **Removed animals** are deleted, not remembered: their ids answer 404 (not 410) and are never reused.
 - **Identifiers** (\`id\`, \`categoryId\`) are int64 in the range 1 to 2^53−1, the range every JSON client reads exactly; ids grow and are never reused.
 - **Pagination** beyond \`limit\`: an opaque, signed \`cursor\` bound to the filters of its listing, and a \`Link: <…>; rel="next"\` header (RFC 8288); the body stays a bare array.
-- **Finding animals**: \`GET /pets\` filters by \`id\` (repeatable, up to 100), \`categoryId\`, \`status\` and \`name\`, a prefix compared after Unicode NFKC and a locale-independent case fold, alike on every database.
+- **Finding animals**: \`GET /pets\` filters by \`id\` (repeatable, up to 100), \`categoryId\`, \`status\` and \`name\`, a prefix compared after Unicode NFKC and Unicode full case folding, alike on every database.
 - **Size limit**: request bodies of at most ${options.bodyLimitBytes} bytes (configurable); larger ones answer 413.
 - **Rate limits**: ${
     options.rateLimitPerMinute === 0

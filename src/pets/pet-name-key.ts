@@ -3,18 +3,22 @@
  * `GET /v1/pets?name=` compares, so it is computed here in JavaScript, the same way for every
  * database, and stored beside the name: SQLite and PostgreSQL never apply case rules of their own.
  *
- * The migration that added the column keeps its own frozen copy of `petNameKey`: if this one ever
- * changes, a new migration must recompute the stored keys.
+ * The migration that last recomputed the stored keys (2026-11-27T00-full-case-folding) keeps its
+ * own frozen copy of `petNameKey`: if this one ever changes (a new Unicode version's table
+ * included), a new migration must recompute them.
  */
+import { fullCaseFold } from './case-folding.js';
 
 /**
- * NFKC (full-width `Ｒｅｘ` is `Rex`, the ligature `ﬁ` is `fi`), then a locale-independent case fold:
- * upper case first, so `ß` becomes `SS` and matches `ss`; then lower case; final sigma `ς` folded to
- * `σ`, so a prefix ending in Σ (lower-cased as a final ς) still matches inside a word. NFKC again,
- * since case mapping may leave text unnormalised; the key of a key is the key itself.
+ * NFKC (full-width `Ｒｅｘ` is `Rex`, the ligature `ﬁ` is `fi`), then Unicode's full case folding
+ * (case-folding.ts), then NFKC again, since folding may leave text unnormalised: the key of a key
+ * is the key itself. Full folding makes `ẞ`, `ß`, `ss`, `SS` and `ſs` one (`ss`), and every
+ * sigma `σ`, so a prefix ending in Σ matches inside a word. What it does not make equal: letters
+ * that differ by more than case, such as `İ` (folded to `i` and a combining dot above, as in
+ * `i̇zmir`), which `izmir` does not find, like any other accent (`é` is not `e`).
  */
 export function petNameKey(name: string): string {
-  return name.normalize('NFKC').toUpperCase().toLowerCase().replaceAll('ς', 'σ').normalize('NFKC');
+  return fullCaseFold(name.normalize('NFKC')).normalize('NFKC');
 }
 
 /** Keys from `from` (inclusive) to `to` (exclusive; none when no string is above them all). */

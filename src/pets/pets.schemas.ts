@@ -7,6 +7,7 @@ import { PAGE_SIZE, pageLimitSchema } from '../pagination/page-size.js';
 import type { PetStatus } from '../db/database.js';
 import { STORABLE_TEXT_PATTERN } from '../http/validation.js';
 import { DISPLAY_TEXT_PATTERN, DISPLAY_TEXT_RULE } from '../display-text.js';
+import { CASE_FOLDING_UNICODE_VERSION } from './case-folding-table.js';
 
 /** Largest integer JSON numbers carry exactly in JavaScript (2^53−1); int64 inputs are bounded by it. */
 export const MAX_EXACT_INTEGER = Number.MAX_SAFE_INTEGER;
@@ -117,7 +118,7 @@ export const ListPetsQuerySchema = Type.Object(
         minLength: 1,
         maxLength: NAME_MAX_LENGTH,
         pattern: STORABLE_TEXT_PATTERN,
-        description: `Return only animals whose name starts with this text, ignoring case and compatibility forms: both sides are compared after Unicode NFKC and a locale-independent case fold (\`ñan\` and \`ÑAN\` find \`Ñandú\`, \`STRASSE\` finds \`Straße\`, \`rex\` finds \`Ｒｅｘ\`). Accents and white space count (\`nan\` does not find \`Ñandú\`; \` Rex\` does not find \`Rex\`). 1 to ${NAME_MAX_LENGTH} characters.`,
+        description: `Return only animals whose name starts with this text, ignoring case and compatibility forms: both sides are compared after Unicode NFKC and Unicode ${CASE_FOLDING_UNICODE_VERSION} full case folding, the same whatever the language (\`ñan\` and \`ÑAN\` find \`Ñandú\`, \`rex\` finds \`Ｒｅｘ\`; \`ẞ\`, \`ß\`, \`SS\` and \`ss\` are one, so \`STRASSE\` finds \`Straße\` and \`ß\` finds \`ẞtrasse\`). Accents and white space count (\`nan\` does not find \`Ñandú\`; \` Rex\` does not find \`Rex\`); \`İ\` folds to \`i\` with a combining dot above, so \`izmir\` does not find \`İzmir\`, and the dotless \`ı\` is not \`i\`. 1 to ${NAME_MAX_LENGTH} characters.`,
         examples: ['Re'],
       }),
     ),

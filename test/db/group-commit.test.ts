@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Kysely, sql } from 'kysely';
-import { createDb } from '../../src/db/create-db.js';
+import { createDb, isDatabaseUnavailable } from '../../src/db/create-db.js';
 import type { Database } from '../../src/db/database.js';
 import { singleWrite, writeTransaction } from '../../src/db/dialect.js';
 import { groupCommitOf } from '../../src/db/group-commit.js';
@@ -88,6 +88,50 @@ describe('group commit (SQLite)', () => {
       }),
       /the original failure/,
     );
+  });
+
+  it('a group of three whose middle member makes SQLite roll back the whole transaction > every member fails as unavailable, only the one that failed carries the cause, and nothing is stored', async () => {
+    // A real SQLITE_FULL: the file may not grow, and the middle member writes more than the free
+    // pages hold. Into a table of no index and no constraint, so the insert runs without a
+    // statement journal and SQLite rolls back the whole transaction, savepoints included (with
+    // one, as for a pet, it would undo that statement alone). An I/O error does the same anywhere.
+    await sql`create table if not exists filler (v text)`.execute(t.db);
+    const before = await countPets();
+    let rolledBackBySqlite: boolean | undefined;
+    const outcomes = await Promise.allSettled([
+      singleWrite(t.db, (db) => insert(db, 'first of a lost group')),
+      writeTransaction(t.db, async (trx) => {
+        // (Kysely's CamelCasePlugin names the pragmas' columns.)
+        const pages = (await sql<{ pageCount: number }>`pragma page_count`.execute(trx)).rows[0]!.pageCount;
+        const free = (await sql<{ freelistCount: number }>`pragma freelist_count`.execute(trx)).rows[0]!.freelistCount;
+        const pageSize = (await sql<{ pageSize: number }>`pragma page_size`.execute(trx)).rows[0]!.pageSize;
+        await sql.raw(`pragma max_page_count = ${pages}`).execute(trx);
+        try {
+          return await sql`insert into filler (v) values (${'x'.repeat((free + 2) * pageSize)})`.execute(trx);
+        } finally {
+          rolledBackBySqlite = !(await sql<{ n: number }>`select count(*) as n from pets where name = 'first of a lost group'`.execute(trx)).rows[0]!.n;
+        }
+      }),
+      singleWrite(t.db, (db) => insert(db, 'last of a lost group')),
+    ]);
+    await sql.raw('pragma max_page_count = 1073741823').execute(t.db);
+
+    assert.equal(rolledBackBySqlite, true, 'SQLite undid the first member by itself');
+    assert.deepEqual(outcomes.map((o) => o.status), ['rejected', 'rejected', 'rejected']);
+    const errors = outcomes.map((o) => (o as PromiseRejectedResult).reason as { code?: string; message: string });
+    assert.deepEqual(errors.map((e) => isDatabaseUnavailable(e)), [true, true, true], 'each answers 503');
+    assert.equal(errors[1]!.code, 'SQLITE_FULL', 'the member that hit the full disk gets that error');
+    assert.match(errors[1]!.message, /database or disk is full/);
+    for (const i of [0, 2]) {
+      assert.doesNotMatch(errors[i]!.message, /no such savepoint|database or disk is full/, 'the others carry neither a misleading error nor the cause again');
+      assert.match(errors[i]!.message, /rolled back with its group/);
+    }
+    assert.equal(await countPets(), before, 'nothing of the group is stored');
+
+    // The next group commits as usual.
+    const next = await Promise.all([1, 2, 3].map((i) => singleWrite(t.db, (db) => insert(db, `after the lost group ${i}`))));
+    assert.equal(next.length, 3);
+    assert.equal(await countPets(), before + 3);
   });
 
   it('no member is answered before its group has committed', async () => {

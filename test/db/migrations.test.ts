@@ -87,7 +87,8 @@ for (const dialect of ALL_DIALECTS) {
       const keptOrders = await storedIds('orders');
       const largestBefore = Math.max(...oldPets, ...oldOrders.map(Number), orderOfLargestPet.petId);
 
-      assert.deepEqual(await migrateToLatest(handle.db), ['2026-11-26T08-ids-from-transactions']);
+      // Later migrations may follow it; it must be the first applied now.
+      assert.equal((await migrateToLatest(handle.db))[0], '2026-11-26T08-ids-from-transactions');
       assert.deepEqual(await storedIds('pets'), keptPets);
       assert.deepEqual(await storedIds('orders'), keptOrders);
       const firstNewPet = await newPet();

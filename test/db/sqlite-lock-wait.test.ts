@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isSqliteBusy, retryWhileBusy } from '../../src/db/sqlite-lock-wait.js';
+import { createTestDatabase } from '../helpers/test-db.js';
 
 const busy = (code = 'SQLITE_BUSY') => Object.assign(new Error('database is locked'), { code });
 
@@ -49,5 +50,24 @@ describe('isSqliteBusy', () => {
       [true, true, false, false, false],
     );
     assert.equal(isSqliteBusy(null), false);
+  });
+});
+
+describe('LockWaitingDialect transactions (SQLite file)', () => {
+  it('two transactions one after the other on one reserved connection (as migrations run) > both commit, the second does not wait for the first forever', { timeout: 30_000 }, async () => {
+    const database = await createTestDatabase('sqlite');
+    try {
+      await database.db.connection().execute(async (db) => {
+        for (const name of ['first', 'second']) {
+          await db.transaction().execute((trx) => trx.insertInto('pets').values({ name, nameKey: name, categoryId: 1, status: 'available', createdAt: 0 }).execute());
+        }
+      });
+      const names = (await database.db.selectFrom('pets').select('name').orderBy('id').execute()).map((row) => row.name);
+      assert.deepEqual(names, ['first', 'second']);
+      // The connection is free again for everyone else.
+      await database.db.transaction().execute((trx) => trx.deleteFrom('pets').execute());
+    } finally {
+      await database.drop();
+    }
   });
 });
