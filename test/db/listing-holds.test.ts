@@ -9,13 +9,15 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { AggregatorRegistry, Registry } from 'prom-client';
+import { createDb } from '../../src/db/create-db.js';
 import { HOLD_METRIC, HOLD_WARNING, registerListingHoldMetrics } from '../../src/db/listing-holds.js';
 import { sampleValue } from '../helpers/metrics.js';
 import { nextLinkOf } from '../helpers/pages.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { createScratchDatabase, describeOnPostgres } from '../helpers/test-db.js';
+import { createEmptyDatabaseUrl, createScratchDatabase, describeOnPostgres } from '../helpers/test-db.js';
 
 
 /** A session of its own, named as a psql user's would be, that the test leaves idle in a transaction. */
@@ -250,6 +252,20 @@ describeOnPostgres('PG_HOLD_WARN_MS: a transaction of this database holding the 
       await holder.query('rollback').catch(() => {});
       await holder.end();
       await t.close();
+    }
+  });
+});
+
+describeOnPostgres("the service's own connections", {}, () => {
+  it('a pooled connection > ends a transaction left idle after DATABASE_STATEMENT_TIMEOUT_MS (idle_in_transaction_session_timeout), so the service never holds the listings back longer', async () => {
+    const place = await createEmptyDatabaseUrl('postgres');
+    const handle = createDb(place.url, { statementTimeoutMs: 1234 });
+    try {
+      const { rows } = await sql<{ idle: string; statement: string }>`select current_setting('idle_in_transaction_session_timeout') as idle, current_setting('statement_timeout') as statement`.execute(handle.db);
+      assert.deepEqual(rows, [{ idle: '1234ms', statement: '1234ms' }]);
+    } finally {
+      await handle.close();
+      await place.remove();
     }
   });
 });

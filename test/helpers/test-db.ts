@@ -126,9 +126,10 @@ async function withAdmin<T>(url: string, work: (client: pg.Client) => Promise<T>
 /**
  * Resolves once a listing must show every committed pet or order with an id up to `id`: on
  * PostgreSQL, once every transaction of the cluster that could still commit a smaller id has ended
- * (`visible_id_bound()`, db/dialect.ts `belowUnsettledIds`); at once on SQLite. A test that lists
- * right after creating waits for this event, since another suite's (or another program's) write
- * transaction left open in the same cluster holds listings back until it ends.
+ * (`visible_id_bound()`, stricter than the listings' own bound of db/visible-bound.ts, which leaves
+ * other databases out); at once on SQLite. A test that lists right after creating waits for this
+ * event, since another suite's write transaction left open in the same database (each suite has
+ * only a schema of the shared test database) holds listings back until it ends.
  */
 export async function untilListable(db: Kysely<any>, id: number): Promise<void> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
