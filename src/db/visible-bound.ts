@@ -50,6 +50,8 @@ export function withListingSnapshot<QB extends SelectQueryBuilder<any, any, any>
 
 /** The rows without the snapshot column: every committed row, as the statement saw them. */
 export function withoutListingSnapshot<Row extends object>(rows: readonly (Row & ListingSnapshotColumn)[]): Row[] {
+  // SQLite's rows have no such column: kept as they are, no copy on its hot path.
+  if (rows[0]?.listingSnapshot === undefined) return rows as Row[];
   return rows.map(({ listingSnapshot: _snapshot, ...row }) => row as Row);
 }
 
