@@ -13,6 +13,10 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { AggregatorRegistry, Registry } from 'prom-client';
 import { createDb } from '../../src/db/create-db.js';
+import { CURSOR_SECRET_NAME } from '../../src/pagination/cursor-secret.js';
+import { petCursors } from '../../src/pets/pets.cursor.js';
+import { insertPet } from '../../src/pets/pets.repository.js';
+import { obtainServiceSecret } from '../../src/secrets/service-secrets.js';
 import { HOLD_METRIC, HOLD_WARNING, registerListingHoldMetrics } from '../../src/db/listing-holds.js';
 import { sampleValue } from '../helpers/metrics.js';
 import { nextLinkOf } from '../helpers/pages.js';
@@ -118,6 +122,58 @@ describeOnPostgres('PostgreSQL listings and transactions elsewhere in the cluste
     } finally {
       if (held) await holder.query('rollback').catch(() => {});
       await holder.end();
+    }
+  });
+});
+
+describeOnPostgres('PostgreSQL walks while another database keeps a transaction open', {}, () => {
+  it('many creates from several connections, a client walking the pages, an idle transaction elsewhere all along > the walk meets every pet exactly once, in id order, and ends without waiting for it', { timeout: 120_000 }, async () => {
+    const t = await createTestApp('postgres', { database: await createScratchDatabase() });
+    const other = await openSession(otherDatabaseUrl(), 'forgotten psql');
+    const writers = Array.from({ length: 4 }, () => createDb(t.database.url, { poolMax: 3 }));
+    try {
+      await beginHolding(other);
+      const categoryId = 7;
+      const start = (await insertPet(t.database.db, { name: 'start', categoryId, status: 'available', createdAt: Date.now() })).id;
+      let writing = true;
+      const created: number[] = [];
+      // Each create waits one more round trip before its commit, so commits often land out of id order.
+      const writes = Promise.all(
+        writers.flatMap((writer) =>
+          Array.from({ length: 3 }, async () => {
+            for (let i = 0; i < 25; i++) {
+              const id = await writer.db.transaction().execute(async (trx) => {
+                const pet = await insertPet(trx, { name: `many ${i}`, categoryId, status: 'available', createdAt: Date.now() });
+                await sql`select 1`.execute(trx);
+                return pet.id;
+              });
+              created.push(id);
+            }
+          }),
+        ),
+      ).finally(() => (writing = false));
+      const seen: number[] = [];
+      let after = start;
+      const cursors = petCursors(await obtainServiceSecret(t.database.db, CURSOR_SECRET_NAME));
+      const walkOn = async () => {
+        const response = await t.app.inject({ method: 'GET', url: `/v1/pets?limit=5&categoryId=${categoryId}&cursor=${cursors.encode(after, { categoryId })}`, headers: t.auth });
+        assert.equal(response.statusCode, 200, response.body);
+        const ids = (response.json() as { id: number }[]).map((pet) => pet.id);
+        seen.push(...ids);
+        if (ids.length > 0) after = ids.at(-1)!;
+        return ids.length;
+      };
+      while (writing) await walkOn();
+      await writes;
+      // The writes are over and the other database's transaction is still open: the rest of the
+      // walk comes at once (before, it waited for that transaction for as long as it ran).
+      while (seen.length < created.length) assert.ok((await walkOn()) > 0 || seen.length === created.length, 'the walk is not held back');
+      assert.equal(await walkOn(), 0);
+      assert.deepEqual(seen, [...created].sort((a, b) => a - b), 'the walk saw every created pet once, in id order');
+    } finally {
+      await other.end();
+      await Promise.all(writers.map((writer) => writer.close()));
+      await t.close();
     }
   });
 });
