@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import { compiledQuery, type CompiledQueryOf } from '../db/compiled-query.js';
 import { forUpdate, type IdListParameter, idIn, idListParameter } from '../db/dialect.js';
-import { keepSettled, type ListingSnapshotColumn, withListingSnapshot, withoutListingSnapshot } from '../db/visible-bound.js';
+import { keepSettled, type ListingSnapshotColumn, withListingSnapshot } from '../db/visible-bound.js';
 import type { Database, NewPetRow, PetRow, PetStatus } from '../db/database.js';
 import { type KeyRange, petNameKey } from './pet-name-key.js';
 import { firstRows, pageLimit } from '../db/page-limit.js';
@@ -109,7 +109,7 @@ export async function findPetsAfter(db: Kysely<Database>, query: PetsAfterQuery)
     to: filter.nameKeys?.to,
   };
   const rows = await compiledPetsAfter(shapeOf(query)).execute(db, values);
-  return firstRows(query.everyCommitted ? withoutListingSnapshot(rows) : await keepSettled(db, rows), query.limit);
+  return firstRows(query.everyCommitted ? rows : await keepSettled(db, rows), query.limit);
 }
 
 /**
