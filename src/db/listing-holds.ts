@@ -23,8 +23,8 @@ export const HOLD_METRIC = 'animal_store_db_listings_held_seconds';
 
 /** A transaction of this database that has held the listings back longer than PG_HOLD_WARN_MS. */
 export interface ListingHold {
-  /** A session's process id (absent for a prepared transaction). */
-  pid?: number;
+  /** A session's server process id (absent for a prepared transaction); not `pid`, which log lines give to the service's own process. */
+  backendPid?: number;
   /** A prepared transaction's name. */
   gid?: string;
   ageMs: number;
@@ -79,14 +79,14 @@ export function watchListingHolds(db: Kysely<any>, options: ListingHoldsOptions)
     holds.sort((a, b) => b.ageMs - a.ageMs);
     oldest = holds[0]?.ageMs ?? 0;
     const late = holds.filter((hold) => hold.ageMs > options.warnMs);
-    overdue = late.map(({ transaction, ageMs }) => (transaction.gid === null ? { pid: transaction.pid!, ageMs } : { gid: transaction.gid, ageMs }));
+    overdue = late.map(({ transaction, ageMs }) => (transaction.gid === null ? { backendPid: transaction.pid!, ageMs } : { gid: transaction.gid, ageMs }));
     for (const { key, transaction, ageMs, fromServer } of late) {
       if (warned.has(key)) continue;
       warned.add(key);
       options.log.warn(
         {
           ...(transaction.gid === null
-            ? { pid: transaction.pid, applicationName: transaction.applicationName, state: transaction.state ?? undefined }
+            ? { backendPid: transaction.pid, applicationName: transaction.applicationName, state: transaction.state ?? undefined }
             : { gid: transaction.gid }),
           xid: transaction.xid,
           ageMs,

@@ -259,8 +259,9 @@ describeOnPostgres('PG_HOLD_WARN_MS: a transaction of this database holding the 
     try {
       const pid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
       const xid = await beginHolding(holder);
-      const line = await untilHoldLogged(t, (entry) => entry.pid === pid);
+      const line = await untilHoldLogged(t, (entry) => entry.backendPid === pid);
       assert.equal(line.level, 40, 'a warning');
+      assert.notEqual(line.pid, pid, "the log line's pid stays the service's own process");
       assert.equal(line.applicationName, 'forgotten psql');
       assert.equal(line.state, 'idle in transaction');
       assert.equal(BigInt(line.xid as string), BigInt(xid) & 0xffffffffn, 'the id pg_stat_activity shows (backend_xid, 32 bits)');
@@ -274,11 +275,11 @@ describeOnPostgres('PG_HOLD_WARN_MS: a transaction of this database holding the 
       assert.ok((sampleValue(metrics, HOLD_METRIC) ?? 0) >= 0.1, metrics.split('\n').filter((l) => l.includes(HOLD_METRIC)).join('\n'));
       const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
       assert.equal(ready.statusCode, 200);
-      const body = ready.json() as { status: string; listingsHeldBack?: { oldestAgeMs: number; transactions: { pid?: number; ageMs: number }[] } };
+      const body = ready.json() as { status: string; listingsHeldBack?: { oldestAgeMs: number; transactions: { backendPid?: number; ageMs: number }[] } };
       assert.equal(body.status, 'ready');
       assert.ok(body.listingsHeldBack, ready.body);
       assert.ok(body.listingsHeldBack.oldestAgeMs >= 100);
-      assert.deepEqual(body.listingsHeldBack.transactions.map((held) => held.pid), [pid]);
+      assert.deepEqual(body.listingsHeldBack.transactions.map((held) => held.backendPid), [pid]);
 
       await holder.query('rollback');
       await t.app.listingHolds.checkNow();
@@ -299,7 +300,7 @@ describeOnPostgres('PG_HOLD_WARN_MS: a transaction of this database holding the 
     try {
       const pid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
       await beginHolding(holder);
-      const line = await untilHoldLogged(t, (entry) => entry.pid === pid);
+      const line = await untilHoldLogged(t, (entry) => entry.backendPid === pid);
       assert.equal(line.applicationName, 'forgotten psql');
       assert.equal(line.state, undefined);
       assert.equal(line.ageFrom, 'first seen by this process');
