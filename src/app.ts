@@ -7,9 +7,11 @@ import type { SchemaObject } from 'ajv';
 import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import type { Kysely } from 'kysely';
 import pino from 'pino';
-import type { Config } from './config.js';
+import { type Config, CONFIG_DEFAULTS } from './config.js';
 import type { DbHandle } from './db/create-db.js';
 import type { Database } from './db/database.js';
+import { type ListingHolds, registerListingHoldMetrics, watchListingHolds } from './db/listing-holds.js';
+import { isPostgres } from './db/dialect.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerCors } from './http/cors.js';
 import { stdoutLogDestination } from './log-destination.js';
@@ -60,7 +62,7 @@ export interface AppDeps {
     | 'shutdownTimeoutMs'
     | 'idempotencyKeyTtlHours'
   > &
-    Partial<Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'rateLimitSyncMs' | 'keyLastUsedFlushMs'>>;
+    Partial<Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'rateLimitSyncMs' | 'keyLastUsedFlushMs' | 'pgHoldWarnMs'>>;
   /** What the metrics tell of the database: its dialect and, on PostgreSQL, its pool. */
   database?: Pick<DbHandle, 'dialect' | 'poolStats'>;
   /** The metrics to count into; made here when not given. */
@@ -85,6 +87,8 @@ declare module 'fastify' {
     keyUsage: KeyUsage;
     /** Pushes the rate-limit counts to Redis now (a no-op without Redis). */
     counterSync: { syncNow(): Promise<boolean> };
+    /** PostgreSQL: the transactions of the database holding the listings back (db/listing-holds.ts). */
+    listingHolds: ListingHolds;
   }
 }
 /** The documented bound (README, error `request_timeout`) for a request to arrive completely. */
@@ -173,7 +177,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await registerOpenApi(app, config);
-  await app.register(healthRoutes, { db });
+  // Real time, not the app's clock (tests move that one): the age of a transaction is the server's too.
+  const listingHolds = watchListingHolds(db, { warnMs: config.pgHoldWarnMs ?? Number(CONFIG_DEFAULTS.PG_HOLD_WARN_MS), log: app.log });
+  app.decorate('listingHolds', listingHolds);
+  app.addHook('onClose', () => listingHolds.close());
+  if (isPostgres(db)) registerListingHoldMetrics(metrics.registry, listingHolds);
+  await app.register(healthRoutes, { db, listingHolds });
   registerServiceIndex(app);
 
   // --- issue 10: a fleet. Redis shares the rate-limit counts and the revocations; keys' last use is batched.

@@ -44,6 +44,8 @@ export interface Config {
   keyLastUsedFlushMs: number;
   /** How long an Idempotency-Key and its answer are kept (hours). */
   idempotencyKeyTtlHours: number;
+  /** PostgreSQL: a transaction of the database holding the listings back longer than this is logged, counted and shown by /readyz. */
+  pgHoldWarnMs: number;
 }
 
 /** Shortest CURSOR_SECRET accepted: 32 characters, so a random one carries enough to resist guessing. */
@@ -85,7 +87,11 @@ export const CONFIG_DEFAULTS = {
   RATE_LIMIT_SYNC_MS: '250',
   KEY_LAST_USED_FLUSH_MS: '10000',
   IDEMPOTENCY_KEY_TTL_HOURS: '24',
+  PG_HOLD_WARN_MS: '5000',
 } as const;
+
+/** The range PG_HOLD_WARN_MS accepts (ms): from 10, for tests, to a day. */
+export const PG_HOLD_WARN_MS_RANGE = { min: 10, max: 86_400_000 } as const;
 
 type Env = Record<string, string | undefined>;
 
@@ -204,6 +210,7 @@ export function loadConfig(env: Env = process.env): Config {
     keyLastUsedFlushMs: integer('KEY_LAST_USED_FLUSH_MS', 100, 3_600_000),
     // Up to 30 days: rows are bounded by this times what keys may send (RATE_LIMIT_PER_MINUTE).
     idempotencyKeyTtlHours: integer('IDEMPOTENCY_KEY_TTL_HOURS', 1, 720),
+    pgHoldWarnMs: integer('PG_HOLD_WARN_MS', PG_HOLD_WARN_MS_RANGE.min, PG_HOLD_WARN_MS_RANGE.max),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

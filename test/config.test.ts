@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { CONFIG_DEFAULTS, ConfigError, loadConfig, parseByteSize } from '../src/config.js';
+import { CONFIG_DEFAULTS, ConfigError, loadConfig, parseByteSize, PG_HOLD_WARN_MS_RANGE } from '../src/config.js';
 
 describe('loadConfig', () => {
   it('with an empty environment > answers the documented defaults', () => {
@@ -27,6 +28,7 @@ describe('loadConfig', () => {
       rateLimitSyncMs: 250,
       keyLastUsedFlushMs: 10000,
       idempotencyKeyTtlHours: 24,
+      pgHoldWarnMs: 5000,
     });
   });
 
@@ -170,6 +172,23 @@ describe('loadConfig', () => {
 
   it('with a plain file path as DATABASE_URL > accepts it as SQLite', () => {
     assert.equal(loadConfig({ DATABASE_URL: './store.db' }).databaseUrl, './store.db');
+  });
+
+  it('PG_HOLD_WARN_MS > is read, refused out of its range, and published with its default and range', () => {
+    assert.equal(loadConfig({}).pgHoldWarnMs, Number(CONFIG_DEFAULTS.PG_HOLD_WARN_MS));
+    assert.equal(loadConfig({ PG_HOLD_WARN_MS: '250' }).pgHoldWarnMs, 250);
+    for (const bad of ['0', '9', 'soon', String(PG_HOLD_WARN_MS_RANGE.max + 1)]) {
+      assert.throws(() => loadConfig({ PG_HOLD_WARN_MS: bad }), new RegExp(`PG_HOLD_WARN_MS must be a whole number from ${PG_HOLD_WARN_MS_RANGE.min} to ${PG_HOLD_WARN_MS_RANGE.max}`));
+    }
+    const root = new URL('../', import.meta.url);
+    const readme = readFileSync(new URL('README.md', root), 'utf8');
+    const row = readme.split('\n').find((line) => line.startsWith('| `PG_HOLD_WARN_MS` |'));
+    assert.ok(row, 'README lists PG_HOLD_WARN_MS');
+    assert.ok(row.startsWith(`| \`PG_HOLD_WARN_MS\` | \`${CONFIG_DEFAULTS.PG_HOLD_WARN_MS}\` |`), row);
+    assert.ok(row.includes(`(${PG_HOLD_WARN_MS_RANGE.min} to ${PG_HOLD_WARN_MS_RANGE.max} ms)`), row);
+    const example = readFileSync(new URL('.env.example', root), 'utf8');
+    assert.match(example, new RegExp(`^PG_HOLD_WARN_MS=${CONFIG_DEFAULTS.PG_HOLD_WARN_MS}$`, 'm'));
+    assert.ok(example.includes(`(ms, ${PG_HOLD_WARN_MS_RANGE.min} to ${PG_HOLD_WARN_MS_RANGE.max})`));
   });
 
   it('defaults > are all valid', () => {

@@ -1,27 +1,14 @@
 /**
  * The few places where SQLite and PostgreSQL need different statements, each behind one named
- * helper, so queries elsewhere stay one set. Only this module and createDb look at the dialect.
+ * helper, so queries elsewhere stay one set. Only db/ modules look at the dialect: this one,
+ * createDb, and visible-bound.ts with listing-holds.ts (what a PostgreSQL listing may show).
  */
 import { type Kysely, PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
 import { groupCommitOf } from './group-commit.js';
 
-function isPostgres(db: Kysely<any>): boolean {
+/** Whether the database is PostgreSQL; for the db/ modules that hold a dialect difference (visible-bound.ts, listing-holds.ts). */
+export function isPostgres(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
-}
-
-/**
- * Keeps, of a listing that walks ids upwards, only the ids below every id an unfinished insert
- * could still commit, so each page is a complete prefix in id order and a reader paging by
- * `id > cursor` never passes a pet (or order) still committing. PostgreSQL: a new row's id is its
- * transaction's id plus a fixed offset (migration 2026-11-26T08), and `visible_id_bound()` is the
- * offset plus the oldest transaction still running when the statement's snapshot was taken; rows
- * above it appear on a later request, once the transactions before them have ended. Inserts never
- * wait for one another: they queued on one lock through their commits before, where 4 to 9 of
- * about 9 busy backends waited under load (docs/performance.md, "PostgreSQL inserts"). SQLite lets one writer at a time into the file, so ids
- * commit in order there and every row is kept.
- */
-export function belowUnsettledIds<QB extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: QB): QB {
-  return isPostgres(db) ? (query.where(sql<boolean>`${sql.ref('id')} < visible_id_bound()`) as QB) : query;
 }
 
 /** The list of an `id IN (…)` filter as one statement parameter (idListParameter makes it). */
@@ -60,7 +47,7 @@ export async function keepNewIdsAboveStoredOnes(db: Kysely<any>): Promise<{ rais
     const row = (await behind.execute(trx)).rows[0];
     if (!row?.behind || row.largest === null) return {};
     const offset = BigInt(row.largest) + 1n;
-    // The function keeps its identity, so the ids' default and visible_id_bound() follow it.
+    // The function keeps its identity, so the ids' default and the listings' bound (visible-bound.ts) follow it.
     await sql`create or replace function animal_store_id_offset() returns bigint language sql immutable parallel safe
       as ${sql.lit(`select ${offset.toString()}::bigint`)}`.execute(trx);
     return { raisedTo: offset };

@@ -1,7 +1,8 @@
 /** SQL for pets. Every function takes the database (or a transaction) first. */
 import type { Kysely } from 'kysely';
 import { compiledQuery, type CompiledQueryOf } from '../db/compiled-query.js';
-import { belowUnsettledIds, forUpdate, type IdListParameter, idIn, idListParameter } from '../db/dialect.js';
+import { forUpdate, type IdListParameter, idIn, idListParameter } from '../db/dialect.js';
+import { keepSettled, type ListingSnapshotColumn, withListingSnapshot } from '../db/visible-bound.js';
 import type { Database, NewPetRow, PetRow, PetStatus } from '../db/database.js';
 import { type KeyRange, petNameKey } from './pet-name-key.js';
 import { firstRows, pageLimit } from '../db/page-limit.js';
@@ -12,7 +13,7 @@ export type PetChanges = Partial<Pick<PetRow, 'name' | 'categoryId' | 'status'>>
 /**
  * Inserts a pet. It waits for no other insert: on PostgreSQL its id comes from its transaction
  * (one pet per transaction, so never run two of these in one), and listings keep only settled
- * ids (`belowUnsettledIds`), so a reader paging by `id > cursor` never passes one still committing.
+ * ids (db/visible-bound.ts), so a reader paging by `id > cursor` never passes one still committing.
  */
 const insertPetRow = compiledQuery<Database, Pick<PetRow, 'name' | 'nameKey' | 'categoryId' | 'status' | 'createdAt'>, PetRow>((db, value) =>
   db
@@ -91,10 +92,11 @@ export interface PetFilter {
 
 /**
  * Pets with an id above `afterId` that pass the filter, in ascending id order, stopping before the
- * first id still committing (`belowUnsettledIds`, on every filter alike, ids included: a list of
- * ids is paged like any other filter, so it could pass a pet still committing the same way). Each filter has an
- * index ending in id (status, category, name key; ids use the primary key), so a page reads the
- * matching rows, never the whole table; docs/performance.md shows the plans.
+ * first id still committing (db/visible-bound.ts `keepSettled`, on every filter alike, ids
+ * included: a list of ids paged like any other filter could pass a pet still committing the same
+ * way), unless `everyCommitted` says the answer is no walk. Each filter has an index ending in id
+ * (status, category, name key; ids use the primary key), so a page reads the matching rows, never
+ * the whole table; docs/performance.md shows the plans.
  */
 export async function findPetsAfter(db: Kysely<Database>, query: PetsAfterQuery): Promise<PetRow[]> {
   const { filter } = query;
@@ -106,7 +108,8 @@ export async function findPetsAfter(db: Kysely<Database>, query: PetsAfterQuery)
     from: filter.nameKeys?.from,
     to: filter.nameKeys?.to,
   };
-  return firstRows(await compiledPetsAfter(shapeOf(query)).execute(db, values), query.limit);
+  const rows = await compiledPetsAfter(shapeOf(query)).execute(db, values);
+  return firstRows(query.everyCommitted ? rows : await keepSettled(db, rows), query.limit);
 }
 
 /**
@@ -114,17 +117,17 @@ export async function findPetsAfter(db: Kysely<Database>, query: PetsAfterQuery)
  * built by selectPetsAfter itself with placeholders for the values (db/compiled-query.ts). Shapes
  * are few: 16 sets of filters times 7 limits.
  */
-const petsAfterByShape = new Map<string, CompiledQueryOf<Record<string, unknown>, PetRow>>();
+const petsAfterByShape = new Map<string, CompiledQueryOf<Record<string, unknown>, PetRow & ListingSnapshotColumn>>();
 
 function shapeOf({ filter, limit }: PetsAfterQuery): string {
   return [filter.status !== undefined, filter.categoryId !== undefined, filter.ids !== undefined, filter.nameKeys !== undefined, filter.nameKeys?.to !== undefined, limit].join();
 }
 
-function compiledPetsAfter(shape: string): CompiledQueryOf<Record<string, unknown>, PetRow> {
+function compiledPetsAfter(shape: string): CompiledQueryOf<Record<string, unknown>, PetRow & ListingSnapshotColumn> {
   let compiled = petsAfterByShape.get(shape);
   if (compiled === undefined) {
     const [hasStatus, hasCategory, hasIds, hasFrom, hasTo, limit] = shape.split(',');
-    compiled = compiledQuery<Database, Record<string, unknown>, PetRow>((db, value) =>
+    compiled = compiledQuery<Database, Record<string, unknown>, PetRow & ListingSnapshotColumn>((db, value) =>
       selectPetsAfter(db, {
         afterId: value('afterId') as number,
         filter: {
@@ -148,12 +151,17 @@ export interface PetsAfterQuery {
   afterId: number;
   filter: PetFilter;
   limit: number;
+  /**
+   * Every committed pet, none held back: for an answer that is no walk, whose rows all fit in one
+   * page (ids asked for, no cursor), so no next page can follow it and pass a pet still committing.
+   */
+  everyCommitted?: boolean;
 }
 
 /** The statement of findPetsAfter, unexecuted: the query-plan tests explain this very statement. */
 export function selectPetsAfter(db: Kysely<Database>, query: PetsAfterQuery | (Omit<PetsAfterQuery, 'filter'> & { filter: PetFilterParameters })) {
   const { filter } = query;
-  let select = belowUnsettledIds(db, db.selectFrom('pets').selectAll().where('id', '>', query.afterId));
+  let select = withListingSnapshot(db, db.selectFrom('pets').selectAll().where('id', '>', query.afterId));
   if (filter.status !== undefined) select = select.where('status', '=', filter.status);
   if (filter.categoryId !== undefined) select = select.where('categoryId', '=', filter.categoryId);
   if (filter.ids !== undefined) select = select.where(idIn(db, Array.isArray(filter.ids) ? idListParameter(db, filter.ids) : (filter.ids as IdListParameter)));

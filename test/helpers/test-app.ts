@@ -30,9 +30,11 @@ export async function createTestApp(
     wrapDb?: (db: Kysely<Database>) => Kysely<Database>;
     /** Test hooks of the app (such as onIdempotencyKeyReserved). */
     hooks?: Pick<AppDeps, 'onIdempotencyKeyReserved'>;
+    /** A database made by the test (createScratchDatabase, say) instead of a fresh one; dropped by close(). */
+    database?: TestDatabase;
   } = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase(dialect);
+  const database = options.database ?? (await createTestDatabase(dialect));
   const config = loadConfig({ LOG_LEVEL: 'info', ...options.env });
   const clock = { now: options.now ?? Date.now() };
   const logs: Record<string, unknown>[] = [];
