@@ -162,7 +162,9 @@ README_PREFIX="" readme_start readme24 "$work/app"
 
 if [ -n "${NODE22_HOME:-}" ] && [ -n "${NPM22_HOME:-}" ]; then
   step "README: npm install && npm start with Node 22 and its npm, no Python"
-  README_PREFIX='mkdir -p /tmp/bin && ln -sf /opt/npm/bin/npm-cli.js /tmp/bin/npm && export PATH=/tmp/bin:/opt/node/bin:$PATH && ' \
+  # npm 10 run by Node 22 from /opt looks for its global npmrc under /opt/node: the base image's
+  # (registry, CA) is in /usr/local/etc.
+  README_PREFIX='mkdir -p /tmp/bin && ln -sf /opt/npm/bin/npm-cli.js /tmp/bin/npm && export PATH=/tmp/bin:/opt/node/bin:$PATH npm_config_globalconfig=/usr/local/etc/npmrc && ' \
     readme_start readme22 "$work/app22" -v "$NODE22_HOME:/opt/node:ro" -v "$NPM22_HOME:/opt/npm:ro"
 fi
 
