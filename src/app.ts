@@ -24,7 +24,7 @@ import { registerIdempotency } from './http/idempotency.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
-import { registerResponseHeaders, requestIdOf } from './http/request-context.js';
+import { registerRequestLog, registerResponseHeaders, requestIdOf } from './http/request-context.js';
 import { trackRouteMethods } from './http/route-methods.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { redactApiKeys } from './keys/api-key-token.js';
@@ -138,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(SHARED_SCHEMAS));
+  registerRequestLog(app);
   registerErrorHandling(app);
   registerJsonBodyParser(app);
   registerExpectContinue(app);
@@ -155,22 +156,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // --- end issue 10 ---
   // Half the shutdown timeout at most, so idle connections alone never make a stop time out.
   registerConnectionDrain(app, { idleGraceMs: Math.min(IDLE_GRACE_MS, config.shutdownTimeoutMs / 2) });
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      {
-        method: request.method,
-        url: redactApiKeys(request.url),
-        route: request.routeOptions.url,
-        statusCode: reply.statusCode,
-        durationMs: Math.round(reply.elapsedTime * 100) / 100,
-        keyId: request.apiKey?.id,
-        keyPrefix: request.apiKey?.prefix,
-      },
-      'request',
-    );
-    done();
-  });
-
   await registerOpenApi(app, config);
   await app.register(healthRoutes, { db });
 

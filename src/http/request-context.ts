@@ -1,10 +1,21 @@
 /**
- * Cross-cutting response headers: the request id on every answer (accepted from the client
- * when sane, so a call can be traced across services), and the safety headers on JSON.
+ * Cross-cutting request context: the request id on every answer (accepted from the client
+ * when sane, so a call can be traced across services), the safety headers on JSON, and the one
+ * log line of every request.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { redactApiKeys } from '../keys/api-key-token.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Its reply, for its log line when its client hangs up (onRequestAbort is given no reply). */
+    replyToLog: FastifyReply | null;
+    /** Its one log line is written. */
+    logged: boolean;
+  }
+}
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -33,4 +44,47 @@ export function registerResponseHeaders(app: FastifyInstance): void {
     if (String(reply.getHeader('content-type') ?? '').startsWith('application/json')) reply.header('cache-control', 'no-store');
     done(null, payload);
   });
+}
+
+/**
+ * One log line per request: when the answer is sent, or when the client hangs up before that
+ * (`clientAborted: true`, with the status only if it was sent; null otherwise). Whichever comes
+ * first writes it; a handler that answers later into the closed connection adds none.
+ */
+export function registerRequestLog(app: FastifyInstance): void {
+  app.decorateRequest('replyToLog', null);
+  app.decorateRequest('logged', false);
+  // Registered before any other hook, so even a request answered (or abandoned) in the first
+  // onRequest hooks (a CORS preflight, a refused key) has its reply here.
+  app.addHook('onRequest', (request, reply, done) => {
+    request.replyToLog = reply;
+    done();
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    logRequest(request, reply, false);
+    done();
+  });
+  app.addHook('onRequestAbort', (request, done) => {
+    if (request.replyToLog) logRequest(request, request.replyToLog, true);
+    done();
+  });
+}
+
+function logRequest(request: FastifyRequest, reply: FastifyReply, clientAborted: boolean): void {
+  if (request.logged) return;
+  request.logged = true;
+  request.replyToLog = null;
+  request.log.info(
+    {
+      method: request.method,
+      url: redactApiKeys(request.url),
+      route: request.routeOptions.url,
+      statusCode: clientAborted && !reply.raw.headersSent ? null : reply.statusCode,
+      durationMs: Math.round(reply.elapsedTime * 100) / 100,
+      keyId: request.apiKey?.id,
+      keyPrefix: request.apiKey?.prefix,
+      ...(clientAborted ? { clientAborted } : {}),
+    },
+    'request',
+  );
 }
