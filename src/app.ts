@@ -115,8 +115,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       level: config.logLevel,
       stream: deps.logStream ?? stdoutLogDestination(),
       redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
-      // Error messages may quote a URL, and so carry a key sent in it by mistake.
-      serializers: { err: (error: Error) => redactErrorText(pino.stdSerializers.err(error)) },
+      // Whatever a client sent may hold a key pasted by mistake (a URL, a name that fails
+      // validation and is quoted in an error, a database error's detail): every string logged,
+      // errors' included, has its keys redacted.
+      formatters: { log: redactLogFields },
+      serializers: { err: (error: Error) => redactLogFields(pino.stdSerializers.err(error)) },
     },
     genReqId: requestIdOf,
     // One log line per request, written in onResponse below, instead of Fastify's two.
@@ -204,11 +207,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   return app;
 }
 
-function redactErrorText<T extends { message?: unknown; stack?: unknown }>(serialized: T): T {
-  for (const field of ['message', 'stack'] as const) {
-    if (typeof serialized[field] === 'string') (serialized as Record<string, unknown>)[field] = redactApiKeys(serialized[field]);
+/** Redacts API keys in every string of a log line's fields, nested ones too; errors are left to their serializer. */
+function redactLogFields<T extends object>(fields: T, depth = 0): T {
+  let copy: Record<string, unknown> | undefined;
+  for (const [name, value] of Object.entries(fields)) {
+    const redacted =
+      typeof value === 'string'
+        ? redactApiKeys(value)
+        : value !== null && typeof value === 'object' && !(value instanceof Error) && depth < 4
+          ? redactLogFields(value, depth + 1)
+          : value;
+    if (redacted !== value) (copy ??= (Array.isArray(fields) ? [...fields] : { ...fields }) as Record<string, unknown>)[name] = redacted;
   }
-  return serialized;
+  return (copy as T | undefined) ?? fields;
 }
 
 /** Trusts the nearest `hops` proxies (Fastify's types take a function for a hop count). */

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { redactApiKeys } from '../keys/api-key-token.js';
+import { holdsApiKey } from '../keys/api-key-token.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,10 +19,13 @@ declare module 'fastify' {
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Fastify's `genReqId`: the client's X-Request-Id when it is safe to echo and log, else a new UUID. */
+/**
+ * Fastify's `genReqId`: the client's X-Request-Id when it is safe to echo and log, else a new
+ * UUID. An id that holds an API key is not: it would be logged on every line of the request.
+ */
 export function requestIdOf(request: IncomingMessage): string {
   const given = request.headers['x-request-id'];
-  return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+  return typeof given === 'string' && SANE_REQUEST_ID.test(given) && !holdsApiKey(given) ? given : randomUUID();
 }
 
 export function registerResponseHeaders(app: FastifyInstance): void {
@@ -77,7 +80,8 @@ function logRequest(request: FastifyRequest, reply: FastifyReply, clientAborted:
   request.log.info(
     {
       method: request.method,
-      url: redactApiKeys(request.url),
+      // Keys in it are redacted with every other logged string (app.ts, redactLogFields).
+      url: request.url,
       route: request.routeOptions.url,
       statusCode: clientAborted && !reply.raw.headersSent ? null : reply.statusCode,
       durationMs: Math.round(reply.elapsedTime * 100) / 100,
