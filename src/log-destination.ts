@@ -32,9 +32,10 @@
 import { constants, fstatSync, openSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 
-/** The longest a log line waits to be written. */
-const LOG_FLUSH_MS = 200;
-const LOG_BUFFER_BYTES = 4096;
+/** The longest a log line waits to be written (quoted in the README: test/log-destination.test.ts). */
+export const LOG_FLUSH_MS = 200;
+/** Lines are gathered up to this many bytes before a write. */
+export const LOG_BUFFER_BYTES = 4096;
 
 /** The `msg` of the line that says how many lines were dropped. */
 export const DROPPED_LINES_MESSAGE = 'log lines dropped: standard output could not take them';

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { closeSync, constants, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { DROPPED_LINES_MESSAGE, DroppingLineWriter } from '../src/log-destination.js';
+import { DROPPED_LINES_MESSAGE, DroppingLineWriter, LOG_BUFFER_BYTES, LOG_FLUSH_MS } from '../src/log-destination.js';
+import { createMetrics } from '../src/metrics/metrics.js';
+import { sampleValue } from './helpers/metrics.js';
 
 /** A real pipe (a FIFO): both ends non-blocking, as the service's standard output is. */
 function openPipe(): { readFd: number; writeFd: number; remove(): void } {
@@ -122,5 +124,17 @@ describe('DroppingLineWriter', () => {
     assert.equal(text, Array.from({ length: sent }, (_, n) => line(n)).join(''));
     assert.ok(text.length >= 4096 && text.length - line(sent - 1).length < 4096, `${text.length} bytes`);
     assert.equal(writer.dropped, 0);
+  });
+});
+
+describe('README > Health, logs and shutdown', () => {
+  it('the batch size, the flush interval, the summary line and the metric it quotes > are the ones the code uses', async () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Health, logs and shutdown'), readme.indexOf('### Metrics and logs'));
+    const text = section.replace(/\s+/g, ' ');
+    assert.ok(text.includes(`Lines are gathered up to ${LOG_BUFFER_BYTES / 1024} KiB and written at least every ${LOG_FLUSH_MS} ms and at exit`), text);
+    assert.ok(text.includes(`"msg":"${DROPPED_LINES_MESSAGE}"`));
+    assert.ok(text.includes('`animal_store_log_lines_dropped_total`'));
+    assert.equal(sampleValue(await createMetrics({}).render(), 'animal_store_log_lines_dropped_total'), 0);
   });
 });
