@@ -54,18 +54,20 @@ function decodeOnce(text: string): string {
 /**
  * Hides anything shaped like a key in text bound for the logs (a URL where a key was pasted by
  * mistake, a request id, an error message that quotes either), keeping only its display prefix
- * so an operator can tell which key to revoke. Keys are looked for after decoding: percent-
- * encoding (`%61sk_…`, `ask%5F…`), also repeated (`%2561sk_…`), and `+`. Text that held a key is
- * logged decoded, with the key redacted; text that held none is logged as it came.
+ * so an operator can tell which key to revoke. Keys are looked for after decoding percent-
+ * encoding (`%61sk_…`, `ask%5F…`), also repeated (`%2561sk_…`), whatever the case of `ask_`.
+ * Text that held a key is logged decoded, with the key redacted; text that held none is logged
+ * as it came.
  */
 export function redactApiKeys(text: string): string {
   // Almost no text holds a key or an escape: a search for either is cheaper than the patterns
-  // (every request's URL comes here).
-  if (!/ask|%|\+/i.test(text)) return text;
+  // (every logged string comes here). A `+` alone needs no decoding: a space is no key character.
+  const escaped = text.includes('%');
+  if (!escaped && !/ask/i.test(text)) return text;
   // Decoded all the way first: a key matched in the text as written could stop at an escape and
   // leave the rest of the key after it in clear.
   let decoded = text;
-  for (let round = 0; ; round++) {
+  for (let round = 0; escaped; round++) {
     const next = decodeOnce(decoded);
     if (next === decoded) break;
     if (round === MAX_DECODINGS) return '[redacted]';

@@ -75,7 +75,7 @@ export interface RunningService {
   /**
    * From now on the server's output is read and dropped, not kept or parsed (the bench: thousands
    * of log lines a second would cost the load generator's core, and a reader that falls behind
-   * stalls the server's synchronous log writes).
+   * makes the server drop log lines).
    */
   dropOutput(): void;
   /**
