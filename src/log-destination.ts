@@ -100,9 +100,15 @@ export class DroppingLineWriter {
 
   /**
    * Writes what is gathered, in one attempt that never waits: what the output refuses is dropped
-   * (a partly written line is kept, to be finished first at the next attempt).
+   * (a partly written line is kept, to be finished first at the next attempt). `done`, for
+   * pino's logger.flush(cb), is called once the attempt is over.
    */
-  flush(): void {
+  flush(done?: () => void): void {
+    this.attempt();
+    done?.();
+  }
+
+  private attempt(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (!this.closed && this.unfinished && this.writeOut(this.unfinished) !== 'all') {
@@ -129,7 +135,7 @@ export class DroppingLineWriter {
     this.armTimer();
   }
 
-  /** pino's name for a synchronous flush (pino.final, logger.flush). */
+  /** pino's name for a synchronous flush (pino.final). */
   flushSync(): void {
     this.flush();
   }

@@ -13,7 +13,7 @@ declare module 'fastify' {
     /** Its reply, for its log line when its client hangs up (onRequestAbort is given no reply). */
     replyToLog: FastifyReply | null;
     /** Its one log line is written. */
-    logged: boolean;
+    requestLogged: boolean;
   }
 }
 
@@ -56,7 +56,7 @@ export function registerResponseHeaders(app: FastifyInstance): void {
  */
 export function registerRequestLog(app: FastifyInstance): void {
   app.decorateRequest('replyToLog', null);
-  app.decorateRequest('logged', false);
+  app.decorateRequest('requestLogged', false);
   // Registered before any other hook, so even a request answered (or abandoned) in the first
   // onRequest hooks (a CORS preflight, a refused key) has its reply here.
   app.addHook('onRequest', (request, reply, done) => {
@@ -74,8 +74,8 @@ export function registerRequestLog(app: FastifyInstance): void {
 }
 
 function logRequest(request: FastifyRequest, reply: FastifyReply, clientAborted: boolean): void {
-  if (request.logged) return;
-  request.logged = true;
+  if (request.requestLogged) return;
+  request.requestLogged = true;
   request.replyToLog = null;
   request.log.info(
     {
