@@ -25,7 +25,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { registerOperationPipeline } from './http/operation-pipeline.js';
 import { PROTOCOL_SERVER_OPTIONS, registerProtocolChecks } from './http/protocol-checks.js';
 import { registerServiceIndex } from './http/service-index.js';
-import { registerResponseHeaders, requestIdOf } from './http/request-context.js';
+import { registerRequestLog, registerResponseHeaders, requestIdOf } from './http/request-context.js';
 import { trackRouteMethods } from './http/route-methods.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { redactApiKeys } from './keys/api-key-token.js';
@@ -118,8 +118,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       level: config.logLevel,
       stream: deps.logStream ?? stdoutLogDestination(),
       redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
-      // Error messages may quote a URL, and so carry a key sent in it by mistake.
-      serializers: { err: (error: Error) => redactErrorText(pino.stdSerializers.err(error)) },
+      // Whatever a client sent may hold a key pasted by mistake (a URL, a name that fails
+      // validation and is quoted in an error, a database error's detail): every string logged,
+      // errors' included, has its keys redacted.
+      formatters: { log: redactLogFields },
+      serializers: { err: (error: Error) => redactLogFields(pino.stdSerializers.err(error)) },
     },
     genReqId: requestIdOf,
     // One log line per request, written in onResponse below, instead of Fastify's two.
@@ -142,6 +145,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(SHARED_SCHEMAS));
+  registerRequestLog(app);
   registerErrorHandling(app);
   registerJsonBodyParser(app);
   registerExpectContinue(app);
@@ -160,22 +164,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // --- end issue 10 ---
   // Half the shutdown timeout at most, so idle connections alone never make a stop time out.
   registerConnectionDrain(app, { idleGraceMs: Math.min(IDLE_GRACE_MS, config.shutdownTimeoutMs / 2) });
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      {
-        method: request.method,
-        url: redactApiKeys(request.url),
-        route: request.routeOptions.url,
-        statusCode: reply.statusCode,
-        durationMs: Math.round(reply.elapsedTime * 100) / 100,
-        keyId: request.apiKey?.id,
-        keyPrefix: request.apiKey?.prefix,
-      },
-      'request',
-    );
-    done();
-  });
-
   await registerOpenApi(app, config);
   // Real time, not the app's clock (tests move that one): the age of a transaction is the server's too.
   const listingHolds = watchListingHolds(db, { warnMs: config.pgHoldWarnMs ?? Number(CONFIG_DEFAULTS.PG_HOLD_WARN_MS), log: app.log });
@@ -231,11 +219,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   return app;
 }
 
-function redactErrorText<T extends { message?: unknown; stack?: unknown }>(serialized: T): T {
-  for (const field of ['message', 'stack'] as const) {
-    if (typeof serialized[field] === 'string') (serialized as Record<string, unknown>)[field] = redactApiKeys(serialized[field]);
+/** Redacts API keys in every string of a log line's fields, nested ones too; errors are left to their serializer. */
+function redactLogFields<T extends object>(fields: T, depth = 0): T {
+  let copy: Record<string, unknown> | undefined;
+  for (const [name, value] of Object.entries(fields)) {
+    const redacted =
+      typeof value === 'string'
+        ? redactApiKeys(value)
+        : value !== null && typeof value === 'object' && !(value instanceof Error) && depth < 4
+          ? redactLogFields(value, depth + 1)
+          : value;
+    if (redacted !== value) (copy ??= (Array.isArray(fields) ? [...fields] : { ...fields }) as Record<string, unknown>)[name] = redacted;
   }
-  return serialized;
+  return (copy as T | undefined) ?? fields;
 }
 
 /** Trusts the nearest `hops` proxies (Fastify's types take a function for a hop count). */

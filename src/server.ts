@@ -144,6 +144,7 @@ function superviseWorkers(config: Config, count: number): Promise<void> {
   for (let i = 0; i < count; i++) fork();
   log.info({ workers: count }, 'workers started');
 
+  // The worker's pid goes under workerPid: the logger already writes the primary's own as `pid`.
   cluster.on('exit', (worker, code, signal) => {
     const lived = Date.now() - (startedAt.get(worker) ?? 0);
     startedAt.delete(worker);
@@ -156,14 +157,14 @@ function superviseWorkers(config: Config, count: number): Promise<void> {
       return;
     }
     if (lived < MIN_WORKER_LIFETIME_MS) {
-      log.fatal({ pid: worker.process.pid, code, signal }, 'a worker died while starting; stopping the others');
+      log.fatal({ workerPid: worker.process.pid, code, signal }, 'a worker died while starting; stopping the others');
       stopping = true;
       failed = true;
       for (const other of startedAt.keys()) other.process.kill('SIGTERM');
       if (startedAt.size === 0) process.exit(1);
       return;
     }
-    log.error({ pid: worker.process.pid, code, signal }, 'a worker died; starting another');
+    log.error({ workerPid: worker.process.pid, code, signal }, 'a worker died; starting another');
     fork();
   });
 

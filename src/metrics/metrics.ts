@@ -14,6 +14,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DialectName, PoolStats } from '../db/create-db.js';
+import { droppedStdoutLogLines } from '../log-destination.js';
 
 /** Distinct key ids kept as labels of deprecated calls per operation; later ones count under `other`. */
 export const MAX_KEY_ID_LABELS = 100;
@@ -73,6 +74,17 @@ export function createMetrics(options: MetricsOptions): AppMetrics {
     help: `Calls of deprecated operations, by operation and API key id (the first ${MAX_KEY_ID_LABELS} key ids per operation in this process; later ones under key_id="${OVERFLOW_KEY_ID}").`,
     labelNames: ['operation', 'key_id'] as const,
     registers,
+  });
+  new Counter({
+    name: 'animal_store_log_lines_dropped_total',
+    help: 'Log lines this process dropped because standard output could not take them (a reader that stopped reading, or went away).',
+    registers,
+    // Read when scraped from the process's one stdout writer (log-destination.ts), which counts
+    // whatever app writes through it: the request path pays nothing for it.
+    collect() {
+      this.reset();
+      this.inc(droppedStdoutLogLines());
+    },
   });
   if (options.dialect !== undefined) {
     new Gauge({

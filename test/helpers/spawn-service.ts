@@ -4,8 +4,12 @@
  * run at once, against one database or several. Every child started here is remembered, so an
  * `after` hook can stop them all (`stopAllServices`) and none outlives the test process.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { closeSync, constants, existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { CONFIG_DEFAULTS } from '../../src/config.js';
 
@@ -48,6 +52,12 @@ export interface SpawnServiceOptions {
   commandPrefix?: string[];
   /** Options for node itself, before the script (the bench's `--cpu-prof`). */
   nodeArgs?: string[];
+  /**
+   * What the server's standard output is: a socket pair this process reads (Node's default for a
+   * child), or `fifo`, a real pipe as in `serve | reader`, with a 64 KiB buffer in the kernel
+   * (see `stopReadingStdout`).
+   */
+  stdout?: 'socket' | 'fifo';
 }
 
 export interface RunningService {
@@ -65,9 +75,16 @@ export interface RunningService {
   /**
    * From now on the server's output is read and dropped, not kept or parsed (the bench: thousands
    * of log lines a second would cost the load generator's core, and a reader that falls behind
-   * stalls the server's synchronous log writes).
+   * makes the server drop log lines).
    */
   dropOutput(): void;
+  /**
+   * From now on nobody reads the server's standard output, like a reader of `serve | reader` that
+   * hangs: once what is already in flight fills this process's stream buffer and the pipe, every
+   * later write of the server finds the pipe full (with `stdout: 'fifo'`, the pipe holds 64 KiB).
+   * Answers a function that reads again (the reader came back, the pipe drains).
+   */
+  stopReadingStdout(): () => void;
   /** Waits for a log line (already written or still to come) that the predicate accepts. */
   waitForLog(predicate: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
   /** Sends a signal (SIGTERM by default) and waits for the exit; kills it and throws if it takes longer than timeoutMs. */
@@ -134,11 +151,19 @@ export async function spawnService(options: SpawnServiceOptions): Promise<Runnin
   const args = options.args ?? ['serve', '--no-bootstrap-key'];
   const env = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: options.databaseUrl, ...options.env };
   const [command, ...prefixArgs] = [...(options.commandPrefix ?? []), process.execPath];
-  const child = spawn(command!, [...prefixArgs, ...SERVICE_NODE_FLAGS, ...(options.nodeArgs ?? []), CLI_PATH, ...args], { cwd: REPO_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const fifo = options.stdout === 'fifo' ? openFifo() : undefined;
+  const child = spawn(command!, [...prefixArgs, ...SERVICE_NODE_FLAGS, ...(options.nodeArgs ?? []), CLI_PATH, ...args], {
+    cwd: REPO_ROOT,
+    env: childEnv(env),
+    stdio: ['ignore', fifo?.writeFd ?? 'pipe', 'pipe'],
+  });
+  fifo?.closeWriteEnd();
   const exited = track(child);
+  const childStdout: Readable = fifo?.reader ?? child.stdout!;
+  if (fifo) void exited.then(() => fifo.remove());
   // A forgotten server must not keep the test process alive; the 'exit' hook above then kills it.
   child.unref();
-  for (const stream of [child.stdout, child.stderr]) (stream as unknown as { unref?: () => void }).unref?.();
+  for (const stream of [childStdout, child.stderr]) (stream as unknown as { unref?: () => void }).unref?.();
   let exitResult: ExitResult | undefined;
   void exited.then((result) => (exitResult = result));
 
@@ -148,9 +173,9 @@ export async function spawnService(options: SpawnServiceOptions): Promise<Runnin
   const logs: LogLine[] = [];
   const waiters = new Set<{ predicate: (line: LogLine) => boolean; resolve: (line: LogLine) => void }>();
 
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   let keeping = true;
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+  childStdout.setEncoding('utf8').on('data', (chunk: string) => {
     if (!keeping) return;
     stdout += chunk;
     const lines = (partial + chunk).split('\n');
@@ -233,16 +258,43 @@ export async function spawnService(options: SpawnServiceOptions): Promise<Runnin
     // A test awaiting the exit keeps the event loop alive until it comes (the child is unref'd so a
     // forgotten server does not): otherwise node:test may end that test as "still pending".
     get exited() {
-      for (const handle of [child, child.stdout, child.stderr] as unknown as { ref?: () => void }[]) handle.ref?.();
+      for (const handle of [child, childStdout, child.stderr] as unknown as { ref?: () => void }[]) handle.ref?.();
       return exited;
     },
     waitForLog,
+    stopReadingStdout() {
+      childStdout.pause();
+      return () => void childStdout.resume();
+    },
     dropOutput() {
       keeping = false;
       stdout = '';
       logs.length = 0;
     },
     stop,
+  };
+}
+
+/**
+ * A FIFO in a fresh folder: this process holds its read end (opened first, without waiting for a
+ * writer), the child gets its write end, so the child's stdout is a pipe like `serve | reader`'s.
+ */
+function openFifo(): { writeFd: number; reader: Socket; closeWriteEnd(): void; remove(): void } {
+  const folder = mkdtempSync(join(tmpdir(), 'animal-store-stdout-'));
+  const path = join(folder, 'stdout');
+  const made = spawnSync('mkfifo', [path]);
+  if (made.status !== 0) throw new Error(`mkfifo failed: ${String(made.stderr)}`);
+  const readFd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  const writeFd = openSync(path, constants.O_WRONLY);
+  const reader = new Socket({ fd: readFd, readable: true, writable: false });
+  return {
+    writeFd,
+    reader,
+    closeWriteEnd: () => closeSync(writeFd),
+    remove: () => {
+      reader.destroy();
+      rmSync(folder, { recursive: true, force: true });
+    },
   };
 }
 

@@ -16,9 +16,38 @@ export interface TestApp {
   auth: { authorization: string };
   /** Every log line the app wrote, parsed. */
   logs: Record<string, unknown>[];
+  /** Waits for a log line (already written or still to come) that the predicate accepts. */
+  waitForLog(predicate: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
   /** Moves the app's clock. */
   clock: { now: number };
   close(): Promise<void>;
+}
+
+/** A log stream that keeps the app's lines, parsed, and tells when an awaited one comes. */
+export function logCollector(): Pick<TestApp, 'logs' | 'waitForLog'> & { logStream: Writable } {
+  const logs: Record<string, unknown>[] = [];
+  const waiters = new Set<{ predicate: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }>();
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const text of String(chunk).split('\n').filter(Boolean)) {
+        const line = JSON.parse(text) as Record<string, unknown>;
+        logs.push(line);
+        for (const waiter of waiters) {
+          if (!waiter.predicate(line)) continue;
+          waiters.delete(waiter);
+          waiter.resolve(line);
+        }
+      }
+      done();
+    },
+  });
+  const waitForLog = (predicate: (line: Record<string, unknown>) => boolean) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      const seen = logs.find(predicate);
+      if (seen) resolve(seen);
+      else waiters.add({ predicate, resolve });
+    });
+  return { logs, logStream, waitForLog };
 }
 
 export async function createTestApp(
@@ -37,13 +66,7 @@ export async function createTestApp(
   const database = options.database ?? (await createTestDatabase(dialect));
   const config = loadConfig({ LOG_LEVEL: 'info', ...options.env });
   const clock = { now: options.now ?? Date.now() };
-  const logs: Record<string, unknown>[] = [];
-  const logStream = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) logs.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
+  const { logs, logStream, waitForLog } = logCollector();
   const app = await buildApp({ db: options.wrapDb ? options.wrapDb(database.db) : database.db, database, config, now: () => clock.now, logStream, ...options.hooks });
   await app.ready();
   const issued = await issueApiKey(database.db, { name: 'test' }, () => clock.now);
@@ -52,6 +75,7 @@ export async function createTestApp(
     database,
     auth: { authorization: `Bearer ${issued.key}` },
     logs,
+    waitForLog,
     clock,
     async close() {
       await app.close();

@@ -34,6 +34,73 @@ describe('request log', () => {
   }
 });
 
+describe('request log > a key smuggled past the redaction', () => {
+  let t: TestApp;
+  let pasted: { key: string; prefix: string };
+  before(async () => {
+    t = await createTestApp('sqlite');
+    pasted = await issueApiKey(t.database.db, { name: 'smuggled' });
+  });
+  after(() => t.close());
+  const hex = (char: string) => `%${char.charCodeAt(0).toString(16).padStart(2, '0')}`;
+
+  /** No log line since `from`, nor the answer's headers, holds any part of the key beyond its display prefix. */
+  const assertKeyHidden = (from: number, headers: Record<string, unknown>) => {
+    const secret = pasted.key.slice(12);
+    for (const line of t.logs.slice(from)) {
+      const text = JSON.stringify(line);
+      assert.ok(!text.includes(secret.slice(0, 10)) && !text.includes(secret.slice(-10)), text);
+    }
+    assert.ok(!JSON.stringify(headers).includes(secret.slice(0, 10)), JSON.stringify(headers));
+  };
+
+  it('X-Request-Id: the key > answers and logs a fresh request id instead', async () => {
+    for (const given of [pasted.key, `ASK_${pasted.key.slice(4)}`, `trace:${pasted.key}`]) {
+      const from = t.logs.length;
+      const response = await t.app.inject({ method: 'GET', url: '/v1/pets', headers: { ...t.auth, 'x-request-id': given } });
+      assert.equal(response.statusCode, 200);
+      const answered = String(response.headers['x-request-id']);
+      assert.match(answered, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      assert.equal(t.logs.slice(from).find((line) => line.msg === 'request')?.requestId, answered);
+      assertKeyHidden(from, response.headers);
+    }
+  });
+
+  it('X-Request-Id with a display prefix only > is kept (it is no secret)', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/v1/pets', headers: { ...t.auth, 'x-request-id': pasted.prefix } });
+    assert.equal(response.headers['x-request-id'], pasted.prefix);
+  });
+
+  for (const [scenario, url] of [
+    ['?limit= with its first letter percent-encoded', (k: string) => `/v1/pets?limit=${hex('a')}${k.slice(1)}`],
+    ['?limit= encoded twice', (k: string) => `/v1/pets?limit=%25${hex('a').slice(1)}${k.slice(1)}`],
+    ['a query with a key character of its display prefix encoded', (k: string) => `/v1/pets?key=ask_${hex(k[4]!)}${k.slice(5)}`],
+    ['the petId with its first letter encoded', (k: string) => `/v1/pets/${hex('a')}${k.slice(1)}`],
+    ['a query in capitals', (k: string) => `/v1/pets?key=ASK_${k.slice(4)}`],
+  ] as const) {
+    it(`${scenario} > is logged decoded, with only the key's display prefix`, async () => {
+      const from = t.logs.length;
+      const response = await t.app.inject({ method: 'GET', url: url(pasted.key), headers: t.auth });
+      assert.equal(response.statusCode, 400);
+      const line = t.logs.slice(from).find((logged) => logged.msg === 'request');
+      assert.match(String(line?.url), new RegExp(`${pasted.prefix.replace(/[-_]/g, '\\$&')}\\[redacted\\]$`, 'i'));
+      assertKeyHidden(from, response.headers);
+    });
+  }
+
+  it('a key in User-Agent, Referer, a cookie or a JSON body that fails validation > reaches no log line', async () => {
+    const from = t.logs.length;
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/v1/pets',
+      headers: { ...t.auth, 'user-agent': pasted.key, referer: `https://x.example/?k=${pasted.key}`, cookie: `k=${pasted.key}` },
+      payload: { name: pasted.key, categoryId: pasted.key, [pasted.key]: 1 },
+    });
+    assert.equal(response.statusCode, 400);
+    assertKeyHidden(from, response.headers);
+  });
+});
+
 describe('error log', () => {
   it('an unexpected error whose message quotes a key > is logged with only the key\'s display prefix', async () => {
     const database = await createTestDatabase('sqlite');

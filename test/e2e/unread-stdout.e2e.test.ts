@@ -1,0 +1,79 @@
+/**
+ * `animal-store serve | reader` where the reader stops reading (`serve | sleep 400`, a log
+ * shipper that hangs): the pipe fills, and the service must go on answering, drop the log lines
+ * it cannot write (counted in a metric), say how many once the pipe drains, and stop on SIGTERM.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { sampleValue } from '../helpers/metrics.js';
+import { runCli, spawnService, stopAllServices, waitForListeningProcesses } from '../helpers/spawn-service.js';
+import { createEmptyDatabaseUrl } from '../helpers/test-db.js';
+
+/** Far more log output than a pipe (64 KiB) and the test's stream buffer hold: ~300 bytes a line. */
+const REQUESTS = 3000;
+const CONCURRENCY = 16;
+const DROPPED = 'animal_store_log_lines_dropped_total';
+
+/** Sends `count` requests, `concurrency` at a time, and answers how many answered each status. */
+async function burst(url: string, headers: Record<string, string>, count: number, concurrency: number): Promise<Map<number, number>> {
+  const statuses = new Map<number, number>();
+  let sent = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (sent < count) {
+        sent++;
+        const response = await fetch(url, { headers });
+        await response.arrayBuffer();
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+      }
+    }),
+  );
+  return statuses;
+}
+
+describe('serve with a stdout pipe nobody reads', { timeout: 300_000 }, () => {
+  const places: { remove(): Promise<void> }[] = [];
+  after(async () => {
+    // A frozen service (the failure these tests catch) must not outlive them.
+    await stopAllServices();
+    for (const place of places) await place.remove();
+  });
+
+  for (const workers of [1, 2]) {
+    const args = workers === 1 ? ['serve', '--no-bootstrap-key'] : ['serve', '--no-bootstrap-key', '--workers', String(workers)];
+    it(`${args.join(' ')} > answers every request and /healthz with the pipe full, says how many lines it dropped once the pipe drains, and exits 0 on SIGTERM`, async () => {
+      const place = await createEmptyDatabaseUrl('sqlite');
+      places.push(place);
+      const made = await runCli(['keys', 'create', '--name', 'unread-stdout'], { DATABASE_URL: place.url });
+      assert.equal(made.code, 0, made.stderr);
+      const auth = { authorization: `Bearer ${made.stdout.trim().split('\n').at(-1)}` };
+      // Workers start slowly on a busy machine: the waits are generous, they assert nothing of time.
+      const service = await spawnService({ databaseUrl: place.url, args, stdout: 'fifo', env: { RATE_LIMIT_PER_MINUTE: '1000000' }, startTimeoutMs: 60_000 });
+      await waitForListeningProcesses(service, workers, 60_000);
+      const readAgain = service.stopReadingStdout();
+
+      const statuses = await burst(`${service.baseUrl}/v1/pets?limit=20`, auth, REQUESTS, CONCURRENCY);
+      assert.deepEqual([...statuses], [[200, REQUESTS]]);
+      // Lines were dropped: a write found the pipe full. Nobody reads it, so it stays full.
+      const metrics = await fetch(`${service.baseUrl}/metrics`);
+      assert.equal(metrics.status, 200);
+      const dropped = sampleValue(await metrics.text(), DROPPED);
+      assert.ok(dropped !== undefined && dropped > 0, `${DROPPED} is ${dropped}`);
+      const health = await fetch(`${service.baseUrl}/healthz`);
+      assert.equal(health.status, 200);
+
+      // The reader comes back: each process that dropped lines says how many, in one line.
+      readAgain();
+      const summary = await service.waitForLog((line) => line.msg === 'log lines dropped: standard output could not take them', 60_000);
+      assert.equal(summary.level, 40);
+      assert.ok(typeof summary.droppedLines === 'number' && summary.droppedLines > 0, JSON.stringify(summary));
+
+      // The pipe full again, the stop must not wait for it either: exit 0 is a stop that ended by
+      // itself, within SHUTDOWN_TIMEOUT_MS (its force-exit answers 1).
+      service.stopReadingStdout();
+      assert.deepEqual([...(await burst(`${service.baseUrl}/v1/pets?limit=20`, auth, REQUESTS, CONCURRENCY))], [[200, REQUESTS]]);
+      service.process.kill('SIGTERM');
+      assert.deepEqual(await service.exited, { code: 0, signal: null });
+    });
+  }
+});

@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { DROPPED_LINES_MESSAGE, DroppingLineWriter, LOG_BUFFER_BYTES, LOG_FLUSH_MS } from '../src/log-destination.js';
+import { createMetrics } from '../src/metrics/metrics.js';
+import { sampleValue } from './helpers/metrics.js';
+
+/** A real pipe (a FIFO): both ends non-blocking, as the service's standard output is. */
+function openPipe(): { readFd: number; writeFd: number; remove(): void } {
+  const folder = mkdtempSync(join(tmpdir(), 'animal-store-pipe-'));
+  const path = join(folder, 'pipe');
+  assert.equal(spawnSync('mkfifo', [path]).status, 0);
+  const readFd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  const writeFd = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+  return { readFd, writeFd, remove: () => rmSync(folder, { recursive: true, force: true }) };
+}
+
+/** Everything in the pipe now, as the reader that comes back reads it. */
+function drain(readFd: number): string {
+  const chunks: Buffer[] = [];
+  const buffer = Buffer.alloc(65536);
+  for (;;) {
+    let read: number;
+    try {
+      read = readSync(readFd, buffer);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') break;
+      throw error;
+    }
+    if (read === 0) break;
+    chunks.push(Buffer.from(buffer.subarray(0, read)));
+  }
+  return Buffer.concat(chunks).toString();
+}
+
+const line = (n: number) => `${JSON.stringify({ level: 30, n, msg: 'request', pad: 'x'.repeat(80) })}\n`;
+
+describe('DroppingLineWriter', () => {
+  const cleanups: (() => void)[] = [];
+  after(() => cleanups.forEach((cleanup) => cleanup()));
+
+  it('on a pipe nobody reads > drops lines at once (EAGAIN) and counts them, and once the pipe drains writes one line saying how many, before the next lines', () => {
+    const pipe = openPipe();
+    cleanups.push(() => {
+      closeSync(pipe.readFd);
+      closeSync(pipe.writeFd);
+      pipe.remove();
+    });
+    // No timer: every write here is one the test asks for.
+    const writer = new DroppingLineWriter(pipe.writeFd, { batchBytes: 4096, flushMs: 3_600_000, now: () => 1_800_000_000_000 });
+    let sent = 0;
+    while (writer.dropped === 0) {
+      assert.ok(sent < 100_000, 'the pipe never filled');
+      writer.write(line(sent++));
+    }
+    // Full now, and nobody reads: ten more lines are dropped, whole, without a wait.
+    const droppedBefore = writer.dropped;
+    for (let i = 0; i < 10; i++) writer.write(line(sent++));
+    writer.flush();
+    assert.equal(writer.dropped, droppedBefore + 10);
+
+    // The reader comes back; the next write begins with the summary.
+    let text = drain(pipe.readFd);
+    writer.write(`${JSON.stringify({ level: 30, msg: 'after the drain' })}\n`);
+    writer.flush();
+    text += drain(pipe.readFd);
+
+    assert.ok(text.endsWith('\n'));
+    const lines = text.slice(0, -1).split('\n').map((raw) => JSON.parse(raw) as Record<string, unknown>);
+    const summaries = lines.filter((parsed) => parsed.msg === DROPPED_LINES_MESSAGE);
+    assert.equal(summaries.length, 1);
+    assert.deepEqual(
+      { ...summaries[0], pid: undefined, hostname: undefined },
+      { level: 40, time: 1_800_000_000_000, pid: undefined, hostname: undefined, droppedLines: writer.dropped, msg: DROPPED_LINES_MESSAGE },
+    );
+    assert.equal(summaries[0]!.pid, process.pid);
+    assert.deepEqual(
+      lines.slice(-2).map((parsed) => parsed.msg),
+      [DROPPED_LINES_MESSAGE, 'after the drain'],
+    );
+    // Every line is whole (each parsed above), in order, and each was written or counted, never both.
+    const written = lines.filter((parsed) => typeof parsed.n === 'number').map((parsed) => parsed.n as number);
+    assert.deepEqual(written, [...written].sort((a, b) => a - b));
+    assert.equal(written.length + writer.dropped, sent);
+
+    // Said once: the next lines come without another summary.
+    writer.write(line(sent++));
+    writer.flush();
+    assert.deepEqual(drain(pipe.readFd), line(sent - 1));
+  });
+
+  it('on a pipe whose reader went away (EPIPE) > drops and counts every line, and never throws', () => {
+    const pipe = openPipe();
+    cleanups.push(() => {
+      closeSync(pipe.writeFd);
+      pipe.remove();
+    });
+    closeSync(pipe.readFd);
+    const writer = new DroppingLineWriter(pipe.writeFd, { batchBytes: 4096, flushMs: 3_600_000 });
+    for (let i = 0; i < 100; i++) writer.write(line(i));
+    writer.flush();
+    writer.flush();
+    assert.equal(writer.dropped, 100);
+  });
+
+  it('on a pipe that keeps up > gathers lines up to the batch size and writes them whole, in order', () => {
+    const pipe = openPipe();
+    cleanups.push(() => {
+      closeSync(pipe.readFd);
+      closeSync(pipe.writeFd);
+      pipe.remove();
+    });
+    const writer = new DroppingLineWriter(pipe.writeFd, { batchBytes: 4096, flushMs: 3_600_000 });
+    let sent = 0;
+    let text = '';
+    while (text === '') {
+      writer.write(line(sent++));
+      text = drain(pipe.readFd);
+    }
+    // One write, once the lines gathered reached the batch size, of all of them.
+    assert.equal(text, Array.from({ length: sent }, (_, n) => line(n)).join(''));
+    assert.ok(text.length >= 4096 && text.length - line(sent - 1).length < 4096, `${text.length} bytes`);
+    assert.equal(writer.dropped, 0);
+  });
+});
+
+describe('README > Health, logs and shutdown', () => {
+  it('the batch size, the flush interval, the summary line and the metric it quotes > are the ones the code uses', async () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Health, logs and shutdown'), readme.indexOf('### Metrics and logs'));
+    const text = section.replace(/\s+/g, ' ');
+    assert.ok(text.includes(`Lines are gathered up to ${LOG_BUFFER_BYTES / 1024} KiB and written at least every ${LOG_FLUSH_MS} ms and at exit`), text);
+    assert.ok(text.includes(`"msg":"${DROPPED_LINES_MESSAGE}"`));
+    assert.ok(text.includes('`animal_store_log_lines_dropped_total`'));
+    assert.equal(sampleValue(await createMetrics({}).render(), 'animal_store_log_lines_dropped_total'), 0);
+  });
+});
