@@ -92,10 +92,7 @@ export function watchListingHolds(db: Kysely<any>, options: ListingHoldsOptions)
           ageMs,
           ageFrom: fromServer ? 'the server' : 'first seen by this process',
           warnMs: options.warnMs,
-          hint:
-            transaction.gid === null
-              ? `new pets and orders stay out of the listings until it ends; end it with select pg_terminate_backend(${transaction.pid}) (docs/deploy.md, "Held-back listings")`
-              : `new pets and orders stay out of the listings until it ends; end it with ROLLBACK PREPARED '${transaction.gid}' (docs/deploy.md, "Held-back listings")`,
+          hint: holdHint(transaction),
         },
         HOLD_WARNING,
       );
@@ -130,6 +127,13 @@ export function watchListingHolds(db: Kysely<any>, options: ListingHoldsOptions)
       clearInterval(timer);
     },
   };
+}
+
+/** What the warning tells the operator to run: SQL to paste into psql. */
+export function holdHint(transaction: Pick<RunningTransaction, 'gid' | 'pid'>): string {
+  return transaction.gid === null
+    ? `new pets and orders stay out of the listings until it ends; end it with select pg_terminate_backend(${transaction.pid}) (docs/deploy.md, "Held-back listings")`
+    : `new pets and orders stay out of the listings until it ends; end it with ROLLBACK PREPARED '${transaction.gid}' (docs/deploy.md, "Held-back listings")`;
 }
 
 /** Twice per PG_HOLD_WARN_MS, so a hold is told within 1.5 times it; at most once a second, at least every 10 ms. */
