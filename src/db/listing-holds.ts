@@ -129,11 +129,14 @@ export function watchListingHolds(db: Kysely<any>, options: ListingHoldsOptions)
   };
 }
 
-/** What the warning tells the operator to run: SQL to paste into psql. */
+/**
+ * What the warning tells the operator to run: SQL to paste into psql. A gid is anyone's text (who
+ * prepared the transaction chose it), so it is written as one SQL literal, quotes doubled.
+ */
 export function holdHint(transaction: Pick<RunningTransaction, 'gid' | 'pid'>): string {
   return transaction.gid === null
     ? `new pets and orders stay out of the listings until it ends; end it with select pg_terminate_backend(${transaction.pid}) (docs/deploy.md, "Held-back listings")`
-    : `new pets and orders stay out of the listings until it ends; end it with ROLLBACK PREPARED '${transaction.gid}' (docs/deploy.md, "Held-back listings")`;
+    : `new pets and orders stay out of the listings until it ends; end it with ROLLBACK PREPARED '${transaction.gid.replaceAll("'", "''")}' (docs/deploy.md, "Held-back listings")`;
 }
 
 /** Twice per PG_HOLD_WARN_MS, so a hold is told within 1.5 times it; at most once a second, at least every 10 ms. */
