@@ -19,6 +19,9 @@ import { readRunningTransactions, type RunningTransaction } from './visible-boun
 /** The message of the warning; tests and docs look for it. */
 export const HOLD_WARNING = 'a transaction of this database holds back the listings';
 
+/** The message logged once when the server refuses the service's role the views the check reads. */
+export const HOLD_WATCH_REFUSED = '';
+
 export const HOLD_METRIC = 'animal_store_db_listings_held_seconds';
 
 /** A transaction of this database that has held the listings back longer than PG_HOLD_WARN_MS. */

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import pg from 'pg';
+import { HOLD_WATCH_REFUSED } from '../../src/db/listing-holds.js';
 import { nextLinkOf } from '../helpers/pages.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { createScratchDatabase, describeOnPostgres } from '../helpers/test-db.js';
@@ -66,5 +67,14 @@ describeOnPostgres('PostgreSQL listings when the role may not read pg_stat_activ
       if (open) await other.query('rollback').catch(() => {});
       await other.end();
     }
+  });
+
+  it('the hold watcher cannot read pg_stat_activity > it says so once in the log (holds are not watched), instead of reporting no hold in silence', async () => {
+    await t.app.listingHolds.checkNow();
+    await t.app.listingHolds.checkNow();
+    const lines = t.logs.filter((entry) => entry.msg === HOLD_WATCH_REFUSED);
+    assert.equal(lines.length, 1, JSON.stringify(t.logs.filter((entry) => Number(entry.level) >= 40)));
+    assert.equal(lines[0]!.level, 40);
+    assert.match(String(lines[0]!.reason), /permission denied/);
   });
 });
