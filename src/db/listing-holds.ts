@@ -20,7 +20,7 @@ import { readRunningTransactions, type RunningTransaction } from './visible-boun
 export const HOLD_WARNING = 'a transaction of this database holds back the listings';
 
 /** The message logged once when the server refuses the service's role the views the check reads. */
-export const HOLD_WATCH_REFUSED = '';
+export const HOLD_WATCH_REFUSED = 'the server refuses this role the views that show what holds the listings back: holds are not watched';
 
 export const HOLD_METRIC = 'animal_store_db_listings_held_seconds';
 
@@ -59,13 +59,20 @@ export function watchListingHolds(db: Kysely<any>, options: ListingHoldsOptions)
   const warned = new Set<string>();
   let oldest = 0;
   let overdue: ListingHold[] = [];
+  let refusalTold = false;
 
   const check = async () => {
     let transactions: RunningTransaction[];
     try {
       transactions = (await readRunningTransactions(db)).filter((transaction) => transaction.here !== false);
-    } catch {
-      // The database is away: its outage is told elsewhere (503s, /readyz); the next check tries again.
+    } catch (error) {
+      // Refused (42501: pg_stat_activity or pg_prepared_xacts revoked from the role): said once,
+      // since the gauge's 0 would otherwise claim no hold. Any other failure is the database
+      // away, told elsewhere (503s, /readyz); the next check tries again.
+      if ((error as { code?: unknown }).code === '42501' && !refusalTold) {
+        refusalTold = true;
+        options.log.warn({ reason: (error as Error).message, hint: 'grant select on pg_stat_activity and pg_prepared_xacts to the role (docs/deploy.md, "Held-back listings")' }, HOLD_WATCH_REFUSED);
+      }
       return;
     }
     const at = now();
