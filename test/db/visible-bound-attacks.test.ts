@@ -5,7 +5,8 @@
  * what it cannot prove settled (a walk stays exact), never 500.
  */
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { HOLD_WATCH_REFUSED } from '../../src/db/listing-holds.js';
 import { nextLinkOf } from '../helpers/pages.js';
@@ -76,5 +77,12 @@ describeOnPostgres('PostgreSQL listings when the role may not read pg_stat_activ
     assert.equal(lines.length, 1, JSON.stringify(t.logs.filter((entry) => Number(entry.level) >= 40)));
     assert.equal(lines[0]!.level, 40);
     assert.match(String(lines[0]!.reason), /permission denied/);
+  });
+});
+
+describe('docs/deploy.md and the hold watcher', () => {
+  it('docs/deploy.md > quotes the refusal line as the watcher logs it (HOLD_WATCH_REFUSED)', () => {
+    const text = readFileSync(new URL('../../docs/deploy.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    assert.ok(text.includes(`"msg":"${HOLD_WATCH_REFUSED}"`), 'docs/deploy.md quotes HOLD_WATCH_REFUSED');
   });
 });
