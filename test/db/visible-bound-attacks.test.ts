@@ -58,7 +58,7 @@ describeOnPostgres('PostgreSQL listings when the role may not read pg_stat_activ
       const seen: number[] = [];
       let next: string | undefined = `/v1/pets?categoryId=${categoryId}&limit=1`;
       while (next) {
-        const page = await t.app.inject({ method: 'GET', url: next, headers: t.auth });
+        const page: Awaited<ReturnType<typeof t.app.inject>> = await t.app.inject({ method: 'GET', url: next, headers: t.auth });
         assert.equal(page.statusCode, 200, page.body);
         seen.push(...(page.json() as { id: number }[]).map((pet) => pet.id));
         next = nextLinkOf(page.headers.link);
