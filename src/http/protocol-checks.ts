@@ -17,9 +17,9 @@ export const PROTOCOL_SERVER_OPTIONS = { requireHostHeader: false } as const;
 
 /**
  * `uri-host [ ":" port ]` (RFC 3986 §3.2.2): an IP literal in brackets, or a reg-name (which
- * covers IPv4 and may be empty), then digits after one colon.
+ * covers IPv4 and may be empty), then digits after one colon. An IPv6 zone (RFC 6874, `%25eth0`) is kept.
  */
-const HOST_VALUE = /^(?:\[[0-9A-Za-z:._~!$&'()*+,;=-]+\]|[0-9A-Za-z._~!$&'()*+,;=%-]*)(?::[0-9]*)?$/;
+const HOST_VALUE = /^(?:\[[0-9A-Za-z:._~!$&'()*+,;=%-]+\]|[0-9A-Za-z._~!$&'()*+,;=%-]*)(?::[0-9]*)?$/;
 
 /** What is wrong with the request at the protocol level, if anything. */
 export function protocolProblem(request: Pick<IncomingMessage, 'httpVersion' | 'headers' | 'rawHeaders'>): AppError | undefined {
