@@ -19,6 +19,9 @@ import { readRunningTransactions, type RunningTransaction } from './visible-boun
 /** The message of the warning; tests and docs look for it. */
 export const HOLD_WARNING = 'a transaction of this database holds back the listings';
 
+/** The message logged once when the server refuses the service's role the views the check reads. */
+export const HOLD_WATCH_REFUSED = 'the server refuses this role the views that show what holds the listings back: holds are not watched';
+
 export const HOLD_METRIC = 'animal_store_db_listings_held_seconds';
 
 /** A transaction of this database that has held the listings back longer than PG_HOLD_WARN_MS. */
@@ -56,13 +59,20 @@ export function watchListingHolds(db: Kysely<any>, options: ListingHoldsOptions)
   const warned = new Set<string>();
   let oldest = 0;
   let overdue: ListingHold[] = [];
+  let refusalTold = false;
 
   const check = async () => {
     let transactions: RunningTransaction[];
     try {
       transactions = (await readRunningTransactions(db)).filter((transaction) => transaction.here !== false);
-    } catch {
-      // The database is away: its outage is told elsewhere (503s, /readyz); the next check tries again.
+    } catch (error) {
+      // Refused (42501: pg_stat_activity or pg_prepared_xacts revoked from the role): said once,
+      // since the gauge's 0 would otherwise claim no hold. Any other failure is the database
+      // away, told elsewhere (503s, /readyz); the next check tries again.
+      if ((error as { code?: unknown }).code === '42501' && !refusalTold) {
+        refusalTold = true;
+        options.log.warn({ reason: (error as Error).message, hint: 'grant select on pg_stat_activity and pg_prepared_xacts to the role (docs/deploy.md, "Held-back listings")' }, HOLD_WATCH_REFUSED);
+      }
       return;
     }
     const at = now();
@@ -92,10 +102,7 @@ export function watchListingHolds(db: Kysely<any>, options: ListingHoldsOptions)
           ageMs,
           ageFrom: fromServer ? 'the server' : 'first seen by this process',
           warnMs: options.warnMs,
-          hint:
-            transaction.gid === null
-              ? `new pets and orders stay out of the listings until it ends; end it with select pg_terminate_backend(${transaction.pid}) (docs/deploy.md, "Held-back listings")`
-              : `new pets and orders stay out of the listings until it ends; end it with ROLLBACK PREPARED '${transaction.gid}' (docs/deploy.md, "Held-back listings")`,
+          hint: holdHint(transaction),
         },
         HOLD_WARNING,
       );
@@ -130,6 +137,16 @@ export function watchListingHolds(db: Kysely<any>, options: ListingHoldsOptions)
       clearInterval(timer);
     },
   };
+}
+
+/**
+ * What the warning tells the operator to run: SQL to paste into psql. A gid is anyone's text (who
+ * prepared the transaction chose it), so it is written as one SQL literal, quotes doubled.
+ */
+export function holdHint(transaction: Pick<RunningTransaction, 'gid' | 'pid'>): string {
+  return transaction.gid === null
+    ? `new pets and orders stay out of the listings until it ends; end it with select pg_terminate_backend(${transaction.pid}) (docs/deploy.md, "Held-back listings")`
+    : `new pets and orders stay out of the listings until it ends; end it with ROLLBACK PREPARED '${transaction.gid.replaceAll("'", "''")}' (docs/deploy.md, "Held-back listings")`;
 }
 
 /** Twice per PG_HOLD_WARN_MS, so a hold is told within 1.5 times it; at most once a second, at least every 10 ms. */

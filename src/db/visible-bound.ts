@@ -23,7 +23,9 @@
  * listing reads them only when its page would otherwise hide rows behind a transaction it does
  * not know yet; what it learns is kept per database handle (a transaction never changes
  * database) until the transaction has ended. Pages whose rows all lie below the bound, the common
- * case, cost nothing more than the column.
+ * case, cost nothing more than the column. When the views cannot be read (revoked from the
+ * service's role, or the read timed out), the page keeps the strict bound instead (every running
+ * transaction holds it back), and the process asks again only after LOOK_UP_RETRY_MS.
  *
  * `visible_id_bound()`, the SQL function of migration 2026-11-26T08, is the stricter bound that
  * counts every transaction of the cluster: still true (every id below it is settled), kept for
@@ -64,9 +66,21 @@ export async function keepSettled<Row extends { id: number }>(db: Kysely<any>, r
   let bound = settledBound(snapshot, known);
   if (bound > last) return rows as Row[];
   // Some rows would be hidden: learn whose the unknown transactions before them are.
-  if (snapshot.running.some((xid) => xid + snapshot.offset <= last && !known.has(xid))) {
-    known.learn(snapshot, await readRunningTransactions(db));
-    bound = settledBound(snapshot, known);
+  if (snapshot.running.some((xid) => xid + snapshot.offset <= last && !known.has(xid)) && known.mayLookUp(Date.now())) {
+    let transactions: RunningTransaction[] | undefined;
+    try {
+      transactions = await readRunningTransactions(db);
+    } catch {
+      // The views may be closed to the service's role (a hardened server revokes pg_stat_activity
+      // from PUBLIC), or the read timed out: the rows were read, so answer them under the strict
+      // bound (every unknown transaction holds the page back: a walk stays exact), never a 500.
+      // Not asked again for a while, so each listing does not pay for a read bound to fail.
+      known.lookUpFailed(Date.now());
+    }
+    if (transactions) {
+      known.learn(snapshot, transactions);
+      bound = settledBound(snapshot, known);
+    }
   }
   return rows.filter((row) => BigInt(row.id) < bound);
 }
@@ -134,11 +148,23 @@ export async function readRunningTransactions(db: Kysely<any>): Promise<RunningT
 const LOW_32_BITS = 0xffffffffn;
 /** Entries kept about transactions of this database at most; those of other databases are few. */
 const MAX_KNOWN = 10_000;
+/** How long after a failed read of pg_stat_activity and pg_prepared_xacts the listings of a process hold back without asking again. */
+export const LOOK_UP_RETRY_MS = 5_000;
 
 /** What a process has learned of the running transactions of one cluster: whose each one is. */
 class KnownTransactions {
   readonly #elsewhere = new Map<bigint, true>();
   readonly #here = new Map<bigint, true>();
+  #noLookUpBefore = 0;
+
+  /** Whether a failed read of the views is far enough behind to read them again. */
+  mayLookUp(at: number): boolean {
+    return at >= this.#noLookUpBefore;
+  }
+
+  lookUpFailed(at: number): void {
+    this.#noLookUpBefore = at + LOOK_UP_RETRY_MS;
+  }
 
   has(xid: bigint): boolean {
     return this.#elsewhere.has(xid) || this.#here.has(xid);
