@@ -21,7 +21,7 @@ import { HOLD_METRIC, HOLD_WARNING, registerListingHoldMetrics } from '../../src
 import { sampleValue } from '../helpers/metrics.js';
 import { nextLinkOf } from '../helpers/pages.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { createEmptyDatabaseUrl, createScratchDatabase, describeOnPostgres } from '../helpers/test-db.js';
+import { createEmptyDatabaseUrl, createScratchDatabase, describeOnPostgres, PREPARED_TRANSACTIONS_SKIP_REASON } from '../helpers/test-db.js';
 
 
 /** A session of its own, named as a psql user's would be, that the test leaves idle in a transaction. */
@@ -193,7 +193,7 @@ describeOnPostgres('PostgreSQL prepared transactions and the listings', {}, () =
 
   it('a prepared transaction of this database and one of another > only the first holds a walk back, a one-page ?id= is not held, the hold is logged by its gid', async (context) => {
     if (!preparedAllowed) {
-      context.skip('needs max_prepared_transactions > 0 on the test server (it takes a restart to change)');
+      context.skip(PREPARED_TRANSACTIONS_SKIP_REASON);
       return;
     }
     const gid = `animal-store-test-${randomBytes(4).toString('hex')}`;
