@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { closeSync, constants, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -104,6 +104,42 @@ describe('DroppingLineWriter', () => {
     writer.flush();
     writer.flush();
     assert.equal(writer.dropped, 100);
+  });
+
+  it('on a pipe two processes write to > never cuts a line of one with a line of the other (each write fits PIPE_BUF, which a pipe takes whole or not at all)', () => {
+    const pipe = openPipe();
+    cleanups.push(() => {
+      closeSync(pipe.readFd);
+      closeSync(pipe.writeFd);
+      pipe.remove();
+    });
+    // Two writers on one pipe, as a primary and its workers are (each its own description of it).
+    const other = openSync(`/proc/self/fd/${pipe.writeFd}`, constants.O_WRONLY | constants.O_NONBLOCK);
+    cleanups.push(() => closeSync(other));
+    const first = new DroppingLineWriter(pipe.writeFd, { batchBytes: 4096, flushMs: 3_600_000 });
+    const second = new DroppingLineWriter(other, { batchBytes: 4096, flushMs: 3_600_000 });
+    // The pipe full, each of its pages with a little room left (4000 of 4096 bytes used).
+    const filler = `${JSON.stringify({ level: 30, msg: 'filler', pad: 'f'.repeat(3963) })}\n`;
+    assert.equal(filler.length, 4000);
+    for (;;) {
+      try {
+        writeSync(pipe.writeFd, filler);
+      } catch (error) {
+        assert.equal((error as NodeJS.ErrnoException).code, 'EAGAIN');
+        break;
+      }
+    }
+    // The first writer's batch reaches the batch size: its write finds the pipe full.
+    let sent = 0;
+    while (first.dropped === 0 && sent < 100) first.write(line(sent++));
+    let text = drain(pipe.readFd);
+    // The second writer writes, then the first.
+    second.write(`${JSON.stringify({ level: 30, msg: 'second' })}\n`);
+    second.flush();
+    first.write(line(sent++));
+    first.flush();
+    text += drain(pipe.readFd);
+    for (const raw of text.slice(0, -1).split('\n')) assert.doesNotThrow(() => JSON.parse(raw), `a cut line: ${raw.slice(0, 120)}…`);
   });
 
   it('on a pipe that keeps up > gathers lines up to the batch size and writes them whole, in order', () => {
