@@ -19,7 +19,10 @@
  * attempt, which a full pipe refuses at once, so it cannot hang the exit.
  *
  * With `--workers N`, the primary and every worker write to the same pipe, each through its own
- * writer: each drops, counts and reports its own lines.
+ * writer: each drops, counts and reports its own lines. No write is longer than PIPE_BUF (4 KiB),
+ * which a pipe takes whole or refuses whole: a longer one was taken in part when the pipe was
+ * nearly full, another process's lines went in before its rest, and both lines were cut. (Only a
+ * single line longer than that is written alone, and may still be taken in part.)
  *
  * Non-blocking must hold for each process whatever the others do, and O_NONBLOCK on standard
  * output itself does not: it belongs to the open file, which the primary and its workers share,
@@ -36,6 +39,8 @@ import { hostname } from 'node:os';
 export const LOG_FLUSH_MS = 200;
 /** Lines are gathered up to this many bytes before a write. */
 export const LOG_BUFFER_BYTES = 4096;
+/** The longest write a pipe takes whole or not at all (POSIX PIPE_BUF; 4096 on Linux). */
+const PIPE_BUF = 4096;
 
 /** The `msg` of the line that says how many lines were dropped. */
 export const DROPPED_LINES_MESSAGE = 'log lines dropped: standard output could not take them';
@@ -64,6 +69,8 @@ export class DroppingLineWriter {
   private unreported = 0;
   private batch = '';
   private batchLines = 0;
+  /** The batch's length in bytes (UTF-8), which the write's size is. */
+  private batchSize = 0;
   /** The rest of a write the output took only in part: finished before anything else, so no line is cut. */
   private unfinished: Buffer | undefined;
   /** The reader went away (EPIPE) or the descriptor is unusable: no more writes are tried. */
@@ -78,7 +85,7 @@ export class DroppingLineWriter {
     private readonly fd: number,
     options: DroppingLineWriterOptions = {},
   ) {
-    this.batchBytes = options.batchBytes ?? LOG_BUFFER_BYTES;
+    this.batchBytes = Math.min(options.batchBytes ?? LOG_BUFFER_BYTES, PIPE_BUF);
     this.flushMs = options.flushMs ?? LOG_FLUSH_MS;
     this.now = options.now ?? Date.now;
     // The fields pino puts on each of the service's lines, so the summary reads like them.
@@ -91,9 +98,13 @@ export class DroppingLineWriter {
       this.drop(1);
       return true;
     }
+    const size = Buffer.byteLength(line);
+    // A write never passes PIPE_BUF, so a pipe never takes one in part (see the header).
+    if (this.batchLines > 0 && this.batchSize + size > this.batchBytes) this.flush();
     this.batch += line;
     this.batchLines++;
-    if (this.batch.length >= this.batchBytes) this.flush();
+    this.batchSize += size;
+    if (this.batchSize >= this.batchBytes) this.flush();
     else this.armTimer();
     return true;
   }
@@ -121,15 +132,22 @@ export class DroppingLineWriter {
       this.dropBatch();
       return;
     }
-    const summary = this.unreported > 0 ? this.summaryLine(this.unreported) : '';
-    if (summary === '' && this.batch === '') return;
+    const summary = this.unreported > 0 ? Buffer.from(this.summaryLine(this.unreported)) : undefined;
+    if (summary === undefined && this.batch === '') return;
     const lines = this.batchLines;
-    const text = summary + this.batch;
+    const batch = Buffer.from(this.batch);
     this.batch = '';
     this.batchLines = 0;
-    if (this.writeOut(Buffer.from(text)) === 'none') {
+    this.batchSize = 0;
+    if (summary && summary.length + batch.length > PIPE_BUF) {
+      // Two writes, each whole or not at all: the summary first.
+      const written = this.writeOut(summary);
+      if (written !== 'none') this.unreported = 0;
+      if (written !== 'all') this.drop(lines);
+      else if (lines > 0 && this.writeOut(batch) === 'none') this.drop(lines);
+    } else if (this.writeOut(summary ? Buffer.concat([summary, batch]) : batch) === 'none') {
       this.drop(lines);
-    } else if (summary !== '') {
+    } else if (summary) {
       this.unreported = 0;
     }
     this.armTimer();
@@ -167,6 +185,7 @@ export class DroppingLineWriter {
     this.drop(this.batchLines);
     this.batch = '';
     this.batchLines = 0;
+    this.batchSize = 0;
   }
 
   private drop(lines: number): void {

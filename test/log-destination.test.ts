@@ -57,6 +57,7 @@ describe('DroppingLineWriter', () => {
       writer.write(line(sent++));
     }
     // Full now, and nobody reads: ten more lines are dropped, whole, without a wait.
+    writer.flush();
     const droppedBefore = writer.dropped;
     for (let i = 0; i < 10; i++) writer.write(line(sent++));
     writer.flush();
@@ -156,9 +157,9 @@ describe('DroppingLineWriter', () => {
       writer.write(line(sent++));
       text = drain(pipe.readFd);
     }
-    // One write, once the lines gathered reached the batch size, of all of them.
-    assert.equal(text, Array.from({ length: sent }, (_, n) => line(n)).join(''));
-    assert.ok(text.length >= 4096 && text.length - line(sent - 1).length < 4096, `${text.length} bytes`);
+    // One write, once the next line would have passed the batch size (and PIPE_BUF), of the lines before it.
+    assert.equal(text, Array.from({ length: sent - 1 }, (_, n) => line(n)).join(''));
+    assert.ok(text.length <= 4096 && text.length + line(sent - 1).length > 4096, `${text.length} bytes`);
     assert.equal(writer.dropped, 0);
   });
 });
