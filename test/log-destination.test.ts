@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { closeSync, constants, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -141,6 +141,38 @@ describe('DroppingLineWriter', () => {
     first.flush();
     text += drain(pipe.readFd);
     for (const raw of text.slice(0, -1).split('\n')) assert.doesNotThrow(() => JSON.parse(raw), `a cut line: ${raw.slice(0, 120)}…`);
+  });
+
+  it('on a file whose disk filled up (ENOSPC) > drops and counts lines while it is full, and writes again (the summary first) once space is freed', (t) => {
+    // A real full disk: a 64 KiB tmpfs (mounting needs root, as CI's container has).
+    const folder = mkdtempSync(join(tmpdir(), 'animal-store-disk-'));
+    cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
+    if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', folder]).status !== 0) {
+      t.skip('needs root to mount a small tmpfs');
+      return;
+    }
+    cleanups.unshift(() => spawnSync('umount', [folder]));
+    const ballast = join(folder, 'ballast');
+    const logFd = openSync(join(folder, 'log'), constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND);
+    cleanups.unshift(() => closeSync(logFd));
+    // The disk full but for a few blocks, then full: the writer's next batches find ENOSPC.
+    writeFileSync(ballast, Buffer.alloc(64 * 1024 - 8192));
+    const writer = new DroppingLineWriter(logFd, { batchBytes: 4096, flushMs: 3_600_000 });
+    let sent = 0;
+    while (writer.dropped === 0) {
+      assert.ok(sent < 10_000, 'the disk never filled');
+      writer.write(line(sent++));
+    }
+    // Space again (a log rotation, a cleanup): logging resumes, and says what it dropped.
+    rmSync(ballast);
+    writer.write(`${JSON.stringify({ level: 30, msg: 'after the cleanup' })}\n`);
+    writer.flush();
+    const text = readFileSync(join(folder, 'log'), 'utf8');
+    const lines = text.slice(0, -1).split('\n').map((raw) => JSON.parse(raw) as Record<string, unknown>);
+    assert.deepEqual(
+      lines.slice(-2).map((parsed) => parsed.msg),
+      [DROPPED_LINES_MESSAGE, 'after the cleanup'],
+    );
   });
 
   it('on a pipe that keeps up > gathers lines up to the batch size and writes them whole, in order', () => {
