@@ -39,6 +39,8 @@ import { hostname } from 'node:os';
 export const LOG_FLUSH_MS = 200;
 /** Lines are gathered up to this many bytes before a write. */
 export const LOG_BUFFER_BYTES = 4096;
+/** Write errors after which the output takes nothing more: no later write is tried. */
+const LASTING_WRITE_ERRORS = new Set(['EPIPE', 'EBADF', 'EINVAL', 'ECONNRESET', 'ENOTCONN', 'EDESTADDRREQ']);
 /** The longest write a pipe takes whole or not at all (POSIX PIPE_BUF; 4096 on Linux). */
 const PIPE_BUF = 4096;
 
@@ -169,8 +171,11 @@ export class DroppingLineWriter {
       written = writeSync(this.fd, bytes);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      // EAGAIN: the pipe is full for now. Anything else (EPIPE: the reader is gone; EBADF) lasts.
-      if (code !== 'EAGAIN' && code !== 'EWOULDBLOCK' && code !== 'EINTR') this.closed = true;
+      // Only a reader that is gone (EPIPE, a socket's reset) or an unusable descriptor lasts. Anything
+      // else may pass: a full pipe (EAGAIN), a full disk (ENOSPC, EDQUOT) that a log rotation
+      // empties; the next batch tries again (one write(2) each), and the rest of a line cut by the
+      // full disk is written first, so the file gets no cut line.
+      if (code !== undefined && LASTING_WRITE_ERRORS.has(code)) this.closed = true;
       return 'none';
     }
     if (written >= bytes.length) {

@@ -168,11 +168,15 @@ describe('DroppingLineWriter', () => {
     writer.write(`${JSON.stringify({ level: 30, msg: 'after the cleanup' })}\n`);
     writer.flush();
     const text = readFileSync(join(folder, 'log'), 'utf8');
+    // Every line whole (the one the full disk cut was finished first), the summary once, the last line there.
     const lines = text.slice(0, -1).split('\n').map((raw) => JSON.parse(raw) as Record<string, unknown>);
+    const summaries = lines.filter((parsed) => parsed.msg === DROPPED_LINES_MESSAGE);
     assert.deepEqual(
-      lines.slice(-2).map((parsed) => parsed.msg),
-      [DROPPED_LINES_MESSAGE, 'after the cleanup'],
+      summaries.map((parsed) => parsed.droppedLines),
+      [writer.dropped],
     );
+    assert.equal(lines.at(-1)!.msg, 'after the cleanup');
+    assert.equal(lines.filter((parsed) => typeof parsed.n === 'number').length + writer.dropped, sent);
   });
 
   it('on a pipe that keeps up > gathers lines up to the batch size and writes them whole, in order', () => {
