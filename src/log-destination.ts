@@ -233,6 +233,49 @@ function nonBlockingStdout(): number {
   return 1;
 }
 
+/**
+ * Whether the primary of `--workers N` must relay its workers' lines: standard output is a socket
+ * (a Node supervisor's 'pipe', systemd's journal), which cannot be opened anew for each process
+ * as a pipe is. Shared, its O_NONBLOCK is cleared by libuv at every fork of a worker and by Node at
+ * every exit, and a full socket then blocked the primary and the workers in write(2) for good.
+ */
+export function workersNeedLogRelay(): { stdout: boolean; stderr: boolean } {
+  try {
+    const out = fstatSync(1);
+    if (!out.isSocket()) return { stdout: false, stderr: false };
+    // `2>&1` (systemd's StandardError=inherit): standard error is the same socket, and a worker's
+    // inherited standard error would clear the flag just the same.
+    const err = fstatSync(2);
+    return { stdout: true, stderr: err.dev === out.dev && err.ino === out.ino };
+  } catch {
+    return { stdout: false, stderr: false };
+  }
+}
+
+/** Longest part of a line a relay keeps while waiting for its end: a longer line is dropped. */
+const RELAY_MAX_LINE_BYTES = 1024 * 1024;
+
+/**
+ * Relays a worker's standard output (a socket pair of its own, which the primary reads at once and
+ * never pauses) to this process's writer, line by line, so the worker never shares the primary's
+ * standard output: a line the writer cannot take is dropped and counted here.
+ */
+export function relayLogLines(source: NodeJS.ReadableStream, writer: DroppingLineWriter = stdoutLogDestination()): void {
+  let partial = '';
+  source.setEncoding('utf8');
+  source.on('data', (chunk: string) => {
+    let text = partial + chunk;
+    let end: number;
+    while ((end = text.indexOf('\n')) >= 0) {
+      writer.write(text.slice(0, end + 1));
+      text = text.slice(end + 1);
+    }
+    partial = text.length > RELAY_MAX_LINE_BYTES ? '' : text;
+  });
+  // A worker that dies mid-line leaves no cut line behind.
+  source.on('error', () => {});
+}
+
 /** Log lines this process could not write to standard output (for the metrics). */
 export function droppedStdoutLogLines(): number {
   return stdoutWriter?.dropped ?? 0;
