@@ -103,25 +103,27 @@ describe('serve --workers 2 with a stdout socket nobody reads', { timeout: 300_0
   });
 
   it('serve --workers 2 > answers every request with the socket full, and exits 0 on SIGTERM', async () => {
-      const place = await createEmptyDatabaseUrl('sqlite');
-      places.push(place);
-      const made = await runCli(['keys', 'create', '--name', 'unread-socket'], { DATABASE_URL: place.url });
-      assert.equal(made.code, 0, made.stderr);
-      const auth = { authorization: `Bearer ${made.stdout.trim().split('\n').at(-1)}` };
-      const service = await spawnService({
-        databaseUrl: place.url,
-        args: ['serve', '--no-bootstrap-key', '--workers', '2'],
-        stdout: 'socket',
-        env: { RATE_LIMIT_PER_MINUTE: '1000000' },
-        startTimeoutMs: 60_000,
-      });
-      await waitForListeningProcesses(service, 2, 60_000);
-      for (const line of service.logs) if (typeof line.msg === 'string' && line.msg.startsWith('Server listening at')) workerPids.push(line.pid as number);
-      service.stopReadingStdout();
-      assert.deepEqual([...(await burst(`${service.baseUrl}/v1/pets?limit=20`, auth, REQUESTS, CONCURRENCY))], [[200, REQUESTS]]);
-      assert.equal((await fetch(`${service.baseUrl}/healthz`)).status, 200);
-      // A generous bound, not a measure: a stop that ended by itself exits 0 within SHUTDOWN_TIMEOUT_MS.
-      assert.deepEqual(await service.stop('SIGTERM', 60_000), { code: 0, signal: null });
-    },
-  );
+    const place = await createEmptyDatabaseUrl('sqlite');
+    places.push(place);
+    const made = await runCli(['keys', 'create', '--name', 'unread-socket'], { DATABASE_URL: place.url });
+    assert.equal(made.code, 0, made.stderr);
+    const auth = { authorization: `Bearer ${made.stdout.trim().split('\n').at(-1)}` };
+    const service = await spawnService({
+      databaseUrl: place.url,
+      args: ['serve', '--no-bootstrap-key', '--workers', '2'],
+      stdout: 'socket',
+      env: { RATE_LIMIT_PER_MINUTE: '1000000' },
+      startTimeoutMs: 60_000,
+    });
+    await waitForListeningProcesses(service, 2, 60_000);
+    for (const line of service.logs) if (typeof line.msg === 'string' && line.msg.startsWith('Server listening at')) workerPids.push(line.pid as number);
+    service.stopReadingStdout();
+    assert.deepEqual([...(await burst(`${service.baseUrl}/v1/pets?limit=20`, auth, REQUESTS, CONCURRENCY))], [[200, REQUESTS]]);
+    assert.equal((await fetch(`${service.baseUrl}/healthz`)).status, 200);
+    // The lines dropped are counted, wherever they were dropped (the primary relays the workers').
+    const dropped = sampleValue(await (await fetch(`${service.baseUrl}/metrics`)).text(), DROPPED);
+    assert.ok(dropped !== undefined && dropped > 0, `${DROPPED} is ${dropped}`);
+    // A generous bound, not a measure: a stop that ended by itself exits 0 within SHUTDOWN_TIMEOUT_MS.
+    assert.deepEqual(await service.stop('SIGTERM', 60_000), { code: 0, signal: null });
+  });
 });
