@@ -19,7 +19,10 @@
  * attempt, which a full pipe refuses at once, so it cannot hang the exit.
  *
  * With `--workers N`, the primary and every worker write to the same pipe, each through its own
- * writer: each drops, counts and reports its own lines.
+ * writer: each drops, counts and reports its own lines. No write is longer than PIPE_BUF (4 KiB),
+ * which a pipe takes whole or refuses whole: a longer one was taken in part when the pipe was
+ * nearly full, another process's lines went in before its rest, and both lines were cut. (Only a
+ * single line longer than that is written alone, and may still be taken in part.)
  *
  * Non-blocking must hold for each process whatever the others do, and O_NONBLOCK on standard
  * output itself does not: it belongs to the open file, which the primary and its workers share,
@@ -36,6 +39,10 @@ import { hostname } from 'node:os';
 export const LOG_FLUSH_MS = 200;
 /** Lines are gathered up to this many bytes before a write. */
 export const LOG_BUFFER_BYTES = 4096;
+/** Write errors after which the output takes nothing more: no later write is tried. */
+const LASTING_WRITE_ERRORS = new Set(['EPIPE', 'EBADF', 'EINVAL', 'ECONNRESET', 'ENOTCONN', 'EDESTADDRREQ']);
+/** The longest write a pipe takes whole or not at all (POSIX PIPE_BUF; 4096 on Linux). */
+const PIPE_BUF = 4096;
 
 /** The `msg` of the line that says how many lines were dropped. */
 export const DROPPED_LINES_MESSAGE = 'log lines dropped: standard output could not take them';
@@ -64,6 +71,8 @@ export class DroppingLineWriter {
   private unreported = 0;
   private batch = '';
   private batchLines = 0;
+  /** The batch's length in bytes (UTF-8), which the write's size is. */
+  private batchSize = 0;
   /** The rest of a write the output took only in part: finished before anything else, so no line is cut. */
   private unfinished: Buffer | undefined;
   /** The reader went away (EPIPE) or the descriptor is unusable: no more writes are tried. */
@@ -78,7 +87,7 @@ export class DroppingLineWriter {
     private readonly fd: number,
     options: DroppingLineWriterOptions = {},
   ) {
-    this.batchBytes = options.batchBytes ?? LOG_BUFFER_BYTES;
+    this.batchBytes = Math.min(options.batchBytes ?? LOG_BUFFER_BYTES, PIPE_BUF);
     this.flushMs = options.flushMs ?? LOG_FLUSH_MS;
     this.now = options.now ?? Date.now;
     // The fields pino puts on each of the service's lines, so the summary reads like them.
@@ -91,9 +100,13 @@ export class DroppingLineWriter {
       this.drop(1);
       return true;
     }
+    const size = Buffer.byteLength(line);
+    // A write never passes PIPE_BUF, so a pipe never takes one in part (see the header).
+    if (this.batchLines > 0 && this.batchSize + size > this.batchBytes) this.flush();
     this.batch += line;
     this.batchLines++;
-    if (this.batch.length >= this.batchBytes) this.flush();
+    this.batchSize += size;
+    if (this.batchSize >= this.batchBytes) this.flush();
     else this.armTimer();
     return true;
   }
@@ -121,15 +134,22 @@ export class DroppingLineWriter {
       this.dropBatch();
       return;
     }
-    const summary = this.unreported > 0 ? this.summaryLine(this.unreported) : '';
-    if (summary === '' && this.batch === '') return;
+    const summary = this.unreported > 0 ? Buffer.from(this.summaryLine(this.unreported)) : undefined;
+    if (summary === undefined && this.batch === '') return;
     const lines = this.batchLines;
-    const text = summary + this.batch;
+    const batch = Buffer.from(this.batch);
     this.batch = '';
     this.batchLines = 0;
-    if (this.writeOut(Buffer.from(text)) === 'none') {
+    this.batchSize = 0;
+    if (summary && summary.length + batch.length > PIPE_BUF) {
+      // Two writes, each whole or not at all: the summary first.
+      const written = this.writeOut(summary);
+      if (written !== 'none') this.unreported = 0;
+      if (written !== 'all') this.drop(lines);
+      else if (lines > 0 && this.writeOut(batch) === 'none') this.drop(lines);
+    } else if (this.writeOut(summary ? Buffer.concat([summary, batch]) : batch) === 'none') {
       this.drop(lines);
-    } else if (summary !== '') {
+    } else if (summary) {
       this.unreported = 0;
     }
     this.armTimer();
@@ -151,8 +171,11 @@ export class DroppingLineWriter {
       written = writeSync(this.fd, bytes);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      // EAGAIN: the pipe is full for now. Anything else (EPIPE: the reader is gone; EBADF) lasts.
-      if (code !== 'EAGAIN' && code !== 'EWOULDBLOCK' && code !== 'EINTR') this.closed = true;
+      // Only a reader that is gone (EPIPE, a socket's reset) or an unusable descriptor lasts. Anything
+      // else may pass: a full pipe (EAGAIN), a full disk (ENOSPC, EDQUOT) that a log rotation
+      // empties; the next batch tries again (one write(2) each), and the rest of a line cut by the
+      // full disk is written first, so the file gets no cut line.
+      if (code !== undefined && LASTING_WRITE_ERRORS.has(code)) this.closed = true;
       return 'none';
     }
     if (written >= bytes.length) {
@@ -167,6 +190,7 @@ export class DroppingLineWriter {
     this.drop(this.batchLines);
     this.batch = '';
     this.batchLines = 0;
+    this.batchSize = 0;
   }
 
   private drop(lines: number): void {
@@ -207,6 +231,49 @@ function nonBlockingStdout(): number {
   // flag is shared, so under --workers a full socket may still block (see the header).
   void process.stdout;
   return 1;
+}
+
+/**
+ * Whether the primary of `--workers N` must relay its workers' lines: standard output is a socket
+ * (a Node supervisor's 'pipe', systemd's journal), which cannot be opened anew for each process
+ * as a pipe is. Shared, its O_NONBLOCK is cleared by libuv at every fork of a worker and by Node at
+ * every exit, and a full socket then blocked the primary and the workers in write(2) for good.
+ */
+export function workersNeedLogRelay(): { stdout: boolean; stderr: boolean } {
+  try {
+    const out = fstatSync(1);
+    if (!out.isSocket()) return { stdout: false, stderr: false };
+    // `2>&1` (systemd's StandardError=inherit): standard error is the same socket, and a worker's
+    // inherited standard error would clear the flag just the same.
+    const err = fstatSync(2);
+    return { stdout: true, stderr: err.dev === out.dev && err.ino === out.ino };
+  } catch {
+    return { stdout: false, stderr: false };
+  }
+}
+
+/** Longest part of a line a relay keeps while waiting for its end: a longer line is dropped. */
+const RELAY_MAX_LINE_BYTES = 1024 * 1024;
+
+/**
+ * Relays a worker's standard output (a socket pair of its own, which the primary reads at once and
+ * never pauses) to this process's writer, line by line, so the worker never shares the primary's
+ * standard output: a line the writer cannot take is dropped and counted here.
+ */
+export function relayLogLines(source: NodeJS.ReadableStream, writer: DroppingLineWriter = stdoutLogDestination()): void {
+  let partial = '';
+  source.setEncoding('utf8');
+  source.on('data', (chunk: string) => {
+    let text = partial + chunk;
+    let end: number;
+    while ((end = text.indexOf('\n')) >= 0) {
+      writer.write(text.slice(0, end + 1));
+      text = text.slice(end + 1);
+    }
+    partial = text.length > RELAY_MAX_LINE_BYTES ? '' : text;
+  });
+  // A worker that dies mid-line leaves no cut line behind.
+  source.on('error', () => {});
 }
 
 /** Log lines this process could not write to standard output (for the metrics). */

@@ -12,7 +12,7 @@ import type { Config } from './config.js';
 import { buildApp } from './app.js';
 import { createDb, locationOf, withDb } from './db/create-db.js';
 import { stopListening } from './http/connection-drain.js';
-import { stdoutLogDestination } from './log-destination.js';
+import { relayLogLines, stdoutLogDestination, workersNeedLogRelay } from './log-destination.js';
 import { migrateToLatest } from './db/migrate.js';
 import { hasAnyKey, issueApiKey } from './keys/keys.service.js';
 import { gatherWorkerMetrics, offerWorkerMetrics } from './metrics/cluster-metrics.js';
@@ -140,7 +140,15 @@ function superviseWorkers(config: Config, count: number): Promise<void> {
       stop('SIGTERM');
     });
 
-  const fork = () => startedAt.set(cluster.fork(), Date.now());
+  // A socket as standard output: the workers get their own, relayed (log-destination.ts).
+  const relay = workersNeedLogRelay();
+  if (relay.stdout) cluster.setupPrimary({ stdio: ['inherit', 'pipe', relay.stderr ? 'pipe' : 'inherit', 'ipc'] });
+  const fork = () => {
+    const worker = cluster.fork();
+    if (worker.process.stdout) relayLogLines(worker.process.stdout);
+    if (worker.process.stderr) relayLogLines(worker.process.stderr);
+    startedAt.set(worker, Date.now());
+  };
   for (let i = 0; i < count; i++) fork();
   log.info({ workers: count }, 'workers started');
 

@@ -9,6 +9,7 @@
  */
 import cluster from 'node:cluster';
 import { AggregatorRegistry } from 'prom-client';
+import { droppedStdoutLogLines } from '../log-destination.js';
 import type { AppMetrics } from './metrics.js';
 
 const REQUEST = 'animal-store:metrics-request';
@@ -26,14 +27,26 @@ interface RelayMessage {
 /** In the primary, before forking: answers workers' requests for the sum; the render for METRICS_PORT. */
 export function gatherWorkerMetrics(): () => Promise<string> {
   const aggregator = new AggregatorRegistry();
+  // The primary writes lines too, and relays the workers' where stdout is a socket: the lines it
+  // dropped count with the workers'.
+  const gather = () => aggregator.clusterMetrics().then(withPrimaryDroppedLines);
   cluster.on('message', (worker, message: RelayMessage) => {
     if (message?.type !== REQUEST) return;
-    aggregator.clusterMetrics().then(
+    gather().then(
       (text) => worker.send({ type: RESPONSE, id: message.id, text }),
       (error: Error) => worker.send({ type: RESPONSE, id: message.id, error: error.message }),
     );
   });
-  return () => aggregator.clusterMetrics();
+  return gather;
+}
+
+const DROPPED_SAMPLE = /^animal_store_log_lines_dropped_total (\d+)$/m;
+
+/** The workers' sum of dropped log lines, plus the primary's own. */
+function withPrimaryDroppedLines(text: string): string {
+  const own = droppedStdoutLogLines();
+  if (own === 0) return text;
+  return text.replace(DROPPED_SAMPLE, (_line, workers: string) => `animal_store_log_lines_dropped_total ${Number(workers) + own}`);
 }
 
 /** In a worker: offers this worker's metrics to the primary, and answers a render that asks the primary for the sum. */

@@ -77,3 +77,53 @@ describe('serve with a stdout pipe nobody reads', { timeout: 300_000 }, () => {
     });
   }
 });
+
+/**
+ * Standard output a socket nobody reads: what a Node supervisor (child_process 'pipe') or
+ * systemd's journal gives the service. A socket cannot be opened anew through /proc/self/fd/1
+ * as a pipe is, so the primary and its workers share one description of it, whose O_NONBLOCK
+ * libuv clears at every fork of a worker and Node at every exit: found (review of issue 15) with
+ * the primary and a worker blocked in write(2) for good after SIGTERM, /healthz unanswered once a
+ * worker was replaced.
+ */
+describe('serve --workers 2 with a stdout socket nobody reads', { timeout: 300_000 }, () => {
+  const places: { remove(): Promise<void> }[] = [];
+  const workerPids: number[] = [];
+  after(async () => {
+    // A blocked worker would outlive its primary's SIGKILL: each is ended by its own pid.
+    for (const pid of workerPids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    await stopAllServices();
+    for (const place of places) await place.remove();
+  });
+
+  it('serve --workers 2 > answers every request with the socket full, and exits 0 on SIGTERM', async () => {
+    const place = await createEmptyDatabaseUrl('sqlite');
+    places.push(place);
+    const made = await runCli(['keys', 'create', '--name', 'unread-socket'], { DATABASE_URL: place.url });
+    assert.equal(made.code, 0, made.stderr);
+    const auth = { authorization: `Bearer ${made.stdout.trim().split('\n').at(-1)}` };
+    const service = await spawnService({
+      databaseUrl: place.url,
+      args: ['serve', '--no-bootstrap-key', '--workers', '2'],
+      stdout: 'socket',
+      env: { RATE_LIMIT_PER_MINUTE: '1000000' },
+      startTimeoutMs: 60_000,
+    });
+    await waitForListeningProcesses(service, 2, 60_000);
+    for (const line of service.logs) if (typeof line.msg === 'string' && line.msg.startsWith('Server listening at')) workerPids.push(line.pid as number);
+    service.stopReadingStdout();
+    assert.deepEqual([...(await burst(`${service.baseUrl}/v1/pets?limit=20`, auth, REQUESTS, CONCURRENCY))], [[200, REQUESTS]]);
+    assert.equal((await fetch(`${service.baseUrl}/healthz`)).status, 200);
+    // The lines dropped are counted, wherever they were dropped (the primary relays the workers').
+    const dropped = sampleValue(await (await fetch(`${service.baseUrl}/metrics`)).text(), DROPPED);
+    assert.ok(dropped !== undefined && dropped > 0, `${DROPPED} is ${dropped}`);
+    // A generous bound, not a measure: a stop that ended by itself exits 0 within SHUTDOWN_TIMEOUT_MS.
+    assert.deepEqual(await service.stop('SIGTERM', 60_000), { code: 0, signal: null });
+  });
+});

@@ -15,3 +15,6 @@ export const NO_CHROMIUM: string | false = existsSync(CHROMIUM) ? false : CHROMI
 export const CURL_SKIP_REASON = 'needs curl: it is not installed (apt-get install curl)';
 /** The `skip` option of a test that runs curl, as the README's readers do. */
 export const NO_CURL: string | false = spawnSync('curl', ['--version']).status === 0 ? false : CURL_SKIP_REASON;
+
+/** What the full-disk test of the log writer prints where it may not mount a small tmpfs (not root). */
+export const TMPFS_SKIP_REASON = 'needs root to mount a small tmpfs (a real full disk)';
