@@ -152,7 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerLingeringClose(app, LINGER_LIMITS);
   registerResponseHeaders(app);
   registerProtocolChecks(app);
-  // --- issue 10: CORS and metrics (before any route, so both learn every route) ---
+  // CORS and metrics before any route, so both learn every route.
   registerCors(app, { origins: config.corsOrigins, methodsOf: trackRouteMethods(app) });
   const metrics = deps.metrics ?? createMetrics({ dialect: deps.database?.dialect, poolStats: deps.database?.poolStats });
   app.decorate('metrics', metrics);
@@ -161,7 +161,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (config.metricsPort === undefined) {
     await app.register(metricsRoutes, { render: deps.renderMetrics ?? metrics.render, token: config.metricsToken });
   }
-  // --- end issue 10 ---
   // Half the shutdown timeout at most, so idle connections alone never make a stop time out.
   registerConnectionDrain(app, { idleGraceMs: Math.min(IDLE_GRACE_MS, config.shutdownTimeoutMs / 2) });
   await registerOpenApi(app, config);
@@ -173,7 +172,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, { db, listingHolds });
   registerServiceIndex(app);
 
-  // --- issue 10: a fleet. Redis shares the rate-limit counts and the revocations; keys' last use is batched.
+  // A fleet: Redis shares the rate-limit counts and the revocations; keys' last use is batched.
   const keyUsage = createKeyUsage(db, {
     flushMs: config.keyLastUsedFlushMs ?? 10_000,
     onError: (error) => app.log.warn({ err: error }, 'could not record the keys\' last use; will retry at the next flush'),
@@ -189,7 +188,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const verifier = createKeyVerifier(db, { cacheTtlMs: config.keyCacheTtlMs, now, onUse: keyUsage.record });
   if (redis) subscribeToRevocations(redis, verifier, (error) => app.log.warn({ err: error }, 'could not subscribe to key revocations'));
-  // --- end issue 10 ---
   await app.register(
     async (v1) => {
       // Authentication, quota, scope, body, idempotency: the order is written down in operation-pipeline.ts.
