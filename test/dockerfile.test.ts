@@ -40,8 +40,8 @@ it('.npmrc > install scripts > are off (no node-gyp, so no Python, make or compi
 it('container docs and test > the shutdown timeout they quote > is SHUTDOWN_TIMEOUT_MS\'s default, and docker stop waits longer', () => {
   const seconds = Number(CONFIG_DEFAULTS.SHUTDOWN_TIMEOUT_MS) / 1000;
   const read = (file: string) => readFileSync(join(REPO_ROOT, file), 'utf8');
-  const deploy = read('docs/deploy.md');
-  assert.ok(deploy.includes(`\`SHUTDOWN_TIMEOUT_MS\` (${seconds} s by default)`), 'docs/deploy.md quotes the default');
+  const deploy = read('docs/operations.md');
+  assert.ok(deploy.includes(`\`SHUTDOWN_TIMEOUT_MS\` (${seconds} s by default)`), 'docs/operations.md quotes the default');
   assert.ok(dockerfile.includes(`SHUTDOWN_TIMEOUT_MS (${seconds} s by default)`), 'the Dockerfile quotes the default');
   // CI's test gives docker stop exactly the timeout: exit code 0 then means the service ended by itself within it.
   assert.ok(read('scripts/container-test.sh').includes(`"$docker" stop -t ${seconds} `), 'the container test stops with -t the timeout');

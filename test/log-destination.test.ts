@@ -8,6 +8,7 @@ import { DROPPED_LINES_MESSAGE, DroppingLineWriter, LOG_BUFFER_BYTES, LOG_FLUSH_
 import { createMetrics } from '../src/metrics/metrics.js';
 import { TMPFS_SKIP_REASON } from './helpers/machine-tools.js';
 import { sampleValue } from './helpers/metrics.js';
+import { publishedSection } from './helpers/published-docs.js';
 
 /** A real pipe (a FIFO): both ends non-blocking, as the service's standard output is. */
 function openPipe(): { readFd: number; writeFd: number; remove(): void } {
@@ -201,11 +202,9 @@ describe('DroppingLineWriter', () => {
   });
 });
 
-describe('README > Health, logs and shutdown', () => {
+describe('docs > Health, logs and shutdown', () => {
   it('the batch size, the flush interval, the summary line and the metric it quotes > are the ones the code uses', async () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('### Health, logs and shutdown'), readme.indexOf('### Metrics and logs'));
-    const text = section.replace(/\s+/g, ' ');
+    const text = publishedSection('Health, logs and shutdown').text.replace(/\s+/g, ' ');
     assert.ok(text.includes(`Lines are gathered up to ${LOG_BUFFER_BYTES / 1024} KiB and written at least every ${LOG_FLUSH_MS} ms and at exit`), text);
     assert.ok(text.includes(`"msg":"${DROPPED_LINES_MESSAGE}"`));
     assert.ok(text.includes('`animal_store_log_lines_dropped_total`'));

@@ -73,7 +73,7 @@ describeOnPostgres('PostgreSQL outage', {}, () => {
   });
 
   // Not a performance figure but the documented bound: no request waits on the database longer
-  // than the statement timeout plus the client's one-second grace (docs/deploy.md). The slack
+  // than the statement timeout plus the client's one-second grace (docs/operations.md). The slack
   // covers a slow machine, not a hang: without the timeouts these requests never end.
   it('when the network goes silent > answers 503 within the documented bound instead of hanging, then recovers', { timeout: 30_000 }, async () => {
     assert.equal((await listPets()).statusCode, 200);
@@ -127,7 +127,7 @@ describeOnPostgres('PostgreSQL stall while requests queue for a connection', {},
     return { response, waitedMs: performance.now() - started };
   };
 
-  // The documented bound (docs/deploy.md): no request waits on the database longer than the
+  // The documented bound (docs/operations.md): no request waits on the database longer than the
   // statement timeout plus one second, the wait for a pooled connection included. The second
   // request arrives two seconds into the first one's stall (the pause is the scenario, not a
   // wait for an event), so with separate timeouts it waited for the stalled connection until the

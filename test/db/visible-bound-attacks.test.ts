@@ -80,9 +80,9 @@ describeOnPostgres('PostgreSQL listings when the role may not read pg_stat_activ
   });
 });
 
-describe('docs/deploy.md and the hold watcher', () => {
-  it('docs/deploy.md > quotes the refusal line as the watcher logs it (HOLD_WATCH_REFUSED)', () => {
-    const text = readFileSync(new URL('../../docs/deploy.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
-    assert.ok(text.includes(`"msg":"${HOLD_WATCH_REFUSED}"`), 'docs/deploy.md quotes HOLD_WATCH_REFUSED');
+describe('docs/operations.md and the hold watcher', () => {
+  it('docs/operations.md > quotes the refusal line as the watcher logs it (HOLD_WATCH_REFUSED)', () => {
+    const text = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    assert.ok(text.includes(`"msg":"${HOLD_WATCH_REFUSED}"`), 'docs/operations.md quotes HOLD_WATCH_REFUSED');
   });
 });

@@ -1,7 +1,8 @@
 /**
- * The README's walk-through ("Using the API"), run as a reader runs it: every command of its
- * first `sh` block, in order, with bash and curl, against the real service on a free port with a
- * fresh SQLite file. KEY and BASE are the reader's two variables; http://localhost:8080 becomes
+ * The README's short tour ("A short tour") and the full walk-through of docs/api.md
+ * ("Walk-through"), each run as a reader runs it: every command of the section's first `sh`
+ * block, in order, with bash and curl, against the real service on a free port with a fresh
+ * SQLite file. KEY and BASE are the reader's two variables; http://localhost:8080 becomes
  * the service's address; a command whose URL says `<from the Link header>` gets the next link of
  * the answer before it. Each command ends with the answer its comment promises, `# → 201` (or
  * `# → 200 with Link`, `# → 200, no Link`), and gets exactly that. Without curl the test is
@@ -15,25 +16,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
 import { NO_CURL } from '../helpers/machine-tools.js';
-import { REPO_ROOT, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
+import { publishedSection } from '../helpers/published-docs.js';
+import { runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
 import { createEmptyDatabaseUrl } from '../helpers/test-db.js';
 
 const README_ORIGIN = 'http://localhost:8080';
 const FROM_LINK = '<from the Link header>';
 
 interface WalkthroughStep {
-  /** The command as the README shows it, continuation lines joined. */
+  /** The command as the docs show it, continuation lines joined. */
   command: string;
   status: number;
   /** `true`: the answer carries `Link: <…>; rel="next"`; `false`: it does not; undefined: not said. */
   link: boolean | undefined;
 }
 
-/** The commands of the README's walk-through, each with the answer its `# → …` marker promises. */
-function walkthroughSteps(readme: string): WalkthroughStep[] {
-  const section = readme.slice(readme.indexOf('\n## Using the API\n'));
-  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
-  assert.ok(block, 'README: no sh block under "## Using the API"');
+/** The commands of a walk-through section, each with the answer its `# → …` marker promises. */
+function walkthroughSteps(title: string): WalkthroughStep[] {
+  const section = publishedSection(title);
+  const block = /```sh\n([\s\S]*?)```/.exec(section.text)?.[1];
+  assert.ok(block, `${section.file}: no sh block under "${title}"`);
   const logical: string[] = [];
   for (const line of block.split('\n')) {
     const previous = logical.at(-1);
@@ -44,7 +46,7 @@ function walkthroughSteps(readme: string): WalkthroughStep[] {
     .filter((line) => line.trim() !== '' && !line.trimStart().startsWith('#') && !/^(KEY|BASE)=/.test(line))
     .map((command) => {
       const marker = /#\s*→\s*(\d{3})(.*)$/.exec(command);
-      assert.ok(marker, `README walk-through: this command does not say what it answers (end it with "# → 200"):\n${command}`);
+      assert.ok(marker, `${section.file} "${title}": this command does not say what it answers (end it with "# → 200"):\n${command}`);
       const rest = marker[2]!;
       return { command, status: Number(marker[1]), link: /\bno Link\b/.test(rest) ? false : /\bwith Link\b/.test(rest) ? true : undefined };
     });
@@ -58,9 +60,19 @@ function nextLink(headers: string): string | undefined {
 
 after(() => stopAllServices());
 
-it('README "Using the API" > every command run in order with bash and curl on a fresh store > answers what its comment says', { skip: NO_CURL, timeout: 120_000 }, async () => {
-  const steps = walkthroughSteps(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8'));
-  assert.ok(steps.length >= 20, `only ${steps.length} commands found in the walk-through`);
+for (const { title, where, fewest } of [
+  { title: 'A short tour', where: 'README', fewest: 8 },
+  { title: 'Walk-through', where: 'docs/api.md', fewest: 20 },
+]) {
+  it(`${where} "${title}" > every command run in order with bash and curl on a fresh store > answers what its comment says`, { skip: NO_CURL, timeout: 120_000 }, async () => {
+    const steps = walkthroughSteps(title);
+    assert.ok(steps.length >= fewest, `only ${steps.length} commands found in "${title}"`);
+    await runWalkthrough(steps);
+  });
+}
+
+/** Runs the steps in order on a fresh store and checks each answer against its marker. */
+async function runWalkthrough(steps: WalkthroughStep[]): Promise<void> {
   const place = await createEmptyDatabaseUrl('sqlite');
   const work = mkdtempSync(join(tmpdir(), 'animal-store-walkthrough-'));
   try {
@@ -84,8 +96,8 @@ it('README "Using the API" > every command run in order with bash and curl on a 
           answered.push({ command: step.command, status: 'not run: the answer before it had no Link', link: step.link });
           continue;
         }
-        // The README shows the real link, but for the cursor: only the service makes one.
-        assert.equal(shown, `${README_ORIGIN}${previousLink.replace(/cursor=[^&]*/, `cursor=${FROM_LINK}`)}`, 'the link the README shows');
+        // The docs show the real link, but for the cursor: only the service makes one.
+        assert.equal(shown, `${README_ORIGIN}${previousLink.replace(/cursor=[^&]*/, `cursor=${FROM_LINK}`)}`, 'the link the docs show');
         command = command.replace(shown, `${service.baseUrl}${previousLink}`);
       }
       command = command.replaceAll(README_ORIGIN, service.baseUrl);
@@ -107,4 +119,4 @@ it('README "Using the API" > every command run in order with bash and curl on a 
     rmSync(work, { recursive: true, force: true });
     await place.remove();
   }
-});
+}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { assertErrorBody } from '../helpers/error-body.js';
+import { allPublishedDocs } from '../helpers/published-docs.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 describe('GET /', () => {
@@ -46,8 +46,8 @@ describe('GET /', () => {
     }
   });
 
-  it('the README > lists GET / with the same links', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  it('the published docs > list GET / with the same links', () => {
+    const readme = allPublishedDocs();
     assert.match(readme, /`GET \/` answers 200 without a key/);
     for (const path of ['/docs', '/v1/openapi.json', '/healthz', '/readyz']) assert.ok(readme.includes(`\`${path}\``), path);
   });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fingerprintOf } from '../../src/idempotency/fingerprint.js';
 import { parseIdempotencyKey } from '../../src/idempotency/idempotency-key.js';
 import { IDEMPOTENT_OPERATION_NOTE, RELEASED_STATUSES_SHOWN, statusList } from '../../src/http/idempotency.docs.js';
 import { isKeptStatus, KEPT_ERROR_STATUSES } from '../../src/idempotency/idempotency.service.js';
+import { allPublishedDocs } from '../helpers/published-docs.js';
 
 describe('parseIdempotencyKey', () => {
   for (const [value, key] of [
@@ -60,11 +60,11 @@ describe('isKeptStatus', () => {
 });
 
 describe('which answers are kept, as published', () => {
-  it('the operation note and the README > name the kept and released statuses that isKeptStatus decides', () => {
+  it('the operation note and the published docs > name the kept and released statuses that isKeptStatus decides', () => {
     for (const status of RELEASED_STATUSES_SHOWN) assert.equal(isKeptStatus(status), false, String(status));
     assert.match(IDEMPOTENT_OPERATION_NOTE, new RegExp(`the answers ${statusList(KEPT_ERROR_STATUSES)} are kept`));
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
-    assert.ok(readme.includes(`Kept and replayed: every 2xx, and ${statusList(KEPT_ERROR_STATUSES)},`), 'README "Which answers are kept"');
-    assert.ok(readme.includes('401, 403, 412, 413, 415, 429 and every 5xx'), 'README names 412 among the answers not kept');
+    const readme = allPublishedDocs().replace(/\s+/g, ' ');
+    assert.ok(readme.includes(`Kept and replayed: every 2xx, and ${statusList(KEPT_ERROR_STATUSES)},`), 'docs "Which answers are kept"');
+    assert.ok(readme.includes('401, 403, 412, 413, 415, 429 and every 5xx'), 'the docs name 412 among the answers not kept');
   });
 });
