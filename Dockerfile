@@ -1,5 +1,5 @@
 # Container image of animal-store. CI builds and runs it on every run (scripts/container-test.sh).
-# Build: docker build -t animal-store .     Run it: docs/deploy.md, "Containers".
+# Build: docker build -t animal-store .     Run it: docs/operations.md, "Containers".
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 # The manifests first, so that the dependency layer is only rebuilt when they change. .npmrc

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The container image, built and run the way docs/deploy.md tells users to: build it, start it on
+# The container image, built and run the way docs/operations.md tells users to: build it, start it on
 # a volume, make a key inside the container, create and list a pet, wait for the HEALTHCHECK to
 # say healthy, stop it (exit 0 within SHUTDOWN_TIMEOUT_MS), start a new container on the same
 # volume and find the pet again; compose.yaml must validate. Then the README's install, word for

@@ -91,7 +91,7 @@ declare module 'fastify' {
     listingHolds: ListingHolds;
   }
 }
-/** The documented bound (README, error `request_timeout`) for a request to arrive completely. */
+/** The documented bound (docs/api.md, error `request_timeout`) for a request to arrive completely. */
 export const REQUEST_TIMEOUT_MS = 30_000;
 
 /** Schemas named in the OpenAPI components and referenced by `$ref` from the routes. */

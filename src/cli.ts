@@ -34,7 +34,7 @@ const USAGE = `Usage:
   animal-store --version                        show the version (also -v, version)
 
 Configuration comes from environment variables, not options: PORT=9000 animal-store serve
-(HOST, DATABASE_URL, LOG_LEVEL, ...); see the README.`;
+(HOST, DATABASE_URL, LOG_LEVEL, ...); see docs/operations.md.`;
 
 class UsageError extends Error {}
 

@@ -61,7 +61,7 @@ export class ConfigError extends Error {
   }
 }
 
-/** The documented defaults; `.env.example` and the README table list the same values. */
+/** The documented defaults; `.env.example` and the table in docs/operations.md list the same values. */
 export const CONFIG_DEFAULTS = {
   PORT: '8080',
   HOST: '127.0.0.1',

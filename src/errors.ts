@@ -1,7 +1,7 @@
 /**
  * The closed list of error codes the service can answer, each with its HTTP status.
  * Services throw `AppError(code, message)`; only the HTTP error handler turns it into a response.
- * Adding a code here is an API change: document it in the README and the OpenAPI document.
+ * Adding a code here is an API change: document it in docs/api.md and the OpenAPI document.
  */
 
 export const ERROR_CODES = {

@@ -35,7 +35,7 @@
 import { constants, fstatSync, openSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 
-/** The longest a log line waits to be written (quoted in the README: test/log-destination.test.ts). */
+/** The longest a log line waits to be written (quoted in docs/operations.md: test/log-destination.test.ts). */
 export const LOG_FLUSH_MS = 200;
 /** Lines are gathered up to this many bytes before a write. */
 export const LOG_BUFFER_BYTES = 4096;

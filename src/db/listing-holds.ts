@@ -6,7 +6,7 @@
  * The service's own transactions end within DATABASE_STATEMENT_TIMEOUT_MS; anything older than
  * PG_HOLD_WARN_MS is logged once per process, with what the server shows the service's role,
  * counted in `animal_store_db_listings_held_seconds`, and shown in /readyz's body (which stays
- * 200: a fleet must not leave its load balancer over it). docs/deploy.md says how to end it.
+ * 200: a fleet must not leave its load balancer over it). docs/operations.md says how to end it.
  *
  * Each process checks on a timer (twice per PG_HOLD_WARN_MS, at most once a second): one read of
  * pg_stat_activity and pg_prepared_xacts. SQLite has one writer at a time: nothing to watch.
@@ -71,7 +71,7 @@ export function watchListingHolds(db: Kysely<any>, options: ListingHoldsOptions)
       // away, told elsewhere (503s, /readyz); the next check tries again.
       if ((error as { code?: unknown }).code === '42501' && !refusalTold) {
         refusalTold = true;
-        options.log.warn({ reason: (error as Error).message, hint: 'grant select on pg_stat_activity and pg_prepared_xacts to the role (docs/deploy.md, "Held-back listings")' }, HOLD_WATCH_REFUSED);
+        options.log.warn({ reason: (error as Error).message, hint: 'grant select on pg_stat_activity and pg_prepared_xacts to the role (docs/operations.md, "Held-back listings")' }, HOLD_WATCH_REFUSED);
       }
       return;
     }
@@ -145,8 +145,8 @@ export function watchListingHolds(db: Kysely<any>, options: ListingHoldsOptions)
  */
 export function holdHint(transaction: Pick<RunningTransaction, 'gid' | 'pid'>): string {
   return transaction.gid === null
-    ? `new pets and orders stay out of the listings until it ends; end it with select pg_terminate_backend(${transaction.pid}) (docs/deploy.md, "Held-back listings")`
-    : `new pets and orders stay out of the listings until it ends; end it with ROLLBACK PREPARED '${transaction.gid.replaceAll("'", "''")}' (docs/deploy.md, "Held-back listings")`;
+    ? `new pets and orders stay out of the listings until it ends; end it with select pg_terminate_backend(${transaction.pid}) (docs/operations.md, "Held-back listings")`
+    : `new pets and orders stay out of the listings until it ends; end it with ROLLBACK PREPARED '${transaction.gid.replaceAll("'", "''")}' (docs/operations.md, "Held-back listings")`;
 }
 
 /** Twice per PG_HOLD_WARN_MS, so a hold is told within 1.5 times it; at most once a second, at least every 10 ms. */

@@ -104,7 +104,7 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyHt
       else await settleIdempotencyKey(db, held.id, held.owner, { status: 500, headers: {}, body: null });
     } catch (error) {
       // The write (if any) is done and its answer is good: send it. The key stays in progress
-      // until its lease ends; README "Retries and idempotency" says what a retry sees then.
+      // until its lease ends; docs/api.md, "Retries and idempotency", says what a retry sees then.
       request.log.warn({ err: error }, 'idempotency key not settled; it stays in progress until its lease ends');
     }
     return payload;

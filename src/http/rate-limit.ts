@@ -11,7 +11,7 @@
  *
  * Without REDIS_URL each process counts on its own: behind a load balancer with N instances (or
  * N workers), a client may make up to N × the limit per minute. With it, the counts are shared
- * (redis/counter-sync.ts) and the overshoot is bounded as README "Rate limits in a fleet" says.
+ * (redis/counter-sync.ts) and the overshoot is bounded as docs/operations.md, "Rate limits in a fleet", says.
  * Behind a proxy, set TRUST_PROXY so the client address is the client's, not the proxy's.
  *
  * Answers carry the fields of draft-ietf-httpapi-ratelimit-headers-11:

@@ -127,13 +127,13 @@ export const COMMON_ERROR_RESPONSES = {
 /**
  * The errors of an operation that writes. Its 503 says what the client cannot know: a link that
  * fails after the database committed the write, but before the answer came back, still answers
- * 503; and how `Idempotency-Key` makes the retry safe. The README's "Retries and idempotency"
+ * 503; and how `Idempotency-Key` makes the retry safe. The "Retries and idempotency" section of docs/api.md
  * section says the same for people.
  */
 export const WRITE_ERROR_RESPONSES = {
   ...COMMON_ERROR_RESPONSES,
   503: errorResponse(
-    'The database is unreachable, locked, or did not answer in time, or the change kept colliding with concurrent ones. **With `Idempotency-Key`, retry with the same key** after `Retry-After`: a 503 is not kept, so the retry runs the write, which is safe because in each of these cases the database rolled the write back. One case stays uncertain even with a key: the database committed the write and the link to it broke before the commit was acknowledged; a retry then writes again (README, "Retries and idempotency"). **Without a key, the write may or may not have happened.** Look for it before retrying (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal; `GET /v1/store/orders?petId=…` an order); retrying blindly may store it twice.',
+    'The database is unreachable, locked, or did not answer in time, or the change kept colliding with concurrent ones. **With `Idempotency-Key`, retry with the same key** after `Retry-After`: a 503 is not kept, so the retry runs the write, which is safe because in each of these cases the database rolled the write back. One case stays uncertain even with a key: the database committed the write and the link to it broke before the commit was acknowledged; a retry then writes again (docs/api.md, "Retries and idempotency"). **Without a key, the write may or may not have happened.** Look for it before retrying (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal; `GET /v1/store/orders?petId=…` an order); retrying blindly may store it twice.',
     ['service_unavailable'],
     { ...HEADERS.retryAfter, ...HEADERS.rateLimit },
   ),

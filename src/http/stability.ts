@@ -1,7 +1,7 @@
 /**
  * Stability markers of operations in the contract. A beta operation carries `x-stability: beta`
  * in openapi.json (for tools) and a visible line at the start of its description (for people,
- * in /docs); what beta promises is written once, here, and in the README.
+ * in /docs); what beta promises is written once, here, and in docs/api.md.
  */
 
 declare module 'fastify' {

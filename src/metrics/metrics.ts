@@ -26,7 +26,7 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 export interface MetricsOptions {
   /** Unset only where no database handle is at hand (some tests); then no animal_store_db_info. */
   dialect?: DialectName | undefined;
-  /** The PostgreSQL pool's clients now; SQLite has no pool (see README "Metrics and logs"). */
+  /** The PostgreSQL pool's clients now; SQLite has no pool (see docs/operations.md, "Metrics and logs"). */
   poolStats?: (() => PoolStats) | undefined;
 }
 

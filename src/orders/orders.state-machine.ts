@@ -1,6 +1,6 @@
 /**
  * The store's state machine, as data: which order statuses each action moves from and to, and
- * what the pet becomes. The service applies it and the documentation (README, openapi.json) is
+ * what the pet becomes. The service applies it and the documentation (docs/api.md, openapi.json) is
  * written from it, so the rule lives in one place. Pure: no database, no HTTP.
  */
 import type { OrderStatus, PetStatus } from '../db/database.js';
@@ -46,7 +46,7 @@ export function appliesOnlyTo(action: OrderAction): string {
 
 const code = (text: string) => `\`${text}\``;
 
-/** The state machine as a Markdown table: in the README and in the OpenAPI `store` tag. */
+/** The state machine as a Markdown table: in docs/api.md and in the OpenAPI `store` tag. */
 export function stateMachineTable(): string {
   const rows = [
     `| ${code('POST /v1/store/orders')} | — | ${code(PLACEMENT.order)} | ${code(PLACEMENT.petFrom)} → ${code(PLACEMENT.petTo)} |`,

@@ -1,6 +1,6 @@
 /**
  * Programs of the machine that some tests drive, and what those tests print when skipped for
- * want of them. The README's Quick start quotes each reason (test/readme-quick-start.test.ts).
+ * want of them. docs/testing.md, "Running the tests", quotes each reason (test/readme-quick-start.test.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -12,7 +12,7 @@ import { Redis } from 'ioredis';
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL?.trim() || undefined;
 
-/** What the tests print when skipped for want of Redis; the README's Quick start quotes them. */
+/** What the tests print when skipped for want of Redis; docs/testing.md, "Running the tests", quotes them. */
 export const REDIS_SKIP_REASON = 'needs Redis: TEST_REDIS_URL is not set (.ci/run sets it)';
 const REDIS_SERVER = '/usr/bin/redis-server';
 export const REDIS_SERVER_SKIP_REASON = `${REDIS_SERVER} is not installed (apt-get install redis-server)`;

@@ -19,12 +19,12 @@ export const TEST_DIALECTS: DialectName[] = process.env.TEST_DATABASE_URL ? ['sq
 /** Every dialect a dual-dialect suite is written for; `describeOnDialect` runs or skips each. */
 export const ALL_DIALECTS: DialectName[] = ['sqlite', 'postgres'];
 
-/** What a test that needs PostgreSQL prints when skipped; the README's Quick start quotes it. */
+/** What a test that needs PostgreSQL prints when skipped; docs/testing.md, "Running the tests", quotes it. */
 export const POSTGRES_SKIP_REASON = 'needs PostgreSQL: TEST_DATABASE_URL is not set';
 
 /**
  * What a test of prepared transactions prints when the server allows none (the default; changing
- * it takes a restart, which .ci/run does); the README's Quick start quotes it.
+ * it takes a restart, which .ci/run does); docs/testing.md, "Running the tests", quotes it.
  */
 export const PREPARED_TRANSACTIONS_SKIP_REASON = 'needs max_prepared_transactions > 0 on the test server (it takes a restart to change)';
 
