@@ -7,6 +7,7 @@ import { ERROR_CODES } from '../src/errors.js';
 import { SCOPES } from '../src/keys/scopes.js';
 import { stateMachineTable } from '../src/orders/orders.state-machine.js';
 import { generateOpenApiDocument } from '../src/openapi-document.js';
+import { readDocumentation } from './helpers/documentation.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 describe('openapi.json', () => {
@@ -208,10 +209,10 @@ describe('openapi.json', () => {
     }
   });
 
-  it('README > shows the state machine table the code applies, and documents every error code', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    assert.ok(readme.includes(stateMachineTable()), 'README carries stateMachineTable() verbatim');
-    for (const [code, { status }] of Object.entries(ERROR_CODES)) assert.match(readme, new RegExp(`\\| \`${code}\` \\| ${status} \\|`), code);
+  it('the documentation > shows the state machine table the code applies, and documents every error code', () => {
+    const documentation = readDocumentation();
+    assert.ok(documentation.includes(stateMachineTable()), 'README or docs/ carry stateMachineTable() verbatim');
+    for (const [code, { status }] of Object.entries(ERROR_CODES)) assert.match(documentation, new RegExp(`\\| \`${code}\` \\| ${status} \\|`), code);
   });
 
   it('GET /docs > serves the interactive reference without a key', async () => {
