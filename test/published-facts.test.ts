@@ -14,7 +14,7 @@ import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../src/idempotency/idempotency-key.j
 import { PAGE_SIZE } from '../src/pagination/page-size.js';
 import { GET_PET_DEPRECATED_DAY, GET_PET_DEPRECATION_HEADERS, GET_PET_SUNSET_DAY } from '../src/pets/get-pet-deprecation.js';
 import { MAX_IDS_PER_LISTING, NAME_MAX_LENGTH } from '../src/pets/pets.schemas.js';
-import { quotesOf } from './helpers/documentation.js';
+import { quotesOf, readRepositoryFile } from './helpers/documentation.js';
 
 /** Every quote `pattern` finds answers `expected` (its captures, joined by a space); at least one exists. */
 function assertQuoted(pattern: RegExp, expected: string | number) {
@@ -58,6 +58,14 @@ describe('published facts > limits', () => {
     assertQuoted(/(\d+) requests per minute per API key \(`RATE_LIMIT_PER_MINUTE`/, CONFIG_DEFAULTS.RATE_LIMIT_PER_MINUTE);
     assertQuoted(/`IDEMPOTENCY_KEY_TTL_HOURS` \((\d+) h\)/, CONFIG_DEFAULTS.IDEMPOTENCY_KEY_TTL_HOURS);
     assertQuoted(/`SHUTDOWN_TIMEOUT_MS` \((\d+) s by default\)/, CONFIG_DEFAULTS.SHUTDOWN_TIMEOUT_MS / 1000);
+  });
+
+  it('openapi.json prose written by hand > quotes the default body limit', () => {
+    // createPet's description says it in words; generated from the routes, so checked here.
+    const document = readRepositoryFile('openapi.json');
+    const quotes = [...document.matchAll(/the configured size \((\d+) KiB by default\)/g)];
+    assert.ok(quotes.length > 0, 'openapi.json quotes the default body limit');
+    for (const [, kib] of quotes) assert.equal(Number(kib), parseByteSize(CONFIG_DEFAULTS.BODY_LIMIT)! / 1024);
   });
 
   it('the error list > quotes the nesting limit the JSON parser applies', () => {
