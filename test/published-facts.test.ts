@@ -5,11 +5,13 @@
  * constants and kept in step by `npm run openapi:check`.
  */
 import assert from 'node:assert/strict';
+import type { IncomingMessage } from 'node:http';
 import { describe, it } from 'node:test';
 import { REQUEST_TIMEOUT_MS } from '../src/app.js';
 import { CONFIG_DEFAULTS, parseByteSize } from '../src/config.js';
 import { ERROR_CODES } from '../src/errors.js';
 import { MAX_NESTING } from '../src/http/json-body.js';
+import { requestIdOf } from '../src/http/request-context.js';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../src/idempotency/idempotency-key.js';
 import { PAGE_SIZE } from '../src/pagination/page-size.js';
 import { GET_PET_DEPRECATED_DAY, GET_PET_DEPRECATION_HEADERS, GET_PET_SUNSET_DAY } from '../src/pets/get-pet-deprecation.js';
@@ -58,6 +60,19 @@ describe('published facts > limits', () => {
     assertQuoted(/(\d+) requests per minute per API key \(`RATE_LIMIT_PER_MINUTE`/, CONFIG_DEFAULTS.RATE_LIMIT_PER_MINUTE);
     assertQuoted(/`IDEMPOTENCY_KEY_TTL_HOURS` \((\d+) h\)/, CONFIG_DEFAULTS.IDEMPOTENCY_KEY_TTL_HOURS);
     assertQuoted(/`SHUTDOWN_TIMEOUT_MS` \((\d+) s by default\)/, CONFIG_DEFAULTS.SHUTDOWN_TIMEOUT_MS / 1000);
+  });
+
+  it('the longest X-Request-Id quoted > is the longest kept: one more character gets a new id', () => {
+    const quoted = [
+      ...quotesOf(/`\._:-`, at most (\d+)\)/).map(({ match }) => Number(match[1])),
+      ...[...readRepositoryFile('openapi.json').matchAll(/`\._:-`, up to (\d+)\)/g)].map((match) => Number(match[1])),
+    ];
+    assert.ok(quoted.length >= 2, 'the documentation and openapi.json both quote it');
+    const idOf = (id: string) => requestIdOf({ headers: { 'x-request-id': id } } as unknown as IncomingMessage);
+    for (const longest of quoted) {
+      assert.equal(idOf('r'.repeat(longest)), 'r'.repeat(longest), `${longest} characters are kept`);
+      assert.notEqual(idOf('r'.repeat(longest + 1)), 'r'.repeat(longest + 1), `${longest + 1} are not`);
+    }
   });
 
   it('openapi.json prose written by hand > quotes the default body limit', () => {
