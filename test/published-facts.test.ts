@@ -14,6 +14,7 @@ import { MAX_NESTING } from '../src/http/json-body.js';
 import { requestIdOf } from '../src/http/request-context.js';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../src/idempotency/idempotency-key.js';
 import { PAGE_SIZE } from '../src/pagination/page-size.js';
+import { REDIS_COMMAND_TIMEOUT_MS } from '../src/redis/redis-link.js';
 import { GET_PET_DEPRECATED_DAY, GET_PET_DEPRECATION_HEADERS, GET_PET_SUNSET_DAY } from '../src/pets/get-pet-deprecation.js';
 import { MAX_IDS_PER_LISTING, NAME_MAX_LENGTH } from '../src/pets/pets.schemas.js';
 import { quotesOf, readRepositoryFile } from './helpers/documentation.js';
@@ -60,6 +61,8 @@ describe('published facts > limits', () => {
     assertQuoted(/(\d+) requests per minute per API key \(`RATE_LIMIT_PER_MINUTE`/, CONFIG_DEFAULTS.RATE_LIMIT_PER_MINUTE);
     assertQuoted(/`IDEMPOTENCY_KEY_TTL_HOURS` \((\d+) h\)/, CONFIG_DEFAULTS.IDEMPOTENCY_KEY_TTL_HOURS);
     assertQuoted(/`SHUTDOWN_TIMEOUT_MS` \((\d+) s by default\)/, CONFIG_DEFAULTS.SHUTDOWN_TIMEOUT_MS / 1000);
+    assertQuoted(/the defaults \(S = (\d+) ms, T = (\d+) ms\)/, `${CONFIG_DEFAULTS.RATE_LIMIT_SYNC_MS} ${REDIS_COMMAND_TIMEOUT_MS}`);
+    assertQuoted(/its timeout \(T = (\d+) ms\)/, REDIS_COMMAND_TIMEOUT_MS);
   });
 
   it('the longest X-Request-Id quoted > is the longest kept: one more character gets a new id', () => {
