@@ -13,6 +13,7 @@ import { ERROR_CODES } from '../src/errors.js';
 import { MAX_NESTING } from '../src/http/json-body.js';
 import { requestIdOf } from '../src/http/request-context.js';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../src/idempotency/idempotency-key.js';
+import { MAX_KEY_ID_LABELS } from '../src/metrics/metrics.js';
 import { PAGE_SIZE } from '../src/pagination/page-size.js';
 import { REDIS_COMMAND_TIMEOUT_MS } from '../src/redis/redis-link.js';
 import { GET_PET_DEPRECATED_DAY, GET_PET_DEPRECATION_HEADERS, GET_PET_SUNSET_DAY } from '../src/pets/get-pet-deprecation.js';
@@ -53,6 +54,8 @@ describe('published facts > limits', () => {
     assertQuoted(/Bodies up to (\d+) KiB \(`BODY_LIMIT`\)/, parseByteSize(CONFIG_DEFAULTS.BODY_LIMIT)! / 1024);
     assertQuoted(/more than (\d+) levels deep/, MAX_NESTING);
     assertQuoted(/1 to (\d+) visible ASCII characters/, MAX_IDEMPOTENCY_KEY_LENGTH);
+    assertQuoted(/a bare token, or more than (\d+) characters/, MAX_IDEMPOTENCY_KEY_LENGTH);
+    assertQuoted(/labels at most (\d+) (?:distinct )?key ids/, MAX_KEY_ID_LABELS);
     assertQuoted(/did not arrive completely within (\d+) seconds/, REQUEST_TIMEOUT_MS / 1000);
     assertQuoted(/A client has (\d+) seconds to send a whole request/, REQUEST_TIMEOUT_MS / 1000);
   });
