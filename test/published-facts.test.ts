@@ -64,6 +64,7 @@ describe('published facts > limits', () => {
     assertQuoted(/(\d+) requests per minute per API key \(`RATE_LIMIT_PER_MINUTE`/, CONFIG_DEFAULTS.RATE_LIMIT_PER_MINUTE);
     assertQuoted(/`IDEMPOTENCY_KEY_TTL_HOURS` \((\d+) h\)/, CONFIG_DEFAULTS.IDEMPOTENCY_KEY_TTL_HOURS);
     assertQuoted(/`SHUTDOWN_TIMEOUT_MS` \((\d+) s by default\)/, CONFIG_DEFAULTS.SHUTDOWN_TIMEOUT_MS / 1000);
+    assertQuoted(/`KEY_CACHE_TTL_MS` \(default (\d+) ms\)/, CONFIG_DEFAULTS.KEY_CACHE_TTL_MS);
     assertQuoted(/the defaults \(S = (\d+) ms, T = (\d+) ms\)/, `${CONFIG_DEFAULTS.RATE_LIMIT_SYNC_MS} ${REDIS_COMMAND_TIMEOUT_MS}`);
     assertQuoted(/its timeout \(T = (\d+) ms\)/, REDIS_COMMAND_TIMEOUT_MS);
   });
@@ -92,5 +93,14 @@ describe('published facts > limits', () => {
   it('the error list > quotes the nesting limit the JSON parser applies', () => {
     // errors.ts cannot import json-body.ts (which throws its errors): checked here instead.
     assert.ok(ERROR_CODES.malformed_json.description.includes(`more than ${MAX_NESTING} levels deep`));
+  });
+});
+
+describe('published facts > text that no longer holds', () => {
+  it('the key-prefix check, replaced by the usable keys\' hashes > is described nowhere', () => {
+    // keys/usable-keys.ts: tokens are matched by their hash; display prefixes are never looked up.
+    const stale = /re-reads? the key prefixes|whose prefix no usable key has/;
+    assert.deepEqual(quotesOf(stale).map(({ path, match }) => `${path}: ${match[0]}`), []);
+    assert.doesNotMatch(readRepositoryFile('openapi.json'), stale);
   });
 });
