@@ -165,7 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerConnectionDrain(app, { idleGraceMs: Math.min(IDLE_GRACE_MS, config.shutdownTimeoutMs / 2) });
   await registerOpenApi(app, config);
   // Real time, not the app's clock (tests move that one): the age of a transaction is the server's too.
-  const listingHolds = watchListingHolds(db, { warnMs: config.pgHoldWarnMs ?? Number(CONFIG_DEFAULTS.PG_HOLD_WARN_MS), log: app.log });
+  const listingHolds = watchListingHolds(db, { warnMs: config.pgHoldWarnMs ?? CONFIG_DEFAULTS.PG_HOLD_WARN_MS, log: app.log });
   app.decorate('listingHolds', listingHolds);
   app.addHook('onClose', () => listingHolds.close());
   if (isPostgres(db)) registerListingHoldMetrics(metrics.registry, listingHolds);
@@ -174,11 +174,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // A fleet: Redis shares the rate-limit counts and the revocations; keys' last use is batched.
   const keyUsage = createKeyUsage(db, {
-    flushMs: config.keyLastUsedFlushMs ?? 10_000,
+    flushMs: config.keyLastUsedFlushMs ?? CONFIG_DEFAULTS.KEY_LAST_USED_FLUSH_MS,
     onError: (error) => app.log.warn({ err: error }, 'could not record the keys\' last use; will retry at the next flush'),
   });
   app.decorate('keyUsage', keyUsage);
-  const redis = config.redisUrl ? connectRedis(config.redisUrl, { keyPrefix: config.redisKeyPrefix ?? 'animal-store:', log: app.log }) : undefined;
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, { keyPrefix: config.redisKeyPrefix ?? CONFIG_DEFAULTS.REDIS_KEY_PREFIX, log: app.log }) : undefined;
   let counterSync: CounterSync | undefined;
   app.decorate('counterSync', { syncNow: () => counterSync?.syncNow() ?? Promise.resolve(true) });
   app.addHook('onClose', async () => {
@@ -198,7 +198,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         rateLimit: {
           limitPerMinute: config.rateLimitPerMinute,
           share: (counters) => {
-            if (redis) counterSync = syncCounters(redis, { key: counters.perKey, fail: counters.failedVerifications }, { intervalMs: config.rateLimitSyncMs ?? 250, now });
+            if (redis) counterSync = syncCounters(redis, { key: counters.perKey, fail: counters.failedVerifications }, { intervalMs: config.rateLimitSyncMs ?? CONFIG_DEFAULTS.RATE_LIMIT_SYNC_MS, now });
           },
         },
         idempotency: {

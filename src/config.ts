@@ -5,6 +5,9 @@
 
 import { dialectOf, redactPassword } from './db/create-db.js';
 import { type CorsOrigins, parseCorsOrigins } from './http/cors-policy.js';
+import { CONFIG_DEFAULTS, CONFIG_RANGES, type ConfigVariable } from './config-defaults.js';
+
+export { CONFIG_DEFAULTS, CONFIG_RANGES, CONFIG_SECRETS, defaultEnvironment } from './config-defaults.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -26,14 +29,12 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Signs pagination cursors; unset, the service makes one and keeps it in the database. Never logged. */
   cursorSecret: string | undefined;
-  // --- issue 10, browsers and operators (CORS, metrics) ---
   /** Browser origins allowed to call /v1 (`*` for any); empty turns CORS off. */
   corsOrigins: CorsOrigins;
   /** Serve /metrics on this port instead of the main one; unset, on the main port. */
   metricsPort: number | undefined;
   /** Bearer token /metrics requires; unset, /metrics is open. Never logged. */
   metricsToken: string | undefined;
-  // --- issue 10, a fleet (Redis) ---
   /** Shares rate-limit counts and key revocations with the fleet; unset, both stay in this process. Never logged whole. */
   redisUrl: string | undefined;
   /** Names this deployment's keys and channels in Redis. */
@@ -61,52 +62,25 @@ export class ConfigError extends Error {
   }
 }
 
-/** The documented defaults; `.env.example` and the table in docs/operations.md list the same values. */
-export const CONFIG_DEFAULTS = {
-  PORT: '8080',
-  HOST: '127.0.0.1',
-  DATABASE_URL: 'sqlite:./data/animal-store.db',
-  DATABASE_POOL_MAX: '10',
-  DATABASE_STATEMENT_TIMEOUT_MS: '5000',
-  LOG_LEVEL: 'info',
-  /** Unset, the public URL follows PORT: http://localhost:PORT/v1. */
-  PUBLIC_BASE_URL: 'http://localhost:8080/v1',
-  STAGING_BASE_URL: 'http://localhost:8081/v1',
-  BODY_LIMIT: '64KiB',
-  KEY_CACHE_TTL_MS: '5000',
-  RATE_LIMIT_PER_MINUTE: '1200',
-  TRUST_PROXY: 'false',
-  SHUTDOWN_TIMEOUT_MS: '10000',
-  /** Empty: no browser origin may call the API. */
-  CORS_ORIGINS: '',
-  /** Empty: /metrics is on the main port. */
-  METRICS_PORT: '',
-  /** Empty: rate limits and the key cache are this process's alone. */
-  REDIS_URL: '',
-  REDIS_KEY_PREFIX: 'animal-store:',
-  RATE_LIMIT_SYNC_MS: '250',
-  KEY_LAST_USED_FLUSH_MS: '10000',
-  IDEMPOTENCY_KEY_TTL_HOURS: '24',
-  PG_HOLD_WARN_MS: '5000',
-} as const;
-
 /** The range PG_HOLD_WARN_MS accepts (ms): from 10, for tests, to a day. */
-export const PG_HOLD_WARN_MS_RANGE = { min: 10, max: 86_400_000 } as const;
+export const PG_HOLD_WARN_MS_RANGE = CONFIG_RANGES.PG_HOLD_WARN_MS;
 
 type Env = Record<string, string | undefined>;
 
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
-  const read = (name: keyof typeof CONFIG_DEFAULTS): string => {
+  const read = (name: ConfigVariable): string => {
     const value = env[name];
-    return value === undefined || value.trim() === '' ? CONFIG_DEFAULTS[name] : value.trim();
+    return value === undefined || value.trim() === '' ? String(CONFIG_DEFAULTS[name]) : value.trim();
   };
 
-  const integer = (name: keyof typeof CONFIG_DEFAULTS, min: number, max: number): number => {
+  const integer = (name: keyof typeof CONFIG_RANGES): number => {
     const raw = read(name);
+    const { min, max } = CONFIG_RANGES[name];
     if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
       problems.push(`${name} must be a whole number from ${min} to ${max} (got ${JSON.stringify(raw)})`);
-      return Number(CONFIG_DEFAULTS[name]);
+      // Only to finish reading the rest: a problem stops the start.
+      return min;
     }
     return Number(raw);
   };
@@ -165,8 +139,8 @@ export function loadConfig(env: Env = process.env): Config {
   const corsOrigins = parseCorsOrigins(read('CORS_ORIGINS'));
   if ('problem' in corsOrigins) problems.push(corsOrigins.problem);
 
-  const port = integer('PORT', 0, 65535);
-  const metricsPort = read('METRICS_PORT') === '' ? undefined : integer('METRICS_PORT', 1, 65535);
+  const port = integer('PORT');
+  const metricsPort = read('METRICS_PORT') === '' ? undefined : integer('METRICS_PORT');
   if (metricsPort !== undefined && metricsPort === port) problems.push(`METRICS_PORT must differ from PORT (both are ${port}); unset it to serve /metrics on the main port`);
 
   // Like CURSOR_SECRET, the value itself never goes into a message.
@@ -184,33 +158,32 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   // Unset, the public URL follows PORT: the document a local process serves names that process.
-  const localBaseUrl = `http://localhost:${port || 8080}/v1`;
+  const localBaseUrl = `http://localhost:${port || CONFIG_DEFAULTS.PORT}/v1`;
 
   const config: Config = {
     port,
     host,
     databaseUrl,
-    databasePoolMax: integer('DATABASE_POOL_MAX', 1, 1000),
-    databaseStatementTimeoutMs: integer('DATABASE_STATEMENT_TIMEOUT_MS', 100, 600_000),
-    logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : 'info',
+    databasePoolMax: integer('DATABASE_POOL_MAX'),
+    databaseStatementTimeoutMs: integer('DATABASE_STATEMENT_TIMEOUT_MS'),
+    logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : CONFIG_DEFAULTS.LOG_LEVEL,
     publicBaseUrl: baseUrl('PUBLIC_BASE_URL', localBaseUrl),
     stagingBaseUrl: baseUrl('STAGING_BASE_URL', CONFIG_DEFAULTS.STAGING_BASE_URL),
-    bodyLimitBytes: bodyLimitBytes ?? 65536,
-    keyCacheTtlMs: integer('KEY_CACHE_TTL_MS', 0, 300_000),
-    rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 0, 10_000_000),
+    bodyLimitBytes: bodyLimitBytes ?? 0,
+    keyCacheTtlMs: integer('KEY_CACHE_TTL_MS'),
+    rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE'),
     trustProxy: parseTrustProxy(read('TRUST_PROXY')),
-    shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 0, 600_000),
+    shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS'),
     cursorSecret,
     corsOrigins: 'origins' in corsOrigins ? corsOrigins.origins : [],
     metricsPort,
     metricsToken,
     redisUrl,
     redisKeyPrefix,
-    rateLimitSyncMs: integer('RATE_LIMIT_SYNC_MS', 10, 10_000),
-    keyLastUsedFlushMs: integer('KEY_LAST_USED_FLUSH_MS', 100, 3_600_000),
-    // Up to 30 days: rows are bounded by this times what keys may send (RATE_LIMIT_PER_MINUTE).
-    idempotencyKeyTtlHours: integer('IDEMPOTENCY_KEY_TTL_HOURS', 1, 720),
-    pgHoldWarnMs: integer('PG_HOLD_WARN_MS', PG_HOLD_WARN_MS_RANGE.min, PG_HOLD_WARN_MS_RANGE.max),
+    rateLimitSyncMs: integer('RATE_LIMIT_SYNC_MS'),
+    keyLastUsedFlushMs: integer('KEY_LAST_USED_FLUSH_MS'),
+    idempotencyKeyTtlHours: integer('IDEMPOTENCY_KEY_TTL_HOURS'),
+    pgHoldWarnMs: integer('PG_HOLD_WARN_MS'),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

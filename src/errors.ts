@@ -3,13 +3,15 @@
  * Services throw `AppError(code, message)`; only the HTTP error handler turns it into a response.
  * Adding a code here is an API change: document it in docs/api.md and the OpenAPI document.
  */
+import { CONFIG_DEFAULTS } from './config-defaults.js';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency/idempotency-key.js';
 
 export const ERROR_CODES = {
   validation_failed: { status: 400, description: 'A parameter or the body is missing, has the wrong type, or breaks a limit.' },
   malformed_json: { status: 400, description: 'The body is not valid JSON in UTF-8, is empty, holds a number that cannot be read exactly (it would be rounded), gives a field twice, or nests more than 256 levels deep.' },
   invalid_cursor: { status: 400, description: 'The cursor is not one this service made (cursors are signed), or was made for other filters.' },
   bad_request: { status: 400, description: 'The HTTP request itself is malformed: an invalid URL encoding or request line or header, no Host header (HTTP/1.1) or more than one, more than one Authorization header, or a CONNECT request.' },
-  invalid_idempotency_key: { status: 400, description: 'The Idempotency-Key header is not one structured-field string ("…") or bare token of 1 to 255 visible ASCII characters.' },
+  invalid_idempotency_key: { status: 400, description: `The Idempotency-Key header is not one structured-field string ("…") or bare token of 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters.` },
   unauthorized: { status: 401, description: 'The bearer API key is missing, unknown, expired or revoked.' },
   insufficient_scope: { status: 403, description: 'The API key is valid but lacks the scope this operation needs; WWW-Authenticate names it.' },
   pet_not_found: { status: 404, description: 'No pet has this id.' },
@@ -24,7 +26,7 @@ export const ERROR_CODES = {
   idempotency_key_in_use: { status: 409, description: 'A request with this Idempotency-Key is still running; retry after the Retry-After delay to get its answer.' },
   operation_removed: { status: 410, description: 'The operation was deprecated and has passed its sunset date.' },
   precondition_failed: { status: 412, description: 'If-Match does not name the current ETag: the pet was changed since that ETag was read. Read it again, then retry.' },
-  idempotency_key_reused: { status: 422, description: 'This Idempotency-Key was already used by this API key for another request (another operation, path or body) while the key is kept (IDEMPOTENCY_KEY_TTL_HOURS, 24 by default); use a new key for a new request.' },
+  idempotency_key_reused: { status: 422, description: `This Idempotency-Key was already used by this API key for another request (another operation, path or body) while the key is kept (IDEMPOTENCY_KEY_TTL_HOURS, ${CONFIG_DEFAULTS.IDEMPOTENCY_KEY_TTL_HOURS} by default); use a new key for a new request.` },
   expectation_failed: { status: 417, description: 'The Expect header asks for something other than 100-continue, the one expectation the service meets.' },
   payload_too_large: { status: 413, description: 'The body is larger than the configured limit.' },
   unsupported_media_type: { status: 415, description: 'The body is not application/json in UTF-8.' },

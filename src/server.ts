@@ -45,7 +45,7 @@ async function makeBootstrapKey(config: Config, baseUrl: string): Promise<void> 
 /** Serves HTTP until a stop signal, and answers the base URL it listens on; assumes `prepareDatabase` ran. */
 export async function serveHttp(config: Config): Promise<string> {
   const handle = createDb(config.databaseUrl, { poolMax: config.databasePoolMax, statementTimeoutMs: config.databaseStatementTimeoutMs });
-  // --- issue 10: metrics. A worker's /metrics answers the sum its primary gathers (cluster-metrics.ts).
+  // Metrics: a worker's /metrics answers the sum its primary gathers (cluster-metrics.ts).
   const metrics = createMetrics({ dialect: handle.dialect, poolStats: handle.poolStats });
   const renderMetrics = cluster.isWorker ? offerWorkerMetrics(metrics) : metrics.render;
   const app = await buildApp({ db: handle.db, database: handle, config, metrics, renderMetrics });
@@ -129,7 +129,7 @@ function superviseWorkers(config: Config, count: number): Promise<void> {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
-  // --- issue 10: the primary sums the workers' metrics (cluster-metrics.ts), and serves METRICS_PORT itself.
+  // Metrics: the primary sums the workers' metrics (cluster-metrics.ts), and serves METRICS_PORT itself.
   const renderMetrics = gatherWorkerMetrics();
   const metricsServer = config.metricsPort === undefined ? undefined : buildMetricsServer({ render: renderMetrics, token: config.metricsToken, logger: log });
   void metricsServer

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { CONFIG_DEFAULTS, ConfigError, loadConfig, parseByteSize, PG_HOLD_WARN_MS_RANGE } from '../src/config.js';
-import { allPublishedDocs } from './helpers/published-docs.js';
+import { CONFIG_DEFAULTS, ConfigError, defaultEnvironment, loadConfig, parseByteSize, PG_HOLD_WARN_MS_RANGE } from '../src/config.js';
+import { readRepositoryFile, tableRow } from './helpers/published-docs.js';
 
 describe('loadConfig', () => {
   it('with an empty environment > answers the documented defaults', () => {
@@ -176,23 +175,22 @@ describe('loadConfig', () => {
   });
 
   it('PG_HOLD_WARN_MS > is read, refused out of its range, and published with its default and range', () => {
-    assert.equal(loadConfig({}).pgHoldWarnMs, Number(CONFIG_DEFAULTS.PG_HOLD_WARN_MS));
+    assert.equal(loadConfig({}).pgHoldWarnMs, CONFIG_DEFAULTS.PG_HOLD_WARN_MS);
     assert.equal(loadConfig({ PG_HOLD_WARN_MS: '250' }).pgHoldWarnMs, 250);
     for (const bad of ['0', '9', 'soon', String(PG_HOLD_WARN_MS_RANGE.max + 1)]) {
       assert.throws(() => loadConfig({ PG_HOLD_WARN_MS: bad }), new RegExp(`PG_HOLD_WARN_MS must be a whole number from ${PG_HOLD_WARN_MS_RANGE.min} to ${PG_HOLD_WARN_MS_RANGE.max}`));
     }
-    const root = new URL('../', import.meta.url);
-    const row = allPublishedDocs().split('\n').find((line) => line.startsWith('| `PG_HOLD_WARN_MS` |'));
-    assert.ok(row, 'the configuration table lists PG_HOLD_WARN_MS');
+    const row = tableRow('`PG_HOLD_WARN_MS`');
+    assert.ok(row, 'the documentation lists PG_HOLD_WARN_MS');
     assert.ok(row.startsWith(`| \`PG_HOLD_WARN_MS\` | \`${CONFIG_DEFAULTS.PG_HOLD_WARN_MS}\` |`), row);
     assert.ok(row.includes(`(${PG_HOLD_WARN_MS_RANGE.min} to ${PG_HOLD_WARN_MS_RANGE.max} ms)`), row);
-    const example = readFileSync(new URL('.env.example', root), 'utf8');
+    const example = readRepositoryFile('.env.example');
     assert.match(example, new RegExp(`^PG_HOLD_WARN_MS=${CONFIG_DEFAULTS.PG_HOLD_WARN_MS}$`, 'm'));
     assert.ok(example.includes(`(ms, ${PG_HOLD_WARN_MS_RANGE.min} to ${PG_HOLD_WARN_MS_RANGE.max})`));
   });
 
-  it('defaults > are all valid', () => {
-    assert.doesNotThrow(() => loadConfig({ ...CONFIG_DEFAULTS }));
+  it('defaults > are all valid, and read as the defaults', () => {
+    assert.deepEqual(loadConfig(defaultEnvironment()), loadConfig({}));
   });
 });
 

@@ -8,7 +8,8 @@ import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.js';
-import { poolWithDeadline } from './postgres-deadline.js';
+import { CONFIG_DEFAULTS } from '../config-defaults.js';
+import { isStalePreparedStatement, poolWithDeadline } from './postgres-deadline.js';
 import { registerGroupCommit } from './group-commit.js';
 import { registerDataVersion } from './read-cache.js';
 import { isSqliteBusy, LockWaitingSqliteDialect } from './sqlite-lock-wait.js';
@@ -69,13 +70,13 @@ export function operationBudgetMs(statementTimeoutMs: number): number {
 
 export function createDb(url: string, options: DbOptions = {}): DbHandle {
   const dialect = dialectOf(url);
-  const statementTimeoutMs = options.statementTimeoutMs ?? 5000;
+  const statementTimeoutMs = options.statementTimeoutMs ?? CONFIG_DEFAULTS.DATABASE_STATEMENT_TIMEOUT_MS;
   const plugins = [new CamelCasePlugin()];
 
   if (dialect === 'postgres') {
     const pool = new pg.Pool({
       connectionString: url,
-      max: options.poolMax ?? 10,
+      max: options.poolMax ?? CONFIG_DEFAULTS.DATABASE_POOL_MAX,
       // A statement that runs too long is cancelled by the server. The wait for a connection
       // (a free one, or a new one being opened) is cut at the statement timeout, and what it
       // leaves of the operation's budget bounds the wait for the answer (postgres-deadline.ts).
@@ -181,8 +182,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     // PostgreSQL: connection exceptions (08…), shutdown or start-up (57P…), statement timeout (57014).
     /^(08|57P)/.test(code) ||
     code === '57014' ||
-    // PostgreSQL: a table changed under a statement prepared on this connection, inside a transaction (postgres-deadline.ts).
-    (code === '0A000' && /cached plan must not change result type/.test(message)) ||
+    // PostgreSQL: a table changed under a statement prepared on this connection, inside a transaction.
+    isStalePreparedStatement(error) ||
     // SQLite: the disk is full, or the file could not be written.
     code.startsWith('SQLITE_FULL') ||
     code.startsWith('SQLITE_IOERR') ||

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { PAGE_SIZE } from '../pagination/page-size.js';
 
 /**
  * The LIMITs a listing's statement may carry, written into the statement as literals. Not a
@@ -7,10 +8,11 @@ import { sql } from 'kysely';
  * Not any literal either: every page size would then be a statement of its own, and SQLite keeps
  * each prepared statement's memory outside the JavaScript heap, freed only when the collector
  * gets to it (the hostile review saw RSS grow from 134 to 889 MB in 30 s of varied shapes).
- * So a page reads up to the next of these sizes (the page sizes clients use most, plus one for
- * "is there a next page"), and the caller keeps the rows it asked for (`firstRows`).
+ * So a page reads up to the next of these sizes (the page sizes clients use most, the default and
+ * the largest among them, plus one for "is there a next page"), and the caller keeps the rows it
+ * asked for (`firstRows`).
  */
-const LIMITS = [2, 6, 11, 21, 26, 51, 101] as const;
+const LIMITS = [1, 5, 10, PAGE_SIZE.default, 25, 50, PAGE_SIZE.max].map((size) => size + 1).sort((a, b) => a - b);
 
 export function pageLimit(rows: number) {
   const limit = LIMITS.find((candidate) => candidate >= rows);

@@ -28,8 +28,17 @@ export function poolWithDeadline(pool: pg.Pool, budgetMs: number, now: () => num
   };
 }
 
-/** feature_not_supported: "cached plan must not change result type" (a table changed under a prepared statement). */
-const STALE_PREPARED_STATEMENT = '0A000';
+/**
+ * PostgreSQL's 0A000 (feature_not_supported) "cached plan must not change result type": a table
+ * changed under a statement prepared on this connection. The one place that recognises it: here
+ * it makes the statement run again unprepared, and create-db.ts counts it as "unavailable" (503)
+ * when it ends a transaction. Told apart from other 0A000 errors by the server's routine, which
+ * no locale translates, or by its English message.
+ */
+export function isStalePreparedStatement(error: unknown): boolean {
+  const { code, routine, message } = (error ?? {}) as { code?: unknown; routine?: unknown; message?: unknown };
+  return code === '0A000' && (routine === 'RevalidateCachedQuery' || (typeof message === 'string' && /cached plan must not change result type/.test(message)));
+}
 
 const statementNames = new Map<string, string>();
 const MAX_STATEMENT_NAMES = 1000;
@@ -72,7 +81,7 @@ function clientWithDeadline(client: pg.PoolClient, deadline: number, budgetMs: n
       return await client.query(config);
     } catch (error) {
       if (READ_TIMEOUT.test(String((error as Error | null)?.message))) timedOut = true;
-      if ((error as { code?: unknown } | null)?.code !== STALE_PREPARED_STATEMENT || name === undefined) throw error;
+      if (!isStalePreparedStatement(error) || name === undefined) throw error;
       // Another instance changed a table (a column added by its migration) under a statement
       // prepared before: run it again unprepared, unless a transaction was open (the failure
       // ended it; the caller sees it as the database being unavailable, 503, and may retry).

@@ -2,6 +2,7 @@
  * How an operation that opts into idempotency (`config: { idempotent: true }`) is documented:
  * openapi.ts adds these to each such operation, so the document follows the route config.
  */
+import { CONFIG_DEFAULTS } from '../config-defaults.js';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency/idempotency-key.js';
 import { isKeptStatus, KEPT_ERROR_STATUSES } from '../idempotency/idempotency.service.js';
@@ -18,7 +19,7 @@ export function statusList(statuses: readonly number[]): string {
   return statuses.length <= 1 ? statuses.join('') : `${statuses.slice(0, -1).join(', ')} and ${statuses.at(-1)}`;
 }
 
-export const IDEMPOTENT_OPERATION_NOTE = `**Idempotent with \`Idempotency-Key\`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, \`Location\`, \`ETag\`) with \`Idempotent-Replayed: true\`, and changes nothing; while the first still runs it answers 409 \`idempotency_key_in_use\` with \`Retry-After: ${IN_PROGRESS_RETRY_AFTER_SECONDS}\`; the same key with another request answers 422 \`idempotency_key_reused\`. Successes and the answers ${statusList(KEPT_ERROR_STATUSES)} are kept and replayed; answers that changed nothing (${RELEASED_STATUSES_SHOWN.join(', ')}, 5xx) are not, so a corrected retry with the same key runs (after a 412: read the animal again, then retry with its new ETag).`;
+export const IDEMPOTENT_OPERATION_NOTE = `**Idempotent with \`Idempotency-Key\`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (${CONFIG_DEFAULTS.IDEMPOTENCY_KEY_TTL_HOURS} hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, \`Location\`, \`ETag\`) with \`Idempotent-Replayed: true\`, and changes nothing; while the first still runs it answers 409 \`idempotency_key_in_use\` with \`Retry-After: ${IN_PROGRESS_RETRY_AFTER_SECONDS}\`; the same key with another request answers 422 \`idempotency_key_reused\`. Successes and the answers ${statusList(KEPT_ERROR_STATUSES)} are kept and replayed; answers that changed nothing (${RELEASED_STATUSES_SHOWN.join(', ')}, 5xx) are not, so a corrected retry with the same key runs (after a 412: read the animal again, then retry with its new ETag).`;
 
 const REPLAYED_HEADER = {
   'Idempotent-Replayed': header('`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise.'),

@@ -8,6 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES } from '../errors.js';
 import { type Scope, SCOPE_DESCRIPTIONS, SCOPES } from '../keys/scopes.js';
 import { STORE_TAG } from '../orders/orders.docs.js';
+import { GET_PET_SUNSET_DAY } from '../pets/get-pet-deprecation.js';
+import { MAX_IDS_PER_LISTING, NAME_MAX_LENGTH } from '../pets/pets.schemas.js';
 import { withIdempotency } from './idempotency.docs.js';
 import { BETA_PROMISE } from './stability.js';
 import { docsBranding } from './docs-branding.js';
@@ -111,20 +113,20 @@ function describeApi(options: OpenApiOptions): string {
 - **API keys** are issued by the operator with the \`animal-store keys create\` command, shown once, stored only as a SHA-256 hash, and may expire (\`--expires-in\`) and be revoked (\`keys revoke\`). A revoked key stops working within ${Math.ceil(options.keyCacheTtlMs / 1000)} seconds on every instance.
 - **Scopes** limit a key to what it is for: ${SCOPES.map((scope) => `\`${scope}\` (${SCOPE_DESCRIPTIONS[scope]})`).join(', ')}. The operator grants them with \`keys create --scope\` (repeatable); a key made without \`--scope\` has them all. Each operation names the scope it needs in its security requirement and its description; a valid key without it gets 403 \`insufficient_scope\` with \`WWW-Authenticate: Bearer realm="animal-store", error="insufficient_scope", scope="…"\` (RFC 6750 §3.1). A missing, unknown, expired or revoked key still gets 401.
 - **Default status** of a new animal: \`available\`. **Transitions:** \`updatePet\` may set any status, except while the store's orders hold the animal: an open order keeps it \`pending\` (409 \`pet_has_open_order\`), and a delivered order keeps it \`sold\` (409 \`pet_sold_by_order\`). Orders move it as the \`store\` tag shows.
-- **Names** have 1 to 200 characters, not only white space, at least one visible character and no bidirectional controls (see \`Pet.name\`); they are stored exactly as sent.
+- **Names** have 1 to ${NAME_MAX_LENGTH} characters, not only white space, at least one visible character and no bidirectional controls (see \`Pet.name\`); they are stored exactly as sent.
 - **Changes** are JSON Merge Patches (RFC 7396). Every answer carrying one animal has a strong \`ETag\` (\`"<id>-<version>"\`); send it in \`If-Match\` to change or remove the animal only if nobody changed it since (else 412 \`precondition_failed\`). Without \`If-Match\` a change applies unconditionally.
 - **Removed animals** are deleted, not remembered: their ids answer 404 (not 410) and are never reused.
 - **Identifiers** (\`id\`, \`categoryId\`) are int64 in the range 1 to 2^53−1, the range every JSON client reads exactly; ids grow and are never reused.
 - **Pagination** beyond \`limit\`: an opaque, signed \`cursor\` bound to the filters of its listing, and a \`Link: <…>; rel="next"\` header (RFC 8288); the body stays a bare array.
-- **Finding animals**: \`GET /pets\` filters by \`id\` (repeatable, up to 100), \`categoryId\`, \`status\` and \`name\`, a prefix compared after Unicode NFKC and Unicode full case folding, alike on every database.
+- **Finding animals**: \`GET /pets\` filters by \`id\` (repeatable, up to ${MAX_IDS_PER_LISTING}), \`categoryId\`, \`status\` and \`name\`, a prefix compared after Unicode NFKC and Unicode full case folding, alike on every database.
 - **Size limit**: request bodies of at most ${options.bodyLimitBytes} bytes (configurable); larger ones answer 413.
 - **Rate limits**: ${
     options.rateLimitPerMinute === 0
       ? 'none on this deployment.'
-      : `${options.rateLimitPerMinute} requests per minute per API key, in fixed one-minute windows, counted by each server process or, with Redis, shared by the fleet. Every request that presents a valid key counts, whatever its answer (errors included), and its answer carries the fields of draft-ietf-httpapi-ratelimit-headers-11: \`RateLimit-Policy: "per-key";q=${options.rateLimitPerMinute};w=60\` and \`RateLimit: "per-key";r=<left>;t=<seconds to the window's end>\`; over the limit the answer is 429 \`rate_limited\` with \`Retry-After\`, before any other check (a key without the operation's scope gets 429, not 403, once its quota is spent). A client address whose key-shaped tokens fail verification that many times in a minute gets 429 instead of 401 for further tokens whose prefix no usable key has; a valid key is never refused because of other keys' failures.`
+      : `${options.rateLimitPerMinute} requests per minute per API key, in fixed one-minute windows, counted by each server process or, with Redis, shared by the fleet. Every request that presents a valid key counts, whatever its answer (errors included), and its answer carries the fields of draft-ietf-httpapi-ratelimit-headers-11: \`RateLimit-Policy: "per-key";q=${options.rateLimitPerMinute};w=60\` and \`RateLimit: "per-key";r=<left>;t=<seconds to the window's end>\`; over the limit the answer is 429 \`rate_limited\` with \`Retry-After\`, before any other check (a key without the operation's scope gets 429, not 403, once its quota is spent). A client address whose key-shaped tokens fail verification that many times in a minute gets 429 instead of 401 for further tokens that match no usable key; a valid key is never refused because of other keys' failures.`
   }
 - **Store orders** (\`/store/orders\`, tag \`store\`) sell animals: place an order for an available animal, then approve, deliver or cancel it; the animal's status follows (see the \`store\` tag). They are **beta** (\`x-stability: beta\`): ${BETA_PROMISE}
-- **Versioning**: the version is the \`/v1\` path segment. \`GET /pets/{petId}\` is deprecated and removed on 5 December 2030 (see its \`Deprecation\` and \`Sunset\` headers).
+- **Versioning**: the version is the \`/v1\` path segment. \`GET /pets/{petId}\` is deprecated and removed on ${GET_PET_SUNSET_DAY} (see its \`Deprecation\` and \`Sunset\` headers).
 - Every response carries \`X-Request-Id\`; send your own (letters, digits, \`._:-\`, up to 128) to trace a call.
 
 ## Errors

@@ -4,7 +4,9 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
+import { CONFIG_DEFAULTS } from '../config-defaults.js';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
+import { GET_PET_REMOVED_MESSAGE } from '../pets/get-pet-deprecation.js';
 import { MAX_DETAILS, MAX_NAME_SHOWN } from './validation.js';
 
 export const ErrorSchema = Type.Object(
@@ -57,7 +59,7 @@ const EXAMPLES: Record<ErrorCode, string> = {
   order_not_found: 'no order has id 7',
   route_not_found: 'no operation at GET /v1/animals',
   method_not_allowed: 'DELETE is not allowed on /v1/pets; allowed: GET, HEAD, POST',
-  operation_removed: 'GET /v1/pets/{petId} was removed on 2030-12-05; use GET /v1/pets',
+  operation_removed: GET_PET_REMOVED_MESSAGE,
   pet_not_available: 'pet 42 is pending; only an available pet can be ordered',
   order_state_conflict: 'order 7 is delivered; cancel applies only to a placed or approved order',
   pet_has_open_order: 'pet 42 has an open order 7 (placed): its status follows the order; deliver or cancel the order first',
@@ -66,7 +68,7 @@ const EXAMPLES: Record<ErrorCode, string> = {
   expectation_failed: 'the only expectation this service meets is Expect: 100-continue',
   payload_too_large: 'body is larger than 65536 bytes',
   unsupported_media_type: 'body must be application/json, not text/plain',
-  rate_limited: 'more than 1200 requests in one minute with this key; retry after 17 s',
+  rate_limited: `more than ${CONFIG_DEFAULTS.RATE_LIMIT_PER_MINUTE} requests in one minute with this key; retry after 17 s`,
   internal_error: 'internal error; quote the X-Request-Id header when reporting it',
   service_unavailable: 'the database is not reachable; retry later',
 };
@@ -80,7 +82,7 @@ export const HEADERS = {
   requestId: { 'X-Request-Id': header('The request id: the one the client sent when it was sane, else a new UUID. Also in the log line.') },
   rateLimit: {
     'RateLimit-Policy': header(
-      'The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off.',
+      `The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: \`"per-key";q=${CONFIG_DEFAULTS.RATE_LIMIT_PER_MINUTE};w=60\` (q requests per w seconds with this key). Absent when rate limits are off.`,
     ),
     RateLimit: header('What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off.'),
   },

@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { ApiKeyRow, Database } from '../db/database.js';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-key-token.js';
-import { createUsableKeySet } from './usable-keys.js';
+import { createUsableKeySet, USABLE_KEYS_REFRESH_MS } from './usable-keys.js';
 import { formatScopes, isScope, parseScopes, type Scope, SCOPES } from './scopes.js';
 import { anyApiKeyExists, findApiKeyByHash, insertApiKey, listApiKeys, listUsableKeyHashes, revokeApiKey } from './keys.repository.js';
 
@@ -142,7 +142,7 @@ export function createKeyVerifier(
   const cache = new Map<string, { key: ApiKeyRow; verified: VerifiedKey; cachedUntil: number }>();
   // Concurrent requests with the same uncached key share one database lookup.
   const lookups = new Map<string, Promise<ApiKeyRow | undefined>>();
-  const usableKeys = createUsableKeySet(() => listUsableKeyHashes(db, now()), { minIntervalMs: options.usableKeysRefreshMs ?? 1000 });
+  const usableKeys = createUsableKeySet(() => listUsableKeyHashes(db, now()), { minIntervalMs: options.usableKeysRefreshMs ?? USABLE_KEYS_REFRESH_MS });
 
   const usable = (key: ApiKeyRow, at: number) => key.revokedAt === null && (key.expiresAt === null || key.expiresAt > at);
 

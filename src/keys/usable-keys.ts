@@ -19,8 +19,11 @@ export interface UsableKeySet {
   refreshed(): Promise<void>;
 }
 
+/** How often at most the set is read again by default: the "about a second" the documentation promises a new key waits at worst. */
+export const USABLE_KEYS_REFRESH_MS = 1000;
+
 export function createUsableKeySet(load: () => Promise<Iterable<string>>, options: { minIntervalMs?: number } = {}): UsableKeySet {
-  const minIntervalMs = options.minIntervalMs ?? 1000;
+  const minIntervalMs = options.minIntervalMs ?? USABLE_KEYS_REFRESH_MS;
   let hashes = new Set<string>();
   let lastStart = -Infinity;
   /** The read that callers join: not started yet, so it will see anything made before they asked. */

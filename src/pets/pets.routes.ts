@@ -12,16 +12,10 @@ import { refuseRemovalOfRequired } from '../http/merge-patch.js';
 import { COMMON_ERROR_RESPONSES, errorResponse, HEADERS, header, sendSerialized, WRITE_ERROR_RESPONSES, withHeaders } from '../http/responses.js';
 import { DELETE_PET_DESCRIPTION, ETAG_HEADER, IF_MATCH_HEADER, UPDATE_PET_DESCRIPTION } from './pets.docs.js';
 import { changeConditionOf, petEtag } from './pets.etag.js';
+import { GET_PET_DEPRECATED_DAY, GET_PET_DEPRECATION_HEADERS, GET_PET_REMOVED_MESSAGE, GET_PET_REPLACEMENT, GET_PET_SUNSET_AT } from './get-pet-deprecation.js';
 import { type ListPetsQuery, ListPetsQuerySchema, NewPetSchema, PAGE_SIZE, petIdParamsSchema, PetPatchSchema, PetSchema, PetsSchema } from './pets.schemas.js';
 import { createPet, deletePet, getPet, listPets, updatePet } from './pets.service.js';
 
-/**
- * getPet was published already deprecated: the interface 1.0.0 of 2026-11-25 marks it so.
- * That publication is its deprecation date; its removal date is fixed by the interface.
- */
-export const GET_PET_DEPRECATED_AT = new Date('2026-11-25T00:00:00Z');
-export const GET_PET_SUNSET_AT = new Date('2030-12-05T00:00:00Z');
-export const DEPRECATION_NOTICE_URL = '/docs#/pets/getPet';
 /** A page of the listing as sent: its serialized body and its next-page link. */
 interface KeptPage {
   body: string;
@@ -34,11 +28,6 @@ interface KeptPet {
   etag: string;
 }
 
-const DEPRECATION_VALUE = `@${GET_PET_DEPRECATED_AT.getTime() / 1000}`;
-const SUNSET_VALUE = GET_PET_SUNSET_AT.toUTCString();
-const DEPRECATION_LINK_VALUE = `</v1/pets>; rel="successor-version", <${DEPRECATION_NOTICE_URL}>; rel="deprecation"; type="text/html"`;
-/** What replaces getPet: the listing filtered by id. */
-const GET_PET_REPLACEMENT = '`GET /v1/pets?id={petId}`';
 
 export interface PetsRoutesOptions {
   db: Kysely<Database>;
@@ -48,9 +37,9 @@ export interface PetsRoutesOptions {
 }
 
 const DEPRECATION_HEADERS = {
-  Deprecation: header(`\`@${GET_PET_DEPRECATED_AT.getTime() / 1000}\`: deprecated since ${GET_PET_DEPRECATED_AT.toISOString().slice(0, 10)} (RFC 9745).`),
-  Sunset: header(`\`${GET_PET_SUNSET_AT.toUTCString()}\`: removed from then on (RFC 8594).`),
-  Link: header(`\`</v1/pets>; rel="successor-version", <${DEPRECATION_NOTICE_URL}>; rel="deprecation"; type="text/html"\``),
+  Deprecation: header(`\`${GET_PET_DEPRECATION_HEADERS.Deprecation}\`: deprecated since ${GET_PET_DEPRECATED_DAY} (RFC 9745).`),
+  Sunset: header(`\`${GET_PET_DEPRECATION_HEADERS.Sunset}\`: removed from then on (RFC 8594).`),
+  Link: header(`\`${GET_PET_DEPRECATION_HEADERS.Link}\``),
 };
 
 export const petsRoutes: FastifyPluginAsyncTypebox<PetsRoutesOptions> = async (app, { db, now, cursorSecret }) => {
@@ -151,9 +140,9 @@ The body is checked strictly and never altered: \`"5"\` is not an integer, \`1.5
         tags: ['pets'],
         summary: 'Fetch one animal (deprecated)',
         deprecated: true,
-        description: `**Deprecated** since ${GET_PET_DEPRECATED_AT.toISOString().slice(0, 10)} (interface 1.0.0 was published with it deprecated) and **removed on ${GET_PET_SUNSET_AT.toUTCString()}**: from that instant it answers 410 \`operation_removed\`. Use ${GET_PET_REPLACEMENT} instead: it answers a one-animal array, or \`[]\` when no animal has the id.
+        description: `**Deprecated** since ${GET_PET_DEPRECATED_DAY} (interface 1.0.0 was published with it deprecated) and **removed on ${GET_PET_DEPRECATION_HEADERS.Sunset}**: from that instant it answers 410 \`operation_removed\`. Use \`${GET_PET_REPLACEMENT}\` instead: it answers a one-animal array, or \`[]\` when no animal has the id.
 
-Every answer carries \`Deprecation: @${GET_PET_DEPRECATED_AT.getTime() / 1000}\` (RFC 9745), \`Sunset: ${GET_PET_SUNSET_AT.toUTCString()}\` (RFC 8594) and \`Link\` to the successor and to this notice.`,
+Every answer carries \`Deprecation: ${GET_PET_DEPRECATION_HEADERS.Deprecation}\` (RFC 9745), \`Sunset: ${GET_PET_DEPRECATION_HEADERS.Sunset}\` (RFC 8594) and \`Link\` to the successor and to this notice.`,
         params: petIdParamsSchema(SAMPLE_STORE.petToRead),
         // No query parameters: one sent by mistake (a filter, say) is refused, not ignored.
         querystring: Type.Object({}, { additionalProperties: false }),
@@ -173,14 +162,14 @@ Every answer carries \`Deprecation: @${GET_PET_DEPRECATED_AT.getTime() / 1000}\`
       },
       onRequest: (_request, _reply, done) => {
         if (now() >= GET_PET_SUNSET_AT.getTime()) {
-          throw new AppError('operation_removed', `GET /v1/pets/{petId} was removed on ${GET_PET_SUNSET_AT.toISOString().slice(0, 10)}; use GET /v1/pets?id={petId}`);
+          throw new AppError('operation_removed', GET_PET_REMOVED_MESSAGE);
         }
         done();
       },
       onSend: (_request, reply, payload, done) => {
-        reply.header('deprecation', DEPRECATION_VALUE);
-        reply.header('sunset', SUNSET_VALUE);
-        reply.header('link', DEPRECATION_LINK_VALUE);
+        reply.header('deprecation', GET_PET_DEPRECATION_HEADERS.Deprecation);
+        reply.header('sunset', GET_PET_DEPRECATION_HEADERS.Sunset);
+        reply.header('link', GET_PET_DEPRECATION_HEADERS.Link);
         done(null, payload);
       },
     },

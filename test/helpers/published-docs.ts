@@ -56,3 +56,28 @@ export function publishedSection(title: string): { file: string; text: string } 
   if (matches.length !== 1) throw new Error(`section "${title}": found in ${matches.length} places (${matches.map((m) => m.file).join(', ')})`);
   return matches[0]!;
 }
+
+/** A file of the repository, such as `.env.example`. */
+export function readRepositoryFile(path: string): string {
+  return readFileSync(join(REPO_ROOT, path), 'utf8');
+}
+
+/**
+ * Every match of `pattern` in the published documents, with the file it is in, so a test can
+ * require that a fact is quoted somewhere and that every quote of it agrees with the constant.
+ * White space is matched as one space, so a sentence wrapped over two lines is still found.
+ */
+export function quotesOf(pattern: RegExp): { path: string; match: RegExpMatchArray }[] {
+  const global = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+  return publishedDocFiles().flatMap((path) => [...readPublishedDoc(path).replace(/\s+/g, ' ').matchAll(global)].map((match) => ({ path, match })));
+}
+
+/** The first table row, in any published document, whose first cell is `cell` (as written, backticks included). */
+export function tableRow(cell: string): string | undefined {
+  const start = `| ${cell} |`;
+  for (const path of publishedDocFiles()) {
+    const row = readPublishedDoc(path).split('\n').find((line) => line.startsWith(start));
+    if (row !== undefined) return row;
+  }
+  return undefined;
+}

@@ -1,0 +1,64 @@
+/**
+ * The settings' defaults and the ranges of the whole-number ones: one table, which config.ts
+ * reads, the parts that run without a whole Config (createDb, buildApp's optional settings) fall
+ * back to, and the tests compare `.env.example` and the README's configuration table against,
+ * word for word. Free of imports, so anything may read it without an import cycle.
+ */
+
+const DEFAULT_PORT = 8080;
+
+/** Each setting's default, in the type the service uses; its text in the environment is `String(value)`. */
+export const CONFIG_DEFAULTS = {
+  PORT: DEFAULT_PORT,
+  HOST: '127.0.0.1',
+  DATABASE_URL: 'sqlite:./data/animal-store.db',
+  DATABASE_POOL_MAX: 10,
+  DATABASE_STATEMENT_TIMEOUT_MS: 5000,
+  LOG_LEVEL: 'info',
+  /** Unset, the public URL follows PORT: http://localhost:PORT/v1 (this is its value for the default PORT). */
+  PUBLIC_BASE_URL: `http://localhost:${DEFAULT_PORT}/v1`,
+  STAGING_BASE_URL: 'http://localhost:8081/v1',
+  BODY_LIMIT: '64KiB',
+  KEY_CACHE_TTL_MS: 5000,
+  RATE_LIMIT_PER_MINUTE: 1200,
+  TRUST_PROXY: false,
+  SHUTDOWN_TIMEOUT_MS: 10_000,
+  /** Empty: no browser origin may call the API. */
+  CORS_ORIGINS: '',
+  /** Empty: /metrics is on the main port. */
+  METRICS_PORT: '',
+  /** Empty: rate limits and the key cache are this process's alone. */
+  REDIS_URL: '',
+  REDIS_KEY_PREFIX: 'animal-store:',
+  RATE_LIMIT_SYNC_MS: 250,
+  KEY_LAST_USED_FLUSH_MS: 10_000,
+  IDEMPOTENCY_KEY_TTL_HOURS: 24,
+  PG_HOLD_WARN_MS: 5000,
+} as const;
+
+export type ConfigVariable = keyof typeof CONFIG_DEFAULTS;
+
+/** The settings that have no default (secrets): unset, the feature they configure is off or self-managed. */
+export const CONFIG_SECRETS = ['CURSOR_SECRET', 'METRICS_TOKEN'] as const;
+
+/** What each whole-number setting accepts, bounds included. */
+export const CONFIG_RANGES = {
+  PORT: { min: 0, max: 65535 },
+  METRICS_PORT: { min: 1, max: 65535 },
+  DATABASE_POOL_MAX: { min: 1, max: 1000 },
+  DATABASE_STATEMENT_TIMEOUT_MS: { min: 100, max: 600_000 },
+  KEY_CACHE_TTL_MS: { min: 0, max: 300_000 },
+  RATE_LIMIT_PER_MINUTE: { min: 0, max: 10_000_000 },
+  SHUTDOWN_TIMEOUT_MS: { min: 0, max: 600_000 },
+  RATE_LIMIT_SYNC_MS: { min: 10, max: 10_000 },
+  KEY_LAST_USED_FLUSH_MS: { min: 100, max: 3_600_000 },
+  // Up to 30 days: rows are bounded by this times what keys may send (RATE_LIMIT_PER_MINUTE).
+  IDEMPOTENCY_KEY_TTL_HOURS: { min: 1, max: 720 },
+  // From 10 ms, for tests, to a day.
+  PG_HOLD_WARN_MS: { min: 10, max: 86_400_000 },
+} as const satisfies Partial<Record<ConfigVariable, { min: number; max: number }>>;
+
+/** The defaults as the environment would carry them. */
+export function defaultEnvironment(): Record<ConfigVariable, string> {
+  return Object.fromEntries(Object.entries(CONFIG_DEFAULTS).map(([name, value]) => [name, String(value)])) as Record<ConfigVariable, string>;
+}
