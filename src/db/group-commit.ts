@@ -58,7 +58,7 @@ export function registerGroupCommit(db: Kysely<any>): void {
   groupCommits.set(db.getExecutor().adapter, createGroupCommit(db));
 }
 
-export function createGroupCommit(db: Kysely<any>): GroupCommit {
+function createGroupCommit(db: Kysely<any>): GroupCommit {
   let waiting: Member[] = [];
   let scheduled = false;
 
@@ -168,7 +168,7 @@ class TransactionLost extends Error {
  * for "aborted because the transaction was rolled back", which isDatabaseUnavailable answers as
  * 503. It names the cause's code only: the cause itself is logged once, with the member that met it.
  */
-export class GroupRolledBack extends Error {
+class GroupRolledBack extends Error {
   readonly code = 'SQLITE_ABORT_ROLLBACK';
 
   constructor(cause: unknown) {

@@ -25,7 +25,7 @@ export const HOLD_WATCH_REFUSED = 'the server refuses this role the views that s
 export const HOLD_METRIC = 'animal_store_db_listings_held_seconds';
 
 /** A transaction of this database that has held the listings back longer than PG_HOLD_WARN_MS. */
-export interface ListingHold {
+interface ListingHold {
   /** A session's server process id (absent for a prepared transaction); not `pid`, which log lines give to the service's own process. */
   backendPid?: number;
   /** A prepared transaction's name. */
@@ -150,7 +150,7 @@ export function holdHint(transaction: Pick<RunningTransaction, 'gid' | 'pid'>): 
 }
 
 /** Twice per PG_HOLD_WARN_MS, so a hold is told within 1.5 times it; at most once a second, at least every 10 ms. */
-export function checkIntervalMs(warnMs: number): number {
+function checkIntervalMs(warnMs: number): number {
   return Math.min(1000, Math.max(10, Math.floor(warnMs / 2)));
 }
 

@@ -22,7 +22,7 @@ export interface RetryOptions {
   attempts?: number;
 }
 
-export const DEFAULT_CONFLICT_ATTEMPTS = 5;
+const DEFAULT_CONFLICT_ATTEMPTS = 5;
 
 /**
  * Runs `transaction` (which must do nothing but database work, so a rerun is safe) until it does

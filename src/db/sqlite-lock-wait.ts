@@ -130,7 +130,10 @@ class LockWaitingConnection implements DatabaseConnection {
   }
 
   async *streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-    if (this.#transaction) return yield* this.#transaction.streamQuery<R>(query, chunkSize);
+    if (this.#transaction) {
+      yield* this.#transaction.streamQuery<R>(query, chunkSize);
+      return;
+    }
     const connection = await this.inner.acquireConnection();
     try {
       yield* connection.streamQuery<R>(query, chunkSize);
