@@ -20,6 +20,7 @@
  */
 import { channel } from 'node:diagnostics_channel';
 import { type Kysely, sql } from 'kysely';
+import { errorCodeOf } from './error-code.js';
 import { isSqliteBusy } from './sqlite-lock-wait.js';
 
 const MAX_GROUP = 256;
@@ -172,9 +173,9 @@ class GroupRolledBack extends Error {
   readonly code = 'SQLITE_ABORT_ROLLBACK';
 
   constructor(cause: unknown) {
-    const causeCode = (cause as { code?: unknown } | null)?.code;
+    const causeCode = errorCodeOf(cause);
     super(
-      `rolled back with its group: another write of the same transaction failed${typeof causeCode === 'string' ? ` (${causeCode})` : ''} and SQLite undid the whole transaction; nothing of this write was stored`,
+      `rolled back with its group: another write of the same transaction failed${causeCode !== undefined ? ` (${causeCode})` : ''} and SQLite undid the whole transaction; nothing of this write was stored`,
     );
     this.name = 'GroupRolledBack';
   }

@@ -14,6 +14,7 @@
 import type { Kysely } from 'kysely';
 import { Gauge, type Registry } from 'prom-client';
 import { isPostgres } from './dialect.js';
+import { errorCodeOf } from './error-code.js';
 import { readRunningTransactions, type RunningTransaction } from './visible-bound.js';
 
 /** The message of the warning; tests and docs look for it. */
@@ -69,7 +70,7 @@ export function watchListingHolds(db: Kysely<any>, options: ListingHoldsOptions)
       // Refused (42501: pg_stat_activity or pg_prepared_xacts revoked from the role): said once,
       // since the gauge's 0 would otherwise claim no hold. Any other failure is the database
       // away, told elsewhere (503s, /readyz); the next check tries again.
-      if ((error as { code?: unknown }).code === '42501' && !refusalTold) {
+      if (errorCodeOf(error) === '42501' && !refusalTold) {
         refusalTold = true;
         options.log.warn({ reason: (error as Error).message, hint: 'grant select on pg_stat_activity and pg_prepared_xacts to the role (docs/deploy.md, "Held-back listings")' }, HOLD_WATCH_REFUSED);
       }
