@@ -54,7 +54,6 @@ async function migrate(db: Kysely<any>, run: (migrator: Migrator) => Promise<Mig
   return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
-
 /** Kysely hands over whatever the migration threw: an Error as `Error: message`, anything else as JSON. */
 function describeError(error: unknown): string {
   return error instanceof Error ? String(error) : JSON.stringify(error);
