@@ -200,7 +200,9 @@ function usageErrorOf(error: unknown, argv: string[]): unknown {
     if (!(variable in CONFIG_DEFAULTS)) return new UsageError(`there is no option ${option}`);
     // The value the operator meant, if given (`--port 9000` or `--port=9000`).
     const at = argv.findIndex((arg) => arg === option || arg.startsWith(`${option}=`));
-    const value = argv[at]?.includes('=') ? argv[at]!.slice(argv[at]!.indexOf('=') + 1) : argv[at + 1] !== undefined && !argv[at + 1]!.startsWith('-') ? argv[at + 1] : '…';
+    const given = argv[at];
+    const next = argv[at + 1];
+    const value = given?.includes('=') ? given.slice(given.indexOf('=') + 1) : next !== undefined && !next.startsWith('-') ? next : '…';
     return new UsageError(`there is no option ${option}; the service takes its settings from the environment: ${variable}=${value} animal-store serve`);
   }
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {

@@ -27,7 +27,7 @@ export interface ServeOptions {
 }
 
 /** Prepares the database for serving: the migrations, run once before any process serves. */
-export async function prepareDatabase(config: Config): Promise<void> {
+async function prepareDatabase(config: Config): Promise<void> {
   await withDb(config.databaseUrl, config.databaseStatementTimeoutMs, migrateToLatest);
 }
 
@@ -43,7 +43,7 @@ async function makeBootstrapKey(config: Config, baseUrl: string): Promise<void> 
 }
 
 /** Serves HTTP until a stop signal, and answers the base URL it listens on; assumes `prepareDatabase` ran. */
-export async function serveHttp(config: Config): Promise<string> {
+async function serveHttp(config: Config): Promise<string> {
   const handle = createDb(config.databaseUrl, { poolMax: config.databasePoolMax, statementTimeoutMs: config.databaseStatementTimeoutMs });
   // Metrics: a worker's /metrics answers the sum its primary gathers (cluster-metrics.ts).
   const metrics = createMetrics({ dialect: handle.dialect, poolStats: handle.poolStats });
@@ -79,8 +79,9 @@ export async function serveHttp(config: Config): Promise<string> {
       process.exit(1);
     }
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  // Fire and forget: stop catches its own failures, logs them and exits.
+  process.once('SIGTERM', (signal) => void stop(signal));
+  process.once('SIGINT', (signal) => void stop(signal));
 
   await app.listen({ port: config.port, host: config.host });
   if (metricsServer) await listenForScrapes(metricsServer, config.metricsPort!, config.host);

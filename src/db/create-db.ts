@@ -64,7 +64,7 @@ export function sqlitePathOf(url: string): string {
  * timeout, which the server enforces, plus a second for its answer (or its cancellation) to
  * arrive; past that the link itself is taken to be stalled.
  */
-export function operationBudgetMs(statementTimeoutMs: number): number {
+function operationBudgetMs(statementTimeoutMs: number): number {
   return statementTimeoutMs + 1000;
 }
 
@@ -152,10 +152,11 @@ const INT8_OID = 20;
  */
 function postgresTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
   if (oid === INT8_OID) return parseInt8;
-  return format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text');
+  // pg-types declares its parsers as `any`; they take the column's text and answer its value.
+  return (format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text')) as (value: string) => unknown;
 }
 
-export function parseInt8(value: string): number {
+function parseInt8(value: string): number {
   const parsed = Number(value);
   if (!Number.isSafeInteger(parsed)) throw new RangeError(`int8 value ${value} is beyond 2^53-1 and cannot be represented exactly`);
   return parsed;

@@ -9,7 +9,7 @@ export type PetStatus = 'available' | 'pending' | 'sold';
 /** Times are stored as Unix epoch milliseconds: one representation on every dialect. */
 type EpochMs = number;
 
-export interface PetTable {
+interface PetTable {
   id: Generated<number>;
   name: string;
   /** The name's search key (pets/pet-name-key.ts), written with every name; compared by `name` filters. */
@@ -21,7 +21,7 @@ export interface PetTable {
   version: Generated<number>;
 }
 
-export interface ApiKeyTable {
+interface ApiKeyTable {
   id: Generated<number>;
   name: string;
   /** The first characters of the key, shown in listings and logs so a key can be recognised. */
@@ -38,7 +38,7 @@ export interface ApiKeyTable {
 }
 
 /** Secrets the service made for itself, such as the cursor signing secret. */
-export interface ServiceSecretTable {
+interface ServiceSecretTable {
   name: string;
   value: string;
   createdAt: ColumnType<EpochMs, EpochMs, never>;
@@ -50,7 +50,7 @@ export type OrderStatus = 'placed' | 'approved' | 'delivered' | 'cancelled';
  * An order of the store for one pet. No foreign key to pets: a pet may be removed once it has no
  * open order, and its closed orders stay readable with the petId they were for.
  */
-export interface OrderTable {
+interface OrderTable {
   id: Generated<number>;
   petId: number;
   status: OrderStatus;
@@ -62,7 +62,7 @@ export interface OrderTable {
  * An `Idempotency-Key` a key sent with an unsafe request (idempotency/): reserved while the
  * request runs, then holding its answer until it expires.
  */
-export interface IdempotencyKeyTable {
+interface IdempotencyKeyTable {
   apiKeyId: number;
   idempotencyKey: string;
   fingerprint: string;

@@ -20,6 +20,7 @@
  */
 import { channel } from 'node:diagnostics_channel';
 import { type Kysely, sql } from 'kysely';
+import { errorCodeOf } from './error-code.js';
 import { isSqliteBusy } from './sqlite-lock-wait.js';
 
 const MAX_GROUP = 256;
@@ -58,7 +59,7 @@ export function registerGroupCommit(db: Kysely<any>): void {
   groupCommits.set(db.getExecutor().adapter, createGroupCommit(db));
 }
 
-export function createGroupCommit(db: Kysely<any>): GroupCommit {
+function createGroupCommit(db: Kysely<any>): GroupCommit {
   let waiting: Member[] = [];
   let scheduled = false;
 
@@ -168,13 +169,13 @@ class TransactionLost extends Error {
  * for "aborted because the transaction was rolled back", which isDatabaseUnavailable answers as
  * 503. It names the cause's code only: the cause itself is logged once, with the member that met it.
  */
-export class GroupRolledBack extends Error {
+class GroupRolledBack extends Error {
   readonly code = 'SQLITE_ABORT_ROLLBACK';
 
   constructor(cause: unknown) {
-    const causeCode = (cause as { code?: unknown } | null)?.code;
+    const causeCode = errorCodeOf(cause);
     super(
-      `rolled back with its group: another write of the same transaction failed${typeof causeCode === 'string' ? ` (${causeCode})` : ''} and SQLite undid the whole transaction; nothing of this write was stored`,
+      `rolled back with its group: another write of the same transaction failed${causeCode !== undefined ? ` (${causeCode})` : ''} and SQLite undid the whole transaction; nothing of this write was stored`,
     );
     this.name = 'GroupRolledBack';
   }

@@ -2,12 +2,13 @@
  * What an operator should do about a database failure met at start-up or by a CLI command,
  * when there is something clear to do. The hint never repeats a password.
  */
+import { errorCodeOf } from './error-code.js';
 
 /** PostgreSQL's SQLSTATE for "database does not exist" (invalid_catalog_name). */
 const DATABASE_DOES_NOT_EXIST = '3D000';
 
 export function hintForDatabaseError(error: unknown, databaseUrl: string): string | undefined {
-  if ((error as { code?: unknown } | null)?.code !== DATABASE_DOES_NOT_EXIST) return undefined;
+  if (errorCodeOf(error) !== DATABASE_DOES_NOT_EXIST) return undefined;
   let url: URL;
   try {
     url = new URL(databaseUrl);

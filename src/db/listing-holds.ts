@@ -14,6 +14,7 @@
 import type { Kysely } from 'kysely';
 import { Gauge, type Registry } from 'prom-client';
 import { isPostgres } from './dialect.js';
+import { errorCodeOf } from './error-code.js';
 import { readRunningTransactions, type RunningTransaction } from './visible-bound.js';
 
 /** The message of the warning; tests and docs look for it. */
@@ -25,7 +26,7 @@ export const HOLD_WATCH_REFUSED = 'the server refuses this role the views that s
 export const HOLD_METRIC = 'animal_store_db_listings_held_seconds';
 
 /** A transaction of this database that has held the listings back longer than PG_HOLD_WARN_MS. */
-export interface ListingHold {
+interface ListingHold {
   /** A session's server process id (absent for a prepared transaction); not `pid`, which log lines give to the service's own process. */
   backendPid?: number;
   /** A prepared transaction's name. */
@@ -69,7 +70,7 @@ export function watchListingHolds(db: Kysely<any>, options: ListingHoldsOptions)
       // Refused (42501: pg_stat_activity or pg_prepared_xacts revoked from the role): said once,
       // since the gauge's 0 would otherwise claim no hold. Any other failure is the database
       // away, told elsewhere (503s, /readyz); the next check tries again.
-      if ((error as { code?: unknown }).code === '42501' && !refusalTold) {
+      if (errorCodeOf(error) === '42501' && !refusalTold) {
         refusalTold = true;
         options.log.warn({ reason: (error as Error).message, hint: 'grant select on pg_stat_activity and pg_prepared_xacts to the role (docs/operations.md, "Held-back listings")' }, HOLD_WATCH_REFUSED);
       }
@@ -150,7 +151,7 @@ export function holdHint(transaction: Pick<RunningTransaction, 'gid' | 'pid'>): 
 }
 
 /** Twice per PG_HOLD_WARN_MS, so a hold is told within 1.5 times it; at most once a second, at least every 10 ms. */
-export function checkIntervalMs(warnMs: number): number {
+function checkIntervalMs(warnMs: number): number {
   return Math.min(1000, Math.max(10, Math.floor(warnMs / 2)));
 }
 

@@ -51,8 +51,12 @@ async function migrate(db: Kysely<any>, run: (migrator: Migrator) => Promise<Mig
   const result: MigrationResultSet = await run(migrator);
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
-    throw new Error(`Migration ${failed ?? '(unknown)'} failed: ${String(result.error)}`, { cause: result.error });
+    throw new Error(`Migration ${failed ?? '(unknown)'} failed: ${describeError(result.error)}`, { cause: result.error });
   }
   return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
+/** Kysely hands over whatever the migration threw: an Error as `Error: message`, anything else as JSON. */
+function describeError(error: unknown): string {
+  return error instanceof Error ? String(error) : JSON.stringify(error);
+}

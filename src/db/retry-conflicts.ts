@@ -8,13 +8,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
 import { writeTransaction } from './dialect.js';
+import { errorCodeOf } from './error-code.js';
 
 const CONFLICT_CODES = new Set(['40001', '40P01']);
 
 /** True for an error that aborted a transaction only because of a concurrent one. */
 export function isTransactionConflict(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && CONFLICT_CODES.has(code);
+  const code = errorCodeOf(error);
+  return code !== undefined && CONFLICT_CODES.has(code);
 }
 
 export interface RetryOptions {
@@ -22,7 +23,7 @@ export interface RetryOptions {
   attempts?: number;
 }
 
-export const DEFAULT_CONFLICT_ATTEMPTS = 5;
+const DEFAULT_CONFLICT_ATTEMPTS = 5;
 
 /**
  * Runs `transaction` (which must do nothing but database work, so a rerun is safe) until it does

@@ -20,14 +20,14 @@ import {
   SqliteDialect,
   type SqliteDialectConfig,
 } from 'kysely';
+import { errorCodeOf } from './error-code.js';
 
 /** First pause after a refusal; it doubles up to the longest, so a long lock costs few attempts. */
 const FIRST_PAUSE_MS = 2;
 const LONGEST_PAUSE_MS = 50;
 
 export function isSqliteBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+  return errorCodeOf(error)?.startsWith('SQLITE_BUSY') ?? false;
 }
 
 /** Milliseconds on a clock that never jumps (unlike Date.now), for deadlines. */
@@ -130,7 +130,10 @@ class LockWaitingConnection implements DatabaseConnection {
   }
 
   async *streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-    if (this.#transaction) return yield* this.#transaction.streamQuery<R>(query, chunkSize);
+    if (this.#transaction) {
+      yield* this.#transaction.streamQuery<R>(query, chunkSize);
+      return;
+    }
     const connection = await this.inner.acquireConnection();
     try {
       yield* connection.streamQuery<R>(query, chunkSize);

@@ -14,7 +14,7 @@
  *   sent after another process's commit was answered from the page kept before it.
  */
 import type Sqlite from 'better-sqlite3';
-import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import type { SqliteDatabase } from 'kysely';
 
 const MAX_CACHED_STATEMENTS = 500;
 
@@ -50,7 +50,7 @@ export function sqliteConnection(sqlite: Sqlite.Database): SqliteConnection {
     prepare(sql) {
       const statement = prepare(sql);
       // `readonly`, not `reader`: an INSERT … RETURNING is a reader that writes.
-      if (statement.readonly) return statement as unknown as SqliteStatement;
+      if (statement.readonly) return statement;
       // Counted when it runs: a write that fails changed nothing, but counting it anyway only
       // costs one cache miss.
       return {

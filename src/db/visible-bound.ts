@@ -86,7 +86,7 @@ export async function keepSettled<Row extends { id: number }>(db: Kysely<any>, r
 }
 
 /** A statement's snapshot: transaction ids as PostgreSQL's xid8 (64 bits, never wrapping). */
-export interface ListingSnapshot {
+interface ListingSnapshot {
   /** Every transaction below it has ended. */
   xmin: bigint;
   /** Every transaction at or above it is invisible to the statement (running or not yet begun). */
@@ -97,7 +97,7 @@ export interface ListingSnapshot {
   offset: bigint;
 }
 
-export function parseListingSnapshot(text: string): ListingSnapshot {
+function parseListingSnapshot(text: string): ListingSnapshot {
   const match = /^(\d+):(\d+):([\d,]*)\+(\d+)$/.exec(text);
   if (!match) throw new Error(`not a listing snapshot: ${JSON.stringify(text)}`);
   return {
@@ -149,7 +149,7 @@ const LOW_32_BITS = 0xffffffffn;
 /** Entries kept about transactions of this database at most; those of other databases are few. */
 const MAX_KNOWN = 10_000;
 /** How long after a failed read of pg_stat_activity and pg_prepared_xacts the listings of a process hold back without asking again. */
-export const LOOK_UP_RETRY_MS = 5_000;
+const LOOK_UP_RETRY_MS = 5_000;
 
 /** What a process has learned of the running transactions of one cluster: whose each one is. */
 class KnownTransactions {

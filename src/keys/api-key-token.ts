@@ -26,7 +26,7 @@ export function hashApiKey(key: string): string {
 }
 
 /** The part of a key shown in listings and logs, so an operator can tell which key a line is about. */
-export function displayPrefixOf(key: string): string {
+function displayPrefixOf(key: string): string {
   return key.slice(0, DISPLAY_PREFIX_LENGTH);
 }
 

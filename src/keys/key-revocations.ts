@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import type { RedisLink } from '../redis/redis-link.js';
 import type { KeyVerifier } from './keys.service.js';
 
-export const REVOCATION_CHANNEL = 'key-revoked';
+const REVOCATION_CHANNEL = 'key-revoked';
 
 export function subscribeToRevocations(link: RedisLink, verifier: KeyVerifier, onError: (error: unknown) => void): void {
   link

@@ -12,7 +12,8 @@ import { recordKeysLastUsed } from './keys.repository.js';
 const KEYS_PER_STATEMENT = 500;
 
 export interface KeyUsage {
-  record(keyId: number, at: number): void;
+  /** A function property, not a method: it is handed on as the key verifier's `onUse` callback. */
+  record: (keyId: number, at: number) => void;
   /** Writes what was gathered; a failed write is kept for the next flush. */
   flush(): Promise<void>;
   /** Stops the timer and flushes one last time. */

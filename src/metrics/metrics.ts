@@ -40,8 +40,8 @@ export interface AppMetrics {
   countDeprecatedCall(operation: string, keyId: number): void;
   /** Every registry scraped together: the service's and the process's. */
   registries(): Registry[];
-  /** The Prometheus text exposition of this process. */
-  render(): Promise<string>;
+  /** The Prometheus text exposition of this process; a function property, handed on as a callback. */
+  render: () => Promise<string>;
 }
 
 export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;

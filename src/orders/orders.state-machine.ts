@@ -8,7 +8,7 @@ import type { OrderStatus, PetStatus } from '../db/database.js';
 export const ORDER_STATUSES = ['placed', 'approved', 'delivered', 'cancelled'] as const satisfies readonly OrderStatus[];
 
 /** An open order holds its pet: the pet is `pending` and keeps that status until the order closes. */
-export const OPEN_ORDER_STATUSES = ['placed', 'approved'] as const satisfies readonly OrderStatus[];
+const OPEN_ORDER_STATUSES = ['placed', 'approved'] as const satisfies readonly OrderStatus[];
 
 export function isOpen(status: OrderStatus): boolean {
   return (OPEN_ORDER_STATUSES as readonly OrderStatus[]).includes(status);

@@ -40,6 +40,18 @@ const CURSOR_SHAPE = new RegExp(`^[A-Za-z0-9_-]{${CURSOR_LENGTH}}$`);
 /** Longest cursor text any codec makes; listings may refuse longer ones before decoding. */
 export const CURSOR_MAX_LENGTH = CURSOR_LENGTH;
 
+/**
+ * A listing's codec under whatever the cursor secret is at the time. Making a codec derives its
+ * key (an HMAC), so the codec of the last secret is kept: once per secret, not once per page.
+ */
+export function cursorCodecPerSecret<F extends CursorFilters>(options: Omit<CursorCodecOptions, 'secret'>): (secret: string) => CursorCodec<F> {
+  let kept: { secret: string; cursors: CursorCodec<F> } | undefined;
+  return (secret) => {
+    if (kept?.secret !== secret) kept = { secret, cursors: createCursorCodec<F>({ ...options, secret }) };
+    return kept.cursors;
+  };
+}
+
 export function createCursorCodec<F extends CursorFilters>(options: CursorCodecOptions): CursorCodec<F> {
   // One key per listing, derived from the secret, so cursors of different listings never match.
   // A KeyObject, made once: given raw bytes, createHmac imports the key again at every call.

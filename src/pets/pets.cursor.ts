@@ -4,7 +4,7 @@
  * walks (`id=9&id=7` and `id=7&id=9`, `name=REX` and `name=rex`).
  */
 import type { PetStatus } from '../db/database.js';
-import { type CursorCodec, createCursorCodec } from '../pagination/cursor.js';
+import { cursorCodecPerSecret } from '../pagination/cursor.js';
 import { petNameKey } from './pet-name-key.js';
 
 export interface PetCursorFilters {
@@ -17,13 +17,7 @@ export interface PetCursorFilters {
   id?: readonly number[] | undefined;
 }
 
-// The codec of the last secret, kept: making one derives its key (an HMAC), once per secret, not per page.
-let codec: { secret: string; cursors: CursorCodec<PetCursorFilters> } | undefined;
-
-export function petCursors(secret: string): CursorCodec<PetCursorFilters> {
-  if (codec?.secret !== secret) codec = { secret, cursors: createCursorCodec<PetCursorFilters>({ secret, listing: 'pets', filterNames: ['status', 'categoryId', 'name', 'id'] }) };
-  return codec.cursors;
-}
+export const petCursors = cursorCodecPerSecret<PetCursorFilters>({ listing: 'pets', filterNames: ['status', 'categoryId', 'name', 'id'] });
 
 export function petCursorFilters(query: { status?: PetStatus | undefined; categoryId?: number | undefined; name?: string | undefined; id?: readonly number[] | undefined }): PetCursorFilters {
   return {

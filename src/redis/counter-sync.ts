@@ -16,7 +16,7 @@ import type { RedisLink } from './redis-link.js';
  * cheap) must not make one sync a pipeline so long it blocks this process or Redis; windows left
  * over keep their counts and go with the next syncs, which only delays what the fleet sees of them.
  */
-export const MAX_PUSHES_PER_SYNC = 5_000;
+const MAX_PUSHES_PER_SYNC = 5_000;
 
 export interface CounterSync {
   /**
