@@ -9,8 +9,8 @@ import { CONFIG_DEFAULTS, CONFIG_RANGES, type ConfigVariable } from './config-de
 
 export { CONFIG_DEFAULTS, CONFIG_RANGES, CONFIG_SECRETS, defaultEnvironment } from './config-defaults.js';
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Config {
   port: number;

@@ -64,7 +64,7 @@ export function sqlitePathOf(url: string): string {
  * timeout, which the server enforces, plus a second for its answer (or its cancellation) to
  * arrive; past that the link itself is taken to be stalled.
  */
-function operationBudgetMs(statementTimeoutMs: number): number {
+export function operationBudgetMs(statementTimeoutMs: number): number {
   return statementTimeoutMs + 1000;
 }
 

@@ -11,12 +11,12 @@
 /** Month names for prose dates, in English whatever the process's locale. */
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-export const GET_PET_DEPRECATED_AT = new Date('2026-11-25T00:00:00Z');
+const GET_PET_DEPRECATED_AT = new Date('2026-11-25T00:00:00Z');
 export const GET_PET_SUNSET_AT = new Date('2030-12-05T00:00:00Z');
 /** Where the notice is read: the operation in the browsable documentation. */
-export const DEPRECATION_NOTICE_URL = '/docs#/pets/getPet';
+const DEPRECATION_NOTICE_URL = '/docs#/pets/getPet';
 /** The operation that replaces getPet, and how to call it for one animal. */
-export const GET_PET_SUCCESSOR = '/v1/pets';
+const GET_PET_SUCCESSOR = '/v1/pets';
 export const GET_PET_REPLACEMENT = 'GET /v1/pets?id={petId}';
 
 /** The header values every answer of getPet carries, errors included (RFC 9745, RFC 8594, RFC 8288). */
