@@ -10,7 +10,7 @@ import pg from 'pg';
 import type { Database } from './database.js';
 import { poolWithDeadline } from './postgres-deadline.js';
 import { registerGroupCommit } from './group-commit.js';
-import { registerDataVersion } from './read-cache.js';
+import { registerDataVersion } from './data-version.js';
 import { isSqliteBusy, LockWaitingSqliteDialect } from './sqlite-lock-wait.js';
 import { sqliteConnection } from './sqlite-statements.js';
 

@@ -7,7 +7,7 @@
  *   set (every value is a parameter; shapes differ only by which filters a listing has and how
  *   many ids it names), but the cache is bounded anyway, oldest out first.
  * - It tells when the data may have changed (`DataVersion`), so answers read from the database
- *   can be kept and reused until then (db/read-cache.ts): this connection's own writes count at
+ *   can be kept and reused until then (db/data-version.ts, http/kept-answers.ts): this connection's own writes count at
  *   once, and other connections' commits (another worker, `keys create`, another instance on the
  *   same file) through `PRAGMA data_version`, read at every check (about 2 µs). Reading it once
  *   per turn of the event loop was not enough: pipelined requests are read in one turn, and one
@@ -15,13 +15,9 @@
  */
 import type Sqlite from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import type { DataVersion } from './data-version.js';
 
 const MAX_CACHED_STATEMENTS = 500;
-
-/** A value that changes whenever committed data may have changed; equal values mean nothing did. */
-export interface DataVersion {
-  current(): number;
-}
 
 export interface SqliteConnection {
   /** What Kysely's SqliteDialect is given as its `database`. */
