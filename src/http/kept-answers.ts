@@ -49,7 +49,7 @@ export function keptAnswers(db: Kysely<any>, options: { maxEntries: number }): S
     const kept = answers.get(key);
     if (kept !== undefined) return void send(reply, kept);
     return answers
-      .readMissed(key, async () => {
+      .getOrRead(key, async () => {
         const { value, headers } = await read();
         return { body: reply.serialize(value) as string, headers };
       })
@@ -63,50 +63,50 @@ export interface KeptValues<V> {
   /** The value kept for `key` if nothing changed since it was read. */
   get(key: string): V | undefined;
   /**
-   * Reads the value (when not kept) and keeps it, only if no change happened while it was read:
-   * a value read across a change is answered but not kept.
+   * Reads the value (when not kept) and keeps it, only if no change was seen while it was read:
+   * a value read across a change is answered, and never answered again from here.
    */
   getOrRead(key: string, read: () => Promise<V>): Promise<V>;
-  /**
-   * getOrRead's second half, for a caller whose get(key) just missed in the same synchronous
-   * step: it spares a second look at the data version (a statement on SQLite).
-   */
-  readMissed(key: string, read: () => Promise<V>): Promise<V>;
 }
 
-/** Values kept while `version` stays the same; with no version, nothing is kept. */
+/**
+ * Values kept while `version` stays the same; with no version, nothing is kept.
+ *
+ * The version is looked at only when a value is found, before answering it: on SQLite that look
+ * is a statement (`PRAGMA data_version`), and when it was taken on every miss too, before and
+ * after the read, the two looks cost more than the read itself (docs/performance.md). It is safe
+ * because versions only grow: every value was read after `entriesVersion` was seen (the version
+ * of the last look, taken before the read began), so when the version is still `entriesVersion`
+ * as a value is found, nothing changed between its read and now. A read that spans a look which
+ * saw a change is not kept, as it may have read the data before that change.
+ */
 export function keptValues<V>(version: DataVersion | undefined, options: { maxEntries: number }): KeptValues<V> {
-  if (!version) return { get: () => undefined, getOrRead: (_key, read) => read(), readMissed: (_key, read) => read() };
+  if (!version) return { get: () => undefined, getOrRead: (_key, read) => read() };
 
   let entries = new Map<string, V>();
   let entriesVersion = version.current();
-  const currentEntries = (): Map<string, V> => {
+  const get = (key: string): V | undefined => {
+    const value = entries.get(key);
+    if (value === undefined) return undefined;
     const now = version.current();
-    if (now !== entriesVersion) {
-      entries = new Map();
-      entriesVersion = now;
-    }
-    return entries;
-  };
-  const get = (key: string) => currentEntries().get(key);
-  const readMissed = async (key: string, read: () => Promise<V>) => {
-    // The version the last check saw, in this same step: the one the read starts from.
-    const readAt = entriesVersion;
-    const value = await read();
-    const now = currentEntries();
-    if (entriesVersion === readAt) {
-      if (now.size >= options.maxEntries) now.delete(now.keys().next().value!);
-      now.set(key, value);
-    }
-    return value;
+    if (now === entriesVersion) return value;
+    entries = new Map();
+    entriesVersion = now;
+    return undefined;
   };
 
   return {
     get,
     async getOrRead(key, read) {
       const kept = get(key);
-      return kept !== undefined ? kept : readMissed(key, read);
+      if (kept !== undefined) return kept;
+      const readAt = entriesVersion;
+      const value = await read();
+      if (entriesVersion === readAt) {
+        if (entries.size >= options.maxEntries) entries.delete(entries.keys().next().value!);
+        entries.set(key, value);
+      }
+      return value;
     },
-    readMissed,
   };
 }

@@ -126,6 +126,30 @@ describe('keptValues', () => {
     assert.equal(cache.get('k'), undefined);
   });
 
+  it('does not keep a value whose read spans a look that saw a change, even once the version holds still', async () => {
+    const { version, state } = withVersion();
+    const cache = keptValues<string>(version, { maxEntries: 10 });
+    await cache.getOrRead('seen', async () => 'kept before');
+    const stale = await cache.getOrRead('k', async () => {
+      // The read happened before the change; another request's look sees the change meanwhile.
+      state.version += 1;
+      assert.equal(cache.get('seen'), undefined);
+      return 'read before the change';
+    });
+    assert.equal(stale, 'read before the change');
+    assert.equal(cache.get('k'), undefined);
+  });
+
+  it('looks at the version only when a value is found, not on a miss', async () => {
+    const state = { version: 0, looks: 0 };
+    const cache = keptValues<string>({ current: () => (state.looks++, state.version) }, { maxEntries: 10 });
+    const looksAtStart = state.looks;
+    assert.equal(await cache.getOrRead('k', async () => 'v'), 'v');
+    assert.equal(state.looks, looksAtStart);
+    assert.equal(cache.get('k'), 'v');
+    assert.equal(state.looks, looksAtStart + 1);
+  });
+
   it('keeps at most maxEntries values, dropping the oldest', async () => {
     const { version } = withVersion();
     const cache = keptValues<number>(version, { maxEntries: 3 });
