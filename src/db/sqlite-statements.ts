@@ -12,10 +12,16 @@
  *   same file) through `PRAGMA data_version`, read at every check (about 2 µs). Reading it once
  *   per turn of the event loop was not enough: pipelined requests are read in one turn, and one
  *   sent after another process's commit was answered from the page kept before it.
+ * - A read may run at once (`readNow`), without Kysely's chain of promises (a connection
+ *   acquired, a lock-wait wrapper, released) that cost a getPet more than the statement itself:
+ *   only a read-only statement, only while no transaction is open on the connection (a read must
+ *   not see a transaction's uncommitted writes, so it waits for the connection the ordinary way),
+ *   and a read SQLite refuses for a lock (SQLITE_BUSY) is left to that ordinary way, which waits.
  */
 import type Sqlite from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 import type { DataVersion } from './data-version.js';
+import { isSqliteBusy } from './sqlite-lock-wait.js';
 
 const MAX_CACHED_STATEMENTS = 500;
 
@@ -23,6 +29,8 @@ export interface SqliteConnection {
   /** What Kysely's SqliteDialect is given as its `database`. */
   database: SqliteDatabase;
   version: DataVersion;
+  /** The rows of a read-only statement run now, or undefined when it must take Kysely's way. */
+  readNow(sql: string, parameters: readonly unknown[]): unknown[] | undefined;
 }
 
 export function sqliteConnection(sqlite: Sqlite.Database): SqliteConnection {
@@ -73,5 +81,17 @@ export function sqliteConnection(sqlite: Sqlite.Database): SqliteConnection {
     current: () => (readDataVersion.get() as number) + ownWrites,
   };
 
-  return { database, version };
+  const readNow = (sql: string, parameters: readonly unknown[]): unknown[] | undefined => {
+    if (sqlite.inTransaction) return undefined;
+    const statement = prepare(sql);
+    if (!statement.readonly || !statement.reader) return undefined;
+    try {
+      return statement.all(parameters);
+    } catch (error) {
+      if (isSqliteBusy(error)) return undefined;
+      throw error;
+    }
+  };
+
+  return { database, version, readNow };
 }
