@@ -1,17 +1,18 @@
 /**
- * The one SQLite connection as Kysely sees it, with two things Kysely's driver does not do:
+ * The one SQLite connection as Kysely sees it, with three things Kysely's driver does not do:
  *
  * - Statements are prepared once and reused. Kysely's SQLite driver prepares every statement
  *   again on each query; under load that was 12 % of the busy time of a page of 20 pets, and on
  *   getPet preparing cost more than running (docs/performance.md). The statements are a bounded
  *   set (every value is a parameter; shapes differ only by which filters a listing has and how
  *   many ids it names), but the cache is bounded anyway, oldest out first.
- * - It tells when the data may have changed (`DataVersion`), so answers read from the database
- *   can be kept and reused until then (db/data-version.ts, http/kept-answers.ts): this connection's own writes count at
- *   once, and other connections' commits (another worker, `keys create`, another instance on the
- *   same file) through `PRAGMA data_version`, read at every check (about 2 µs). Reading it once
- *   per turn of the event loop was not enough: pipelined requests are read in one turn, and one
- *   sent after another process's commit was answered from the page kept before it.
+ * - It tells when the data may have changed (`DataVersion`, db/data-version.ts), so answers read
+ *   from the database can be kept and reused until then (http/kept-answers.ts): this connection's
+ *   own writes count at once, and other connections' commits (another worker, `keys create`,
+ *   another instance on the same file) through `PRAGMA data_version`, read at every check (about
+ *   2 µs; a kept answer is checked before it is sent). Reading it once per turn of the event
+ *   loop was not enough: pipelined requests are read in one turn, and one sent after another
+ *   process's commit was answered from the page kept before it.
  * - A read may run at once (`readNow`), without Kysely's chain of promises (a connection
  *   acquired, a lock-wait wrapper, released) that cost a getPet more than the statement itself:
  *   only a read-only statement, only while no transaction is open on the connection (a read must
