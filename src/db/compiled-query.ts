@@ -8,6 +8,9 @@
  * positions of the placeholders among the parameters say where each value goes. A placeholder
  * must reach the parameters unchanged, so use one only where the value is bound as is (a
  * comparison, a limit), never in a list whose length varies: that is a different statement.
+ *
+ * On a database that can run a read at once (SQLite: db/sqlite-statements.ts `readNow`), a read
+ * runs so, its rows mapped as Kysely's plugins would; anything else goes through Kysely.
  */
 import type { CompiledQuery, Compilable, Kysely } from 'kysely';
 
@@ -19,6 +22,19 @@ interface Placeholder {
 
 function isPlaceholder(value: unknown): value is Placeholder {
   return typeof value === 'object' && value !== null && PLACEHOLDER in value;
+}
+
+/** Runs a compiled read now and answers its rows as Kysely would (plugins applied), or undefined to take Kysely's way. */
+export type DirectRead = (sql: string, parameters: readonly unknown[]) => unknown[] | undefined;
+
+/**
+ * By the Kysely instance itself, not its adapter: a transaction or an instance with other plugins
+ * is another instance, and takes Kysely's way.
+ */
+const directReads = new WeakMap<Kysely<any>, DirectRead>();
+
+export function registerDirectReads(db: Kysely<any>, read: DirectRead): void {
+  directReads.set(db, read);
 }
 
 export interface CompiledQueryOf<Values extends Record<string, unknown>, Row> {
@@ -46,6 +62,8 @@ export function compiledQuery<DB, Values extends Record<string, unknown>, Row>(
         const slot = slots[i];
         return slot === undefined ? constant : values[slot];
       });
+      const rows = directReads.get(db)?.(query.sql, parameters);
+      if (rows !== undefined) return rows as Row[];
       // Kysely's executeQuery still runs the plugins on the result (CamelCasePlugin's names).
       return (await db.executeQuery<Row>({ ...query, parameters })).rows;
     },

@@ -11,7 +11,8 @@ import type { Database } from './database.js';
 import { CONFIG_DEFAULTS } from '../config-defaults.js';
 import { isStalePreparedStatement, poolWithDeadline } from './postgres-deadline.js';
 import { registerGroupCommit } from './group-commit.js';
-import { registerDataVersion } from './read-cache.js';
+import { registerDirectReads } from './compiled-query.js';
+import { registerDataVersion } from './data-version.js';
 import { isSqliteBusy, LockWaitingSqliteDialect } from './sqlite-lock-wait.js';
 import { sqliteConnection } from './sqlite-statements.js';
 
@@ -68,10 +69,18 @@ export function operationBudgetMs(statementTimeoutMs: number): number {
   return statementTimeoutMs + 1000;
 }
 
+/** Kysely's CamelCasePlugin, whose naming of a row direct reads use too (compiled-query.ts). */
+class ColumnNames extends CamelCasePlugin {
+  rowNamed(row: Record<string, unknown>): Record<string, unknown> {
+    return this.mapRow(row);
+  }
+}
+
 export function createDb(url: string, options: DbOptions = {}): DbHandle {
   const dialect = dialectOf(url);
   const statementTimeoutMs = options.statementTimeoutMs ?? CONFIG_DEFAULTS.DATABASE_STATEMENT_TIMEOUT_MS;
-  const plugins = [new CamelCasePlugin()];
+  const camelCase = new ColumnNames();
+  const plugins = [camelCase];
 
   if (dialect === 'postgres') {
     const pool = new pg.Pool({
@@ -116,6 +125,8 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
     const connection = sqliteConnection(sqlite);
     const db = new Kysely<Database>({ dialect: new LockWaitingSqliteDialect({ database: connection.database, lockWaitMs: statementTimeoutMs }), plugins });
     registerDataVersion(db, connection.version);
+    // Reads compiled once run at once, their rows named as the plugin names them (compiled-query.ts).
+    registerDirectReads(db, (sql, parameters) => connection.readNow(sql, parameters)?.map((row) => camelCase.rowNamed(row as Record<string, unknown>)));
     registerGroupCommit(db);
     return { db, dialect, location: locationOf(url), close: () => db.destroy() };
   }

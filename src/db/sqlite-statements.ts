@@ -1,32 +1,37 @@
 /**
- * The one SQLite connection as Kysely sees it, with two things Kysely's driver does not do:
+ * The one SQLite connection as Kysely sees it, with three things Kysely's driver does not do:
  *
  * - Statements are prepared once and reused. Kysely's SQLite driver prepares every statement
  *   again on each query; under load that was 12 % of the busy time of a page of 20 pets, and on
  *   getPet preparing cost more than running (docs/performance.md). The statements are a bounded
  *   set (every value is a parameter; shapes differ only by which filters a listing has and how
  *   many ids it names), but the cache is bounded anyway, oldest out first.
- * - It tells when the data may have changed (`DataVersion`), so answers read from the database
- *   can be kept and reused until then (db/read-cache.ts): this connection's own writes count at
- *   once, and other connections' commits (another worker, `keys create`, another instance on the
- *   same file) through `PRAGMA data_version`, read at every check (about 2 µs). Reading it once
- *   per turn of the event loop was not enough: pipelined requests are read in one turn, and one
- *   sent after another process's commit was answered from the page kept before it.
+ * - It tells when the data may have changed (`DataVersion`, db/data-version.ts), so answers read
+ *   from the database can be kept and reused until then (http/kept-answers.ts): this connection's
+ *   own writes count at once, and other connections' commits (another worker, `keys create`,
+ *   another instance on the same file) through `PRAGMA data_version`, read at every check (about
+ *   2 µs; a kept answer is checked before it is sent). Reading it once per turn of the event
+ *   loop was not enough: pipelined requests are read in one turn, and one sent after another
+ *   process's commit was answered from the page kept before it.
+ * - A read may run at once (`readNow`), without Kysely's chain of promises (a connection
+ *   acquired, a lock-wait wrapper, released) that cost a getPet more than the statement itself:
+ *   only a read-only statement, only while no transaction is open on the connection (a read must
+ *   not see a transaction's uncommitted writes, so it waits for the connection the ordinary way),
+ *   and a read SQLite refuses for a lock (SQLITE_BUSY) is left to that ordinary way, which waits.
  */
 import type Sqlite from 'better-sqlite3';
-import type { SqliteDatabase } from 'kysely';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import type { DataVersion } from './data-version.js';
+import { isSqliteBusy } from './sqlite-lock-wait.js';
 
 const MAX_CACHED_STATEMENTS = 500;
-
-/** A value that changes whenever committed data may have changed; equal values mean nothing did. */
-export interface DataVersion {
-  current(): number;
-}
 
 export interface SqliteConnection {
   /** What Kysely's SqliteDialect is given as its `database`. */
   database: SqliteDatabase;
   version: DataVersion;
+  /** The rows of a read-only statement run now, or undefined when it must take Kysely's way. */
+  readNow(sql: string, parameters: readonly unknown[]): unknown[] | undefined;
 }
 
 export function sqliteConnection(sqlite: Sqlite.Database): SqliteConnection {
@@ -77,5 +82,17 @@ export function sqliteConnection(sqlite: Sqlite.Database): SqliteConnection {
     current: () => (readDataVersion.get() as number) + ownWrites,
   };
 
-  return { database, version };
+  const readNow = (sql: string, parameters: readonly unknown[]): unknown[] | undefined => {
+    if (sqlite.inTransaction) return undefined;
+    const statement = prepare(sql);
+    if (!statement.readonly || !statement.reader) return undefined;
+    try {
+      return statement.all(parameters);
+    } catch (error) {
+      if (isSqliteBusy(error)) return undefined;
+      throw error;
+    }
+  };
+
+  return { database, version, readNow };
 }

@@ -3,7 +3,6 @@
  * headers answers carry. Routes compose these so every documented answer says what it sends.
  */
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply } from 'fastify';
 import { CONFIG_DEFAULTS } from '../config-defaults.js';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
 import { GET_PET_REMOVED_MESSAGE } from '../pets/get-pet-deprecation.js';
@@ -146,17 +145,4 @@ export function withHeaders<T extends Record<number, { headers?: HeaderDocs }>>(
   return Object.fromEntries(
     Object.entries(responses).map(([status, response]) => [status, { ...response, headers: { ...response.headers, ...headers } }]),
   ) as T;
-}
-
-/** What Fastify sets for an object it serializes, set here for answers serialized in advance. */
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
-
-/**
- * Sends JSON serialized in advance with `reply.serialize` (so by the route's own response
- * schema), as kept by db/read-cache.ts: Fastify sends a string as it is, with the same headers
- * it would have set for the object.
- */
-export function sendSerialized(reply: FastifyReply, body: string): FastifyReply {
-  // The typed reply expects the schema's object; the string is that object, serialized.
-  return reply.type(JSON_CONTENT_TYPE).send(body as never);
 }

@@ -104,7 +104,8 @@ export async function findPetsAfter(db: Kysely<Database>, query: PetsAfterQuery)
     afterId: query.afterId,
     status: filter.status,
     categoryId: filter.categoryId,
-    ids: filter.ids === undefined ? undefined : idListParameter(db, filter.ids),
+    ids: filter.ids === undefined || isOneId(filter.ids) ? undefined : idListParameter(db, filter.ids),
+    id: filter.ids !== undefined && isOneId(filter.ids) ? filter.ids[0] : undefined,
     from: filter.nameKeys?.from,
     to: filter.nameKeys?.to,
   };
@@ -115,25 +116,26 @@ export async function findPetsAfter(db: Kysely<Database>, query: PetsAfterQuery)
 /**
  * The listing's statements compiled once per shape (which filters, the LIMIT of db/page-limit.ts),
  * built by selectPetsAfter itself with placeholders for the values (db/compiled-query.ts). Shapes
- * are few: 16 sets of filters times 7 limits.
+ * are few: 24 sets of filters (ids: none, one, a list) times 7 limits.
  */
 const petsAfterByShape = new Map<string, CompiledQueryOf<Record<string, unknown>, PetRow & ListingSnapshotColumn>>();
 
 function shapeOf({ filter, limit }: PetsAfterQuery): string {
-  return [filter.status !== undefined, filter.categoryId !== undefined, filter.ids !== undefined, filter.nameKeys !== undefined, filter.nameKeys?.to !== undefined, limit].join();
+  const ids = filter.ids === undefined ? 'none' : isOneId(filter.ids) ? 'one' : 'list';
+  return [filter.status !== undefined, filter.categoryId !== undefined, ids, filter.nameKeys !== undefined, filter.nameKeys?.to !== undefined, limit].join();
 }
 
 function compiledPetsAfter(shape: string): CompiledQueryOf<Record<string, unknown>, PetRow & ListingSnapshotColumn> {
   let compiled = petsAfterByShape.get(shape);
   if (compiled === undefined) {
-    const [hasStatus, hasCategory, hasIds, hasFrom, hasTo, limit] = shape.split(',');
+    const [hasStatus, hasCategory, ids, hasFrom, hasTo, limit] = shape.split(',');
     compiled = compiledQuery<Database, Record<string, unknown>, PetRow & ListingSnapshotColumn>((db, value) =>
       selectPetsAfter(db, {
         afterId: value('afterId') as number,
         filter: {
           status: hasStatus === 'true' ? (value('status') as PetStatus) : undefined,
           categoryId: hasCategory === 'true' ? (value('categoryId') as number) : undefined,
-          ids: hasIds === 'true' ? (value('ids') as IdListParameter) : undefined,
+          ids: ids === 'one' ? [value('id') as number] : ids === 'list' ? (value('ids') as IdListParameter) : undefined,
           nameKeys: hasFrom === 'true' ? { from: value('from') as string, to: hasTo === 'true' ? (value('to') as string) : undefined } : undefined,
         },
         limit: Number(limit),
@@ -164,10 +166,20 @@ export function selectPetsAfter(db: Kysely<Database>, query: PetsAfterQuery | (O
   let select = withListingSnapshot(db, db.selectFrom('pets').selectAll().where('id', '>', query.afterId));
   if (filter.status !== undefined) select = select.where('status', '=', filter.status);
   if (filter.categoryId !== undefined) select = select.where('categoryId', '=', filter.categoryId);
-  if (filter.ids !== undefined) select = select.where(idIn(db, Array.isArray(filter.ids) ? idListParameter(db, filter.ids) : filter.ids));
+  if (filter.ids !== undefined && isOneId(filter.ids)) select = select.where('id', '=', filter.ids[0]);
+  else if (filter.ids !== undefined) select = select.where(idIn(db, Array.isArray(filter.ids) ? idListParameter(db, filter.ids) : (filter.ids as IdListParameter)));
   if (filter.nameKeys !== undefined) {
     select = select.where('nameKey', '>=', filter.nameKeys.from);
     if (filter.nameKeys.to !== undefined) select = select.where('nameKey', '<', filter.nameKeys.to);
   }
   return select.orderBy('id').limit(pageLimit(query.limit));
+}
+
+/**
+ * One id (`?id=7`, getPet's replacement) is compared as such: the list read as JSON (`json_each`)
+ * cost a page found by id several times the lookup itself on SQLite. Only this one length has a
+ * statement of its own; longer lists share one (db/dialect.ts `idIn`).
+ */
+function isOneId(ids: readonly number[] | IdListParameter): ids is readonly [number] {
+  return Array.isArray(ids) && ids.length === 1;
 }

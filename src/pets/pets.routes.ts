@@ -3,30 +3,18 @@ import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/ty
 import { Type } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import { createReadCache } from '../db/read-cache.js';
 import { SAMPLE_STORE } from '../docs-examples.js';
 import { AppError } from '../errors.js';
 import { parseIfMatch } from '../http/if-match.js';
+import { keptAnswers } from '../http/kept-answers.js';
 import { acceptJsonAs, JSON_MEDIA_TYPE, MERGE_PATCH_MEDIA_TYPE } from '../http/json-body.js';
 import { refuseRemovalOfRequired } from '../http/merge-patch.js';
-import { COMMON_ERROR_RESPONSES, errorResponse, HEADERS, header, sendSerialized, WRITE_ERROR_RESPONSES, withHeaders } from '../http/responses.js';
+import { COMMON_ERROR_RESPONSES, errorResponse, HEADERS, header, WRITE_ERROR_RESPONSES, withHeaders } from '../http/responses.js';
 import { DELETE_PET_DESCRIPTION, ETAG_HEADER, IF_MATCH_HEADER, UPDATE_PET_DESCRIPTION } from './pets.docs.js';
 import { changeConditionOf, petEtag } from './pets.etag.js';
 import { GET_PET_DEPRECATED_DAY, GET_PET_DEPRECATION_HEADERS, GET_PET_REMOVED_MESSAGE, GET_PET_REPLACEMENT, GET_PET_SUNSET_AT } from './get-pet-deprecation.js';
 import { type ListPetsQuery, ListPetsQuerySchema, NewPetSchema, PAGE_SIZE, petIdParamsSchema, PetPatchSchema, PetSchema, PetsSchema } from './pets.schemas.js';
 import { createPet, deletePet, getPet, listPets, updatePet } from './pets.service.js';
-
-/** A page of the listing as sent: its serialized body and its next-page link. */
-interface KeptPage {
-  body: string;
-  link: string | undefined;
-}
-
-/** A pet as getPet sends it: its serialized body and its ETag. */
-interface KeptPet {
-  body: string;
-  etag: string;
-}
 
 
 export interface PetsRoutesOptions {
@@ -43,11 +31,11 @@ const DEPRECATION_HEADERS = {
 };
 
 export const petsRoutes: FastifyPluginAsyncTypebox<PetsRoutesOptions> = async (app, { db, now, cursorSecret }) => {
-  // Serialized answers kept until anything is committed (db/read-cache.ts; SQLite only): a page
-  // of 20 served again costs a lookup instead of a query and a serialization (docs/performance.md).
+  // Serialized answers kept until anything is committed (http/kept-answers.ts; SQLite only): a
+  // page of 20 served again costs a lookup instead of a query and a serialization (docs/performance.md).
   // At most 128 pages of at most 100 pets of at most 200 characters: about 10 MB at worst.
-  const pages = createReadCache<KeptPage>(db, { maxEntries: 128 });
-  const pets = createReadCache<KeptPet>(db, { maxEntries: 1024 });
+  const sendKeptPage = keptAnswers(db, { maxEntries: 128 });
+  const sendKeptPet = keptAnswers(db, { maxEntries: 1024 });
 
   app.get(
     '/pets',
@@ -74,30 +62,15 @@ export const petsRoutes: FastifyPluginAsyncTypebox<PetsRoutesOptions> = async (a
         },
       },
     },
-    (request, reply) => {
-      const sendPage = (page: KeptPage) => {
-        if (page.link !== undefined) reply.header('link', page.link);
-        return sendSerialized(reply, page.body);
-      };
-      // The answer depends on the URL alone (the key and its scope were checked before), so
-      // the URL, as sent, is the key of the page kept. A page kept is sent without a promise.
-      const kept = pages.get(request.url);
-      if (kept !== undefined) return void sendPage(kept);
-      return pages
-        .getOrRead(request.url, async () => {
-          // The schema's default fills `limit` in; the fallback only satisfies the type.
-          const query = { ...request.query, limit: request.query.limit ?? PAGE_SIZE.default };
-          const found = await listPets(db, query, await cursorSecret());
-          return {
-            body: reply.serialize(found.pets) as string,
-            link: found.nextCursor === undefined ? undefined : `</v1/pets?${nextPageQuery(query, found.nextCursor)}>; rel="next"`,
-          };
-        })
-        // Awaiting the reply waits until it has gone out, so Fastify never sends again.
-        .then(async (page) => {
-          await sendPage(page);
-        });
-    },
+    // The answer depends on the URL alone, so the URL, as sent, is the key of the page kept.
+    (request, reply) =>
+      sendKeptPage(reply, request.url, async () => {
+        // The schema's default fills `limit` in; the fallback only satisfies the type.
+        const query = { ...request.query, limit: request.query.limit ?? PAGE_SIZE.default };
+        const found = await listPets(db, query, await cursorSecret());
+        const headers = found.nextCursor === undefined ? undefined : { link: `</v1/pets?${nextPageQuery(query, found.nextCursor)}>; rel="next"` };
+        return { value: found.pets, headers };
+      }),
   );
 
   app.post(
@@ -175,18 +148,10 @@ Every answer carries \`Deprecation: ${GET_PET_DEPRECATION_HEADERS.Deprecation}\`
     },
     (request, reply) => {
       const { petId } = request.params;
-      const sendPet = (answer: KeptPet) => sendSerialized(reply.header('etag', answer.etag), answer.body);
-      const key = `pet ${petId}`;
-      const kept = pets.get(key);
-      if (kept !== undefined) return void sendPet(kept);
-      return pets
-        .getOrRead(key, async () => {
-          const { pet, version } = await getPet(db, petId);
-          return { body: reply.serialize(pet) as string, etag: petEtag({ id: pet.id, version }) };
-        })
-        .then(async (answer) => {
-          await sendPet(answer);
-        });
+      return sendKeptPet(reply, `pet ${petId}`, async () => {
+        const { pet, version } = await getPet(db, petId);
+        return { value: pet, headers: { etag: petEtag({ id: pet.id, version }) } };
+      });
     },
   );
 

@@ -15,6 +15,7 @@ const FILTERS: [string, PetFilter, RegExp][] = [
   ['categoryId', { categoryId: 42 }, /pets_category_id_id_idx/],
   ['name', { nameKeys: prefixRange('rex') }, /pets_name_key_id_idx/],
   ['id', { ids: [7, 9, 11] }, /INTEGER PRIMARY KEY|pets_pkey/],
+  ['one id', { ids: [7] }, /INTEGER PRIMARY KEY|pets_pkey/],
 ];
 const COMBINED: [string, PetFilter][] = [
   ['status and categoryId', { status: 'sold', categoryId: 42 }],

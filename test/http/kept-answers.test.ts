@@ -1,5 +1,5 @@
 /**
- * Answers kept by db/read-cache.ts must never be staler than the request before them: a change
+ * Answers kept by http/kept-answers.ts must never be staler than the request before them: a change
  * made through this app, or committed by another connection to the same SQLite file (another
  * worker, another instance, `keys create`), is seen by the next request.
  */
@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Kysely } from 'kysely';
 import { createDb, type DbHandle } from '../../src/db/create-db.js';
-import { createReadCache, registerDataVersion } from '../../src/db/read-cache.js';
+import { dataVersionOf, registerDataVersion } from '../../src/db/data-version.js';
+import { keptValues } from '../../src/http/kept-answers.js';
 import { createPet, deletePet, updatePet } from '../../src/pets/pets.service.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -90,19 +91,19 @@ describe('answers kept between requests (SQLite)', () => {
   });
 });
 
-describe('createReadCache', () => {
+describe('keptValues', () => {
   /** A database whose data version the test moves by hand. */
   const withVersion = () => {
     const adapter = {};
     const db = { getExecutor: () => ({ adapter }) } as unknown as Kysely<unknown>;
     const state = { version: 0 };
     registerDataVersion(db, { current: () => state.version });
-    return { db, state };
+    return { version: dataVersionOf(db), state };
   };
 
   it('keeps a value until the version changes', async () => {
-    const { db, state } = withVersion();
-    const cache = createReadCache<string>(db, { maxEntries: 10 });
+    const { version, state } = withVersion();
+    const cache = keptValues<string>(version, { maxEntries: 10 });
     let reads = 0;
     const read = async () => `value ${++reads}`;
     assert.equal(await cache.getOrRead('k', read), 'value 1');
@@ -113,8 +114,8 @@ describe('createReadCache', () => {
   });
 
   it('answers, but does not keep, a value read while the version changed', async () => {
-    const { db, state } = withVersion();
-    const cache = createReadCache<string>(db, { maxEntries: 10 });
+    const { version, state } = withVersion();
+    const cache = keptValues<string>(version, { maxEntries: 10 });
     assert.equal(
       await cache.getOrRead('k', async () => {
         state.version += 1;
@@ -125,9 +126,33 @@ describe('createReadCache', () => {
     assert.equal(cache.get('k'), undefined);
   });
 
+  it('does not keep a value whose read spans a look that saw a change, even once the version holds still', async () => {
+    const { version, state } = withVersion();
+    const cache = keptValues<string>(version, { maxEntries: 10 });
+    await cache.getOrRead('seen', async () => 'kept before');
+    const stale = await cache.getOrRead('k', async () => {
+      // The read happened before the change; another request's look sees the change meanwhile.
+      state.version += 1;
+      assert.equal(cache.get('seen'), undefined);
+      return 'read before the change';
+    });
+    assert.equal(stale, 'read before the change');
+    assert.equal(cache.get('k'), undefined);
+  });
+
+  it('looks at the version only when a value is found, not on a miss', async () => {
+    const state = { version: 0, looks: 0 };
+    const cache = keptValues<string>({ current: () => (state.looks++, state.version) }, { maxEntries: 10 });
+    const looksAtStart = state.looks;
+    assert.equal(await cache.getOrRead('k', async () => 'v'), 'v');
+    assert.equal(state.looks, looksAtStart);
+    assert.equal(cache.get('k'), 'v');
+    assert.equal(state.looks, looksAtStart + 1);
+  });
+
   it('keeps at most maxEntries values, dropping the oldest', async () => {
-    const { db } = withVersion();
-    const cache = createReadCache<number>(db, { maxEntries: 3 });
+    const { version } = withVersion();
+    const cache = keptValues<number>(version, { maxEntries: 3 });
     for (let i = 0; i < 5; i += 1) await cache.getOrRead(`k${i}`, async () => i);
     assert.deepEqual(
       ['k0', 'k1', 'k2', 'k3', 'k4'].map((key) => cache.get(key)),
@@ -136,7 +161,7 @@ describe('createReadCache', () => {
   });
 
   it('keeps nothing for a database that tells no version (PostgreSQL)', async () => {
-    const cache = createReadCache<number>({ getExecutor: () => ({ adapter: {} }) } as unknown as Kysely<unknown>, { maxEntries: 3 });
+    const cache = keptValues<number>(dataVersionOf({ getExecutor: () => ({ adapter: {} }) } as unknown as Kysely<unknown>), { maxEntries: 3 });
     let reads = 0;
     await cache.getOrRead('k', async () => ++reads);
     await cache.getOrRead('k', async () => ++reads);

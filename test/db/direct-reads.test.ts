@@ -1,0 +1,43 @@
+/**
+ * Reads run at once on SQLite (db/sqlite-statements.ts `readNow`, db/compiled-query.ts): they skip
+ * Kysely's wait for the one connection, so they must never read through a transaction another
+ * caller holds open on it, whose writes are not committed yet.
+ */
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { findPetById } from '../../src/pets/pets.repository.js';
+import { createPet } from '../../src/pets/pets.service.js';
+import { createTestDatabase, describeOnDialect, type TestDatabase } from '../helpers/test-db.js';
+
+describeOnDialect('sqlite', 'direct reads on SQLite', {}, () => {
+  let t: TestDatabase;
+  before(async () => {
+    t = await createTestDatabase('sqlite');
+  });
+  after(() => t?.drop());
+
+  it('a read while a transaction is open waits for it, and never answers its writes rolled back', async () => {
+    const { pet } = await createPet(t.db, { name: 'Before', categoryId: 1 });
+    let readDuring: Promise<unknown> | undefined;
+    await assert.rejects(
+      t.db.transaction().execute(async (trx) => {
+        await trx.updateTable('pets').set({ name: 'Rolled back' }).where('id', '=', pet.id).execute();
+        readDuring = findPetById(t.db, pet.id);
+        throw new Error('roll back');
+      }),
+      /roll back/,
+    );
+    assert.equal(((await readDuring) as { name: string }).name, 'Before');
+  });
+
+  it('answers rows named as Kysely names them', async () => {
+    const { pet } = await createPet(t.db, { name: 'Named', categoryId: 4 });
+    const row = await findPetById(t.db, pet.id);
+    assert.deepEqual(
+      { id: row?.id, name: row?.name, categoryId: row?.categoryId, status: row?.status, version: row?.version },
+      { id: pet.id, name: 'Named', categoryId: 4, status: 'available', version: 1 },
+    );
+    assert.equal(typeof row?.createdAt, 'number');
+    assert.equal(typeof row?.nameKey, 'string');
+  });
+});
