@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES } from '../errors.js';
 import { type Scope, SCOPE_DESCRIPTIONS, SCOPES } from '../keys/scopes.js';
 import { STORE_TAG } from '../orders/orders.docs.js';
-import { withIdempotency } from './idempotency.docs.js';
+import { withIdempotency } from '../idempotency/idempotency.docs.js';
 import { BETA_PROMISE } from './stability.js';
 import { docsBranding } from './docs-branding.js';
 

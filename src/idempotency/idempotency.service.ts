@@ -1,6 +1,6 @@
 /**
  * Idempotent writes, free of HTTP: reserve a key before a request runs, then store its answer or
- * release the key, and purge expired keys. http/idempotency.ts wires it to the routes that opt in.
+ * release the key, and purge expired keys. idempotency.hooks.ts wires it to the routes that opt in.
  *
  * Which answers are kept (and replayed to retries) and which release the key so a retry runs
  * again follows Stripe's rule: an answer that reports a decision about the state (success, and

@@ -1,6 +1,6 @@
 /**
  * The service's Prometheus metrics: what is counted, under which names and labels, and how
- * the text an operator scrapes is made. It knows nothing of Fastify (metrics.hooks.ts counts
+ * the text an operator scrapes is made. It knows nothing of Fastify (request-metrics.ts counts
  * requests, metrics.routes.ts serves /metrics), so other modules can add their own metrics to
  * `registry` the same way.
  *
@@ -8,7 +8,7 @@
  * operations and routes are the service's own (an unknown path is `unmatched`, never its URL),
  * statuses and methods are the few HTTP has, and key ids of deprecated calls are capped.
  *
- * Modules add their own metrics to `registry`: the idempotency wiring (http/idempotency.ts)
+ * Modules add their own metrics to `registry`: the idempotency wiring (idempotency/idempotency.hooks.ts)
  * counts `animal_store_idempotent_replays_total{operation}`, and the orders module
  * (orders/orders.metrics.ts) reads `animal_store_orders{status}` from the database at scrape time.
  */

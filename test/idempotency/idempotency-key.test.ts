@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fingerprintOf } from '../../src/idempotency/fingerprint.js';
 import { parseIdempotencyKey } from '../../src/idempotency/idempotency-key.js';
-import { IDEMPOTENT_OPERATION_NOTE, RELEASED_STATUSES_SHOWN, statusList } from '../../src/http/idempotency.docs.js';
+import { IDEMPOTENT_OPERATION_NOTE, RELEASED_STATUSES_SHOWN, statusList } from '../../src/idempotency/idempotency.docs.js';
 import { isKeptStatus, KEPT_ERROR_STATUSES } from '../../src/idempotency/idempotency.service.js';
 
 describe('parseIdempotencyKey', () => {

@@ -1,6 +1,6 @@
 /**
- * Wires idempotent writes (idempotency/) to the routes that opt in with
- * `config: { idempotent: true }`. It runs as a preHandler, so authentication, scope, rate limit,
+ * The "idempotency" phase of request-pipeline.ts: wires idempotent writes to the routes that opt
+ * in with `config: { idempotent: true }`. It runs as a preHandler, so authentication, scope, rate limit,
  * body parsing and validation have all passed: a request refused by them never reserves a key.
  * Then the answer is stored (or the key released) in onSend, before it goes out, so a retry that
  * arrives after the answer always finds it.
@@ -10,11 +10,11 @@ import type { Kysely } from 'kysely';
 import { Counter } from 'prom-client';
 import type { Database } from '../db/database.js';
 import { AppError } from '../errors.js';
-import { fingerprintOf } from '../idempotency/fingerprint.js';
-import { parseIdempotencyKey } from '../idempotency/idempotency-key.js';
-import type { KeyId } from '../idempotency/idempotency.repository.js';
-import { purgeExpiredIdempotencyKeys, reserveIdempotencyKey, settleIdempotencyKey, type StoredAnswer } from '../idempotency/idempotency.service.js';
-import { operationOf } from '../metrics/metrics.hooks.js';
+import { fingerprintOf } from './fingerprint.js';
+import { parseIdempotencyKey } from './idempotency-key.js';
+import type { KeyId } from './idempotency.repository.js';
+import { purgeExpiredIdempotencyKeys, reserveIdempotencyKey, settleIdempotencyKey, type StoredAnswer } from './idempotency.service.js';
+import { operationOf } from '../http/operation-label.js';
 import type { AppMetrics } from '../metrics/metrics.js';
 
 declare module 'fastify' {
