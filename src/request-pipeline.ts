@@ -19,11 +19,12 @@
  *                   preValidation (/v1),    http/json-body.ts              415, 413, 400 malformed_json
  *                   validation              http/query-encoding.ts,        400 validation_failed
  *                                           http/validation.ts
- *   4. idempotency  preHandler (/v1)        idempotency/idempotency.hooks.ts  replay, 409, 422, 400
+ *   4. idempotency  preHandler (routes with idempotency/idempotency.hooks.ts  replay, 409, 422, 400
+ *                   config.idempotent)
  *   5. handler      the route               pets/, orders/, health/, ...   404, 409, 410, 412, 5xx
  *      answer       onSend (all)            http/request-context.ts,       (Connection: close on a
  *                                           http/lingering-close.ts         stop or an unread body)
- *                   onSend (/v1)            idempotency/idempotency.hooks.ts keeps the answer
+ *                   onSend (idempotent)     idempotency/idempotency.hooks.ts keeps the answer
  *   6. completion   onResponse, onRequestAbort (all)                       metrics/request-metrics.ts
  *                                           http/request-context.ts        (the access log line)
  *

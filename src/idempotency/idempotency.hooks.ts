@@ -5,7 +5,7 @@
  * Then the answer is stored (or the key released) in onSend, before it goes out, so a retry that
  * arrives after the answer always finds it.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Counter } from 'prom-client';
 import type { Database } from '../db/database.js';
@@ -49,12 +49,20 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyHt
   const replays = replayCounter(options.metrics);
   app.decorateRequest('idempotency', undefined);
 
-  // Most requests carry no Idempotency-Key: they pass with `done`, no promise (docs/performance.md).
-  app.addHook('preHandler', (request, reply, done) => {
-    if (!request.routeOptions.config.idempotent || request.apiKey === undefined || request.headers['idempotency-key'] === undefined) return done();
+  // Only the routes that opt in get the two hooks below, as route-level hooks: every other
+  // request (every read) passes no idempotency hook at all (docs/performance.md).
+  app.addHook('onRoute', (route) => {
+    if (!(route.config as { idempotent?: boolean } | undefined)?.idempotent) return;
+    route.preHandler = [...[route.preHandler ?? []].flat(), reserveHook];
+    route.onSend = [...[route.onSend ?? []].flat(), settleHook];
+  });
+
+  // Most requests carry no Idempotency-Key: they pass with `done`, no promise.
+  const reserveHook: preHandlerHookHandler = (request, reply, done) => {
+    if (request.apiKey === undefined || request.headers['idempotency-key'] === undefined) return done();
     // A replay has sent the stored answer: the request stops here, so `done` is not called.
     reserveForRequest(request, reply).then((result) => (result === reply ? undefined : done()), done);
-  });
+  };
 
   const reserveForRequest = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const header = request.headers['idempotency-key'];
@@ -89,10 +97,10 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyHt
     }
   };
 
-  app.addHook('onSend', (request, reply, payload, done) => {
+  const settleHook: onSendHookHandler = (request, reply, payload, done) => {
     if (!request.idempotency) return done(null, payload);
     settleForRequest(request, reply, payload).then((sent) => done(null, sent), done);
-  });
+  };
 
   const settleForRequest = async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
     const held = request.idempotency;
