@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 
-export const HTTP_METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'] as const;
+const HTTP_METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'] as const;
 
 interface RoutePattern {
   segments: string[];

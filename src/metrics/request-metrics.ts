@@ -9,7 +9,7 @@ import { ERROR_CODES } from '../errors.js';
 import { operationOf } from '../http/operation-label.js';
 import type { AppMetrics } from './metrics.js';
 
-export const RATE_LIMITED_STATUS = ERROR_CODES.rate_limited.status;
+const RATE_LIMITED_STATUS = ERROR_CODES.rate_limited.status;
 
 export function countAnswer(metrics: AppMetrics, request: FastifyRequest, reply: FastifyReply): void {
   const operation = operationOf(request);
