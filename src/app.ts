@@ -23,6 +23,7 @@ import { registerServiceIndex } from './http/service-index.js';
 import { requestIdOf } from './http/request-context.js';
 import { createRouteTable } from './http/route-table.js';
 import { createValidatorCompiler } from './http/validation.js';
+import { createSharedRateLimit } from './access/shared-rate-limit.js';
 import { redactApiKeys } from './keys/api-key-token.js';
 import { subscribeToRevocations } from './keys/key-revocations.js';
 import { createKeyUsage, type KeyUsage } from './keys/key-usage.js';
@@ -35,7 +36,6 @@ import { NewOrderSchema, OrderSchema, OrdersSchema, OrderStatusSchema } from './
 import { cursorSecretSource } from './pagination/cursor-secret.js';
 import { petsRoutes } from './pets/pets.routes.js';
 import { registerOperationPhases, registerRequestPipeline } from './request-pipeline.js';
-import { type CounterSync, syncCounters } from './redis/counter-sync.js';
 import { connectRedis } from './redis/redis-link.js';
 import { NewPetSchema, PetPatchSchema, PetSchema, PetsSchema, PetStatusSchema } from './pets/pets.schemas.js';
 
@@ -80,8 +80,6 @@ declare module 'fastify' {
     metrics: AppMetrics;
     /** The keys' last use, gathered for the next batched write. */
     keyUsage: KeyUsage;
-    /** Pushes the rate-limit counts to Redis now (a no-op without Redis). */
-    counterSync: { syncNow(): Promise<boolean> };
     /** PostgreSQL: the transactions of the database holding the listings back (db/listing-holds.ts). */
     listingHolds: ListingHolds;
   }
@@ -169,10 +167,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.decorate('keyUsage', keyUsage);
   const redis = config.redisUrl ? connectRedis(config.redisUrl, { keyPrefix: config.redisKeyPrefix ?? 'animal-store:', log: app.log }) : undefined;
-  let counterSync: CounterSync | undefined;
-  app.decorate('counterSync', { syncNow: () => counterSync?.syncNow() ?? Promise.resolve(true) });
+  const rateLimit = createSharedRateLimit(app, { limitPerMinute: config.rateLimitPerMinute, now, redis, syncMs: config.rateLimitSyncMs ?? 250 });
   app.addHook('onClose', async () => {
-    counterSync?.stop();
     await keyUsage.close();
     await redis?.close();
   });
@@ -185,12 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         db,
         now,
         verifier,
-        rateLimit: {
-          limitPerMinute: config.rateLimitPerMinute,
-          share: (counters) => {
-            if (redis) counterSync = syncCounters(redis, { key: counters.perKey, fail: counters.failedVerifications }, { intervalMs: config.rateLimitSyncMs ?? 250, now });
-          },
-        },
+        rateLimit,
         idempotency: {
           ttlMs: config.idempotencyKeyTtlHours * 3_600_000,
           metrics,

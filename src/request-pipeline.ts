@@ -35,7 +35,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { registerAccessControl } from './access/access-control.js';
-import type { RateLimitOptions } from './access/rate-limit.js';
+import type { RateLimit } from './access/rate-limit.js';
 import type { Database } from './db/database.js';
 import { createCors } from './http/cors.js';
 import type { CorsOrigins } from './http/cors-policy.js';
@@ -106,14 +106,15 @@ export interface OperationPhasesOptions {
   db: Kysely<Database>;
   now: () => number;
   verifier: KeyVerifier;
-  rateLimit: Omit<RateLimitOptions, 'now'>;
+  /** Undefined when turned off (access/shared-rate-limit.ts makes it, at the root). */
+  rateLimit: RateLimit | undefined;
   idempotency: { ttlMs: number; metrics: AppMetrics; onReserved?: (request: FastifyRequest) => Promise<void> };
 }
 
 /** Phases 2 to 4 on the /v1 scope; the routes registered after them are phase 5. */
 export function registerOperationPhases(v1: FastifyInstance, options: OperationPhasesOptions): void {
   const { db, now } = options;
-  registerAccessControl(v1, { verifier: options.verifier, rateLimit: { ...options.rateLimit, now } }); // 2
+  registerAccessControl(v1, { verifier: options.verifier, rateLimit: options.rateLimit }); // 2
   registerQueryEncodingCheck(v1); // 3 (preValidation; body parsing and validation are Fastify's own)
   registerIdempotency(v1, { db, now, ...options.idempotency }); // 4
 }

@@ -12,18 +12,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { KeyCheck, KeyVerifier } from '../keys/keys.service.js';
 import { bearerTokenFrom, keyOrRefuse } from './authentication.js';
-import { createRateLimit, type RateLimitOptions } from './rate-limit.js';
+import type { RateLimit } from './rate-limit.js';
 import { refuseWithoutScope, requireAccessDeclarations } from './scope-check.js';
 
 export interface AccessControlOptions {
   verifier: KeyVerifier;
-  /** Omitted in tests of the scope declarations alone. */
-  rateLimit?: RateLimitOptions;
+  /** Undefined when turned off, and in tests of the scope declarations alone. */
+  rateLimit?: RateLimit | undefined;
 }
 
 export function registerAccessControl(scope: FastifyInstance, options: AccessControlOptions): void {
-  const { verifier } = options;
-  const rateLimit = options.rateLimit ? createRateLimit(options.rateLimit) : undefined;
+  const { verifier, rateLimit } = options;
   scope.decorateRequest('apiKey', undefined);
   requireAccessDeclarations(scope);
 
