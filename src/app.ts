@@ -13,34 +13,29 @@ import type { Database } from './db/database.js';
 import { type ListingHolds, registerListingHoldMetrics, watchListingHolds } from './db/listing-holds.js';
 import { isPostgres } from './db/dialect.js';
 import { healthRoutes } from './health/health.routes.js';
-import { registerCors } from './http/cors.js';
 import { stdoutLogDestination } from './log-destination.js';
 import { IDLE_GRACE_MS, registerConnectionDrain } from './http/connection-drain.js';
-import { registerExpectContinue } from './http/expect-continue.js';
-import { LINGER_LIMITS, registerLingeringClose } from './http/lingering-close.js';
 import { ErrorSchema } from './http/responses.js';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handler.js';
-import { registerJsonBodyParser } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
-import { registerOperationPipeline } from './http/operation-pipeline.js';
-import { PROTOCOL_SERVER_OPTIONS, registerProtocolChecks } from './http/protocol-checks.js';
+import { PROTOCOL_SERVER_OPTIONS } from './http/protocol-checks.js';
 import { registerServiceIndex } from './http/service-index.js';
-import { registerRequestLog, registerResponseHeaders, requestIdOf } from './http/request-context.js';
-import { trackRouteMethods } from './http/route-methods.js';
+import { requestIdOf } from './http/request-context.js';
+import { createRouteTable } from './http/route-table.js';
 import { createValidatorCompiler } from './http/validation.js';
+import { createSharedRateLimit } from './access/shared-rate-limit.js';
 import { redactApiKeys } from './keys/api-key-token.js';
 import { subscribeToRevocations } from './keys/key-revocations.js';
 import { createKeyUsage, type KeyUsage } from './keys/key-usage.js';
 import { createKeyVerifier } from './keys/keys.service.js';
 import { type AppMetrics, createMetrics } from './metrics/metrics.js';
-import { registerMetricsHooks } from './metrics/metrics.hooks.js';
 import { metricsRoutes } from './metrics/metrics.routes.js';
 import { registerOrdersMetrics } from './orders/orders.metrics.js';
 import { ordersRoutes } from './orders/orders.routes.js';
 import { NewOrderSchema, OrderSchema, OrdersSchema, OrderStatusSchema } from './orders/orders.schemas.js';
 import { cursorSecretSource } from './pagination/cursor-secret.js';
 import { petsRoutes } from './pets/pets.routes.js';
-import { type CounterSync, syncCounters } from './redis/counter-sync.js';
+import { registerOperationPhases, registerRequestPipeline } from './request-pipeline.js';
 import { connectRedis } from './redis/redis-link.js';
 import { NewPetSchema, PetPatchSchema, PetSchema, PetsSchema, PetStatusSchema } from './pets/pets.schemas.js';
 
@@ -75,7 +70,7 @@ export interface AppDeps {
   logStream?: NodeJS.WritableStream;
   /** How long a client has to send its whole request, headers and body; tests shorten it. */
   requestTimeoutMs?: number;
-  /** Tests only: awaited once a request has reserved its Idempotency-Key (see http/idempotency.ts). */
+  /** Tests only: awaited once a request has reserved its Idempotency-Key (see idempotency/idempotency.hooks.ts). */
   onIdempotencyKeyReserved?: (request: FastifyRequest) => Promise<void>;
 }
 
@@ -85,8 +80,6 @@ declare module 'fastify' {
     metrics: AppMetrics;
     /** The keys' last use, gathered for the next batched write. */
     keyUsage: KeyUsage;
-    /** Pushes the rate-limit counts to Redis now (a no-op without Redis). */
-    counterSync: { syncNow(): Promise<boolean> };
     /** PostgreSQL: the transactions of the database holding the listings back (db/listing-holds.ts). */
     listingHolds: ListingHolds;
   }
@@ -145,19 +138,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   app.setValidatorCompiler(createValidatorCompiler(SHARED_SCHEMAS));
-  registerRequestLog(app);
-  registerErrorHandling(app);
-  registerJsonBodyParser(app);
-  registerExpectContinue(app);
-  registerLingeringClose(app, LINGER_LIMITS);
-  registerResponseHeaders(app);
-  registerProtocolChecks(app);
-  // CORS and metrics before any route, so both learn every route.
-  registerCors(app, { origins: config.corsOrigins, methodsOf: trackRouteMethods(app) });
   const metrics = deps.metrics ?? createMetrics({ dialect: deps.database?.dialect, poolStats: deps.database?.poolStats });
   app.decorate('metrics', metrics);
   registerOrdersMetrics(metrics.registry, db);
-  registerMetricsHooks(app, metrics);
+  // Before any route, so the one route table (405s, CORS preflights) learns every route.
+  const routes = createRouteTable(app);
+  registerErrorHandling(app, routes);
+  // The way of every request, phase by phase: request-pipeline.ts.
+  registerRequestPipeline(app, { corsOrigins: config.corsOrigins, routes, metrics });
   if (config.metricsPort === undefined) {
     await app.register(metricsRoutes, { render: deps.renderMetrics ?? metrics.render, token: config.metricsToken });
   }
@@ -179,10 +167,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.decorate('keyUsage', keyUsage);
   const redis = config.redisUrl ? connectRedis(config.redisUrl, { keyPrefix: config.redisKeyPrefix ?? CONFIG_DEFAULTS.REDIS_KEY_PREFIX, log: app.log }) : undefined;
-  let counterSync: CounterSync | undefined;
-  app.decorate('counterSync', { syncNow: () => counterSync?.syncNow() ?? Promise.resolve(true) });
+  const rateLimit = createSharedRateLimit(app, { limitPerMinute: config.rateLimitPerMinute, now, redis, syncMs: config.rateLimitSyncMs ?? CONFIG_DEFAULTS.RATE_LIMIT_SYNC_MS });
   app.addHook('onClose', async () => {
-    counterSync?.stop();
     await keyUsage.close();
     await redis?.close();
   });
@@ -190,17 +176,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (redis) subscribeToRevocations(redis, verifier, (error) => app.log.warn({ err: error }, 'could not subscribe to key revocations'));
   await app.register(
     async (v1) => {
-      // Authentication, quota, scope, body, idempotency: the order is written down in operation-pipeline.ts.
-      registerOperationPipeline(v1, {
+      // Authentication, quota, scope, body, idempotency: the order is written down in request-pipeline.ts.
+      registerOperationPhases(v1, {
         db,
         now,
         verifier,
-        rateLimit: {
-          limitPerMinute: config.rateLimitPerMinute,
-          share: (counters) => {
-            if (redis) counterSync = syncCounters(redis, { key: counters.perKey, fail: counters.failedVerifications }, { intervalMs: config.rateLimitSyncMs ?? CONFIG_DEFAULTS.RATE_LIMIT_SYNC_MS, now });
-          },
-        },
+        rateLimit,
         idempotency: {
           ttlMs: config.idempotencyKeyTtlHours * 3_600_000,
           metrics,
@@ -220,7 +201,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 /** Redacts API keys in every string of a log line's fields, nested ones too; errors are left to their serializer. */
 function redactLogFields<T extends object>(fields: T, depth = 0): T {
   let copy: Record<string, unknown> | undefined;
-  for (const [name, value] of Object.entries(fields)) {
+  for (const [name, value] of Object.entries(fields) as [string, unknown][]) {
     const redacted =
       typeof value === 'string'
         ? redactApiKeys(value)

@@ -20,7 +20,7 @@
  *   and a read SQLite refuses for a lock (SQLITE_BUSY) is left to that ordinary way, which waits.
  */
 import type Sqlite from 'better-sqlite3';
-import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import type { SqliteDatabase } from 'kysely';
 import type { DataVersion } from './data-version.js';
 import { isSqliteBusy } from './sqlite-lock-wait.js';
 

@@ -45,13 +45,13 @@ export function registerConnectionDrain(app: FastifyInstance, options: { idleGra
   });
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    const state = connections.get(request.socket as Socket);
+    const state = connections.get(request.socket);
     if (!state) return;
     state.active += 1;
     clearTimeout(state.graceTimer);
     response.once('close', () => {
       state.active -= 1;
-      if (draining && state.active === 0 && !request.socket.destroyed) closeWhenStillIdle(request.socket as Socket, state);
+      if (draining && state.active === 0 && !request.socket.destroyed) closeWhenStillIdle(request.socket, state);
     });
   });
 

@@ -10,33 +10,39 @@
  * - A preflight for a path with no operation falls through to the usual 404 `route_not_found`.
  * - Every other /v1 answer to an allowed origin, errors included, carries Allow-Origin and
  *   Expose-Headers: the headers are set when the request arrives, so every later error keeps them.
- * With no origins configured nothing is registered, and preflights get the 405 they always got.
+ * With no origins configured the step is left out, and preflights get the 405 they always got.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actualResponseHeaders, allowedOriginFor, type CorsOrigins, isPreflight, preflightHeaders } from './cors-policy.js';
+import type { RouteTable } from './route-table.js';
 
 const API_PREFIX = '/v1/';
 
-export function registerCors(app: FastifyInstance, options: { origins: CorsOrigins; methodsOf: (path: string) => string[] }): void {
-  const { origins, methodsOf } = options;
-  if (origins !== '*' && origins.length === 0) return;
+/** Sets a request's CORS headers; true when it was a preflight, now answered. */
+export type CorsStep = (request: FastifyRequest, reply: FastifyReply) => boolean;
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith(API_PREFIX)) return;
+/** The CORS step of the "identify" phase (request-pipeline.ts); undefined when no origin is configured. */
+export function createCors(origins: CorsOrigins, routes: RouteTable): CorsStep | undefined {
+  if (origins !== '*' && origins.length === 0) return undefined;
+
+  return (request, reply) => {
+    if (!request.url.startsWith(API_PREFIX)) return false;
     // A listed origin changes the answer, so caches must key it by Origin; `*` answers all alike.
     if (origins !== '*') addVary(reply, 'Origin');
     const origin = request.headers.origin;
     const allowOrigin = allowedOriginFor(origins, origin);
 
     if (isPreflight(request.method, request.headers)) {
-      const methods = methodsOf(request.url.split('?')[0]!);
-      if (methods.length === 0) return;
+      const methods = routes.methodsAt(request.url.split('?')[0]!);
+      if (methods.length === 0) return false;
       addVary(reply, 'Access-Control-Request-Method', 'Access-Control-Request-Headers');
       if (allowOrigin !== undefined) reply.headers(preflightHeaders(allowOrigin, methods));
-      return reply.code(204).send();
+      reply.code(204).send();
+      return true;
     }
     if (allowOrigin !== undefined) reply.headers(actualResponseHeaders(allowOrigin));
-  });
+    return false;
+  };
 }
 
 function addVary(reply: FastifyReply, ...names: string[]): void {

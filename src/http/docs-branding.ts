@@ -15,7 +15,7 @@ export const DOCS_LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0
 </svg>
 `;
 
-export const DOCS_TITLE = 'Animal Store API';
+const DOCS_TITLE = 'Animal Store API';
 
 /** The `logo` and `theme` options of @fastify/swagger-ui. */
 export function docsBranding(): {

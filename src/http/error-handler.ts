@@ -6,32 +6,23 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { isDatabaseUnavailable } from '../db/create-db.js';
 import { AppError, type ErrorDetail } from '../errors.js';
 import { redactApiKeys } from '../keys/api-key-token.js';
+import { createRouteTable, type RouteTable } from './route-table.js';
 import { describeValidationErrors } from './validation.js';
 
 /** Seconds a client should wait before retrying when the database is unreachable. */
-export const RETRY_AFTER_SECONDS = 5;
+const RETRY_AFTER_SECONDS = 5;
 
-const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'] as const;
-
-export function registerErrorHandling(app: FastifyInstance): void {
-  // A second router of every route's path, used only to tell 404 from 405 and fill `Allow`.
-  const knownPaths = FindMyWay();
-  app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat().map((m) => m.toUpperCase() as HTTPMethod)) {
-      if (!knownPaths.hasRoute(method, route.url)) knownPaths.on(method, route.url, () => {});
-    }
-  });
-
+/** `routes` (route-table.ts, the one the app's CORS reads too) tells a 404 from a 405 and fills `Allow`. */
+export function registerErrorHandling(app: FastifyInstance, routes: RouteTable = createRouteTable(app)): void {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const allowed = METHODS.filter((method) => knownPaths.find(method, path) !== null);
+    const allowed = routes.methodsAt(path);
     // A route that takes this very method and still found nothing (a missing file under
     // /docs/static/*) is a 404; only another method's path is a 405.
-    if (allowed.length > 0 && !allowed.includes(request.method as (typeof METHODS)[number])) {
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
       reply.header('allow', allowed.join(', '));
       return sendError(reply, new AppError('method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`));
     }
@@ -91,7 +82,7 @@ export function writeRawError(socket: Duplex, appError: AppError, requestId: str
   );
 }
 
-export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   const body: { code: string; message: string; status: number; details?: ErrorDetail[] } = {
     code: error.code,
     message: error.message,

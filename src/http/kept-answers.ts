@@ -17,7 +17,7 @@ import { type DataVersion, dataVersionOf } from '../db/data-version.js';
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** What a handler answers: the value its route's response schema serializes, and its own headers. */
-export interface Answer {
+interface Answer {
   value: unknown;
   headers?: Readonly<Record<string, string>> | undefined;
 }
@@ -43,7 +43,7 @@ export function keptAnswers(db: Kysely<any>, options: { maxEntries: number }): S
     // Fastify sends a string as it is. It was serialized by the route's own response schema
     // (`reply.serialize`), so it gets the headers Fastify would have set for the object; the
     // typed reply expects that object, and the string is it, serialized.
-    return reply.type(JSON_CONTENT_TYPE).send(answer.body as never);
+    return reply.type(JSON_CONTENT_TYPE).send(answer.body);
   };
   return (reply, key, read) => {
     const kept = answers.get(key);

@@ -9,7 +9,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export interface LingerLimits {
   maxBytes: number;
@@ -19,18 +19,16 @@ export interface LingerLimits {
 /** Enough for a client to notice the answer and stop sending; a hostile sender costs at most this. */
 export const LINGER_LIMITS: LingerLimits = { maxBytes: 16 * 1024 * 1024, maxMs: 5000 };
 
-export function registerLingeringClose(app: FastifyInstance, limits: LingerLimits): void {
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (bodyStillArriving(request.raw)) {
-      reply.header('connection', 'close');
-      lingerOnClose(request.raw.socket as Socket, limits);
-    }
-    done(null, payload);
-  });
+/** Called as the answer is sent (request-pipeline.ts): lingers when the body is still arriving. */
+export function lingerIfBodyArriving(request: FastifyRequest, reply: FastifyReply, limits: LingerLimits): void {
+  if (bodyStillArriving(request.raw)) {
+    reply.header('connection', 'close');
+    lingerOnClose(request.raw.socket, limits);
+  }
 }
 
 /** Whether the request's body has not been received completely (a request without body is complete at once). */
-export function bodyStillArriving(request: Pick<IncomingMessage, 'complete' | 'readableEnded' | 'headers'>): boolean {
+function bodyStillArriving(request: Pick<IncomingMessage, 'complete' | 'readableEnded' | 'headers'>): boolean {
   return declaresBody(request.headers) && !request.complete && !request.readableEnded;
 }
 

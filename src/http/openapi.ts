@@ -10,7 +10,7 @@ import { type Scope, SCOPE_DESCRIPTIONS, SCOPES } from '../keys/scopes.js';
 import { STORE_TAG } from '../orders/orders.docs.js';
 import { GET_PET_SUNSET_DAY } from '../pets/get-pet-deprecation.js';
 import { MAX_IDS_PER_LISTING, NAME_MAX_LENGTH } from '../pets/pets.schemas.js';
-import { withIdempotency } from './idempotency.docs.js';
+import { withIdempotency } from '../idempotency/idempotency.docs.js';
 import { BETA_PROMISE } from './stability.js';
 import { docsBranding } from './docs-branding.js';
 
@@ -63,13 +63,13 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
     // Idempotent routes (`config.idempotent`) document Idempotency-Key and its answers the same way.
     transform: ({ schema, url, route }) => ({
       schema: withIdempotencyIf(
-        (route.config as { idempotent?: boolean } | undefined)?.idempotent === true,
-        withScope(schema as OperationSchema | undefined, (route.config as { scope?: Scope } | undefined)?.scope),
+        (route.config)?.idempotent === true,
+        withScope(schema as OperationSchema | undefined, (route.config)?.scope),
       ) as typeof schema,
       url: url.startsWith(API_VERSION_PREFIX) ? url.slice(API_VERSION_PREFIX.length) : url,
     }),
     // Shared schemas keep their own names as components (Pet, NewPet, Error…).
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}` },
   });
 
   await app.register(swaggerUi, {

@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
-import { occurrencesOf } from './auth.js';
+import { occurrencesOf } from './raw-headers.js';
 import { writeRawError } from './error-handler.js';
 
 /** Options of Node's server that hand these checks to the service (passed as Fastify's `http`). */
@@ -39,6 +39,10 @@ export function protocolProblem(request: Pick<IncomingMessage, 'httpVersion' | '
   return undefined;
 }
 
+/**
+ * Hands Node's own protocol answers to the service; the check itself (protocolProblem) runs in
+ * the "identify" phase of request-pipeline.ts, after the request id, before any route's hooks.
+ */
 export function registerProtocolChecks(app: FastifyInstance): void {
   // With a listener, Node no longer answers 417 itself: the request goes on, and the hook refuses it.
   app.server.on('checkExpectation', (request: IncomingMessage, response) => app.server.emit('request', request, response));
@@ -49,12 +53,5 @@ export function registerProtocolChecks(app: FastifyInstance): void {
     writeRawError(socket, error, requestId);
     app.log.info({ requestId, method: request.method, statusCode: error.status, code: error.code }, 'request');
     socket.destroy();
-  });
-  // Registered right after the request id hook, so the refusal carries X-Request-Id; it runs
-  // before any route's own hooks (authentication included) and for unknown routes too.
-  app.addHook('onRequest', (request, _reply, done) => {
-    const problem = protocolProblem(request.raw);
-    if (problem) throw problem;
-    done();
   });
 }

@@ -31,7 +31,7 @@ function decodes(text: string): boolean {
   }
 }
 
-/** Refuses such requests with 400 `validation_failed`; preValidation runs after the auth hook, so a request without a key still gets 401 first. */
+/** Refuses such requests with 400 `validation_failed`; preValidation runs after the admit phase (access/access-control.ts), so a request without a key still gets 401 first. */
 export function registerQueryEncodingCheck(scope: FastifyInstance): void {
   // Written with `done` (never waits): Fastify passes a throw to the error handler as for an async hook.
   scope.addHook('preValidation', (request, _reply, done) => {

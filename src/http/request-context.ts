@@ -1,7 +1,7 @@
 /**
  * Cross-cutting request context: the request id on every answer (accepted from the client
  * when sane, so a call can be traced across services), the safety headers on JSON, and the one
- * log line of every request.
+ * log line of every request (the access log). request-pipeline.ts calls these in its phases.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -28,25 +28,24 @@ export function requestIdOf(request: IncomingMessage): string {
   return typeof given === 'string' && SANE_REQUEST_ID.test(given) && !holdsApiKey(given) ? given : randomUUID();
 }
 
-export function registerResponseHeaders(app: FastifyInstance): void {
-  let stopping = false;
-  // From the start of a graceful stop, answers close their connection, so a keep-alive client
-  // sends its next request to a live instance instead of into a socket about to be reset.
-  app.addHook('preClose', async () => {
-    stopping = true;
-  });
-  // Hooks that never wait are written with `done`: an async hook costs a promise and a microtask
-  // on every request (docs/performance.md).
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    done();
-  });
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (stopping) reply.header('connection', 'close');
-    reply.header('x-content-type-options', 'nosniff');
-    if (String(reply.getHeader('content-type') ?? '').startsWith('application/json')) reply.header('cache-control', 'no-store');
-    done(null, payload);
-  });
+/**
+ * Identifies the request, first thing: its reply is kept for its log line (even a request
+ * answered or abandoned in the first checks has one), and its answer carries X-Request-Id.
+ */
+export function identifyRequest(request: FastifyRequest, reply: FastifyReply): void {
+  request.replyToLog = reply;
+  reply.header('x-request-id', request.id);
+}
+
+/**
+ * The headers every answer carries: `nosniff`, `no-store` on JSON, and, from the start of a
+ * graceful stop (`stopping`), `Connection: close`, so a keep-alive client sends its next request
+ * to a live instance instead of into a socket about to be reset.
+ */
+export function setAnswerHeaders(reply: FastifyReply, stopping: boolean): void {
+  if (stopping) reply.header('connection', 'close');
+  reply.header('x-content-type-options', 'nosniff');
+  if (String(reply.getHeader('content-type') ?? '').startsWith('application/json')) reply.header('cache-control', 'no-store');
 }
 
 /**
@@ -54,26 +53,17 @@ export function registerResponseHeaders(app: FastifyInstance): void {
  * (`clientAborted: true`, with the status only if it was sent; null otherwise). Whichever comes
  * first writes it; a handler that answers later into the closed connection adds none.
  */
-export function registerRequestLog(app: FastifyInstance): void {
+export function decorateRequestLog(app: FastifyInstance): void {
   app.decorateRequest('replyToLog', null);
   app.decorateRequest('requestLogged', false);
-  // Registered before any other hook, so even a request answered (or abandoned) in the first
-  // onRequest hooks (a CORS preflight, a refused key) has its reply here.
-  app.addHook('onRequest', (request, reply, done) => {
-    request.replyToLog = reply;
-    done();
-  });
-  app.addHook('onResponse', (request, reply, done) => {
-    logRequest(request, reply, false);
-    done();
-  });
-  app.addHook('onRequestAbort', (request, done) => {
-    if (request.replyToLog) logRequest(request, request.replyToLog, true);
-    done();
-  });
 }
 
-function logRequest(request: FastifyRequest, reply: FastifyReply, clientAborted: boolean): void {
+/** The log line of a request whose client hung up, if its answer has not written one. */
+export function logAbortedRequest(request: FastifyRequest): void {
+  if (request.replyToLog) logRequest(request, request.replyToLog, true);
+}
+
+export function logRequest(request: FastifyRequest, reply: FastifyReply, clientAborted: boolean): void {
   if (request.requestLogged) return;
   request.requestLogged = true;
   request.replyToLog = null;

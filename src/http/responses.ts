@@ -111,7 +111,7 @@ export function errorResponse(description: string, codes: ErrorCode[], headers: 
 /**
  * The errors every authenticated operation can answer. Every request of a valid key, refused or
  * failed ones included, is counted against its quota, and its answer carries the RateLimit
- * fields (http/operation-pipeline.ts); a 401 has no key to count.
+ * fields (request-pipeline.ts); a 401 has no key to count.
  */
 export const COMMON_ERROR_RESPONSES = {
   401: errorResponse('The API key is missing, unknown, expired or revoked.', ['unauthorized'], HEADERS.challenge),

@@ -91,7 +91,7 @@ export function refusingManyUnknownFields(schema: SchemaObject, validate: Valida
       if (count > MAX_DETAILS) {
         const listed = unknown.map((name) => ({ keyword: 'additionalProperties', instancePath: '', schemaPath: '#/additionalProperties', params: { additionalProperty: name } }));
         const more: MoreProblems = { keyword: 'moreProblems', instancePath: '', schemaPath: '#', params: { count: count - MAX_DETAILS } };
-        checked.errors = [...listed, more] as unknown as ErrorObject[];
+        checked.errors = [...listed, more];
         return false;
       }
     }
@@ -138,7 +138,7 @@ const PATTERN_MEANINGS: Record<string, string> = {
   [STORABLE_TEXT_PATTERN]: 'must not hold a NUL character or an unpaired UTF-16 surrogate',
 };
 
-export interface ValidationProblem {
+interface ValidationProblem {
   field: string;
   message: string;
 }
@@ -214,7 +214,7 @@ function describe(error: ErrorObject, part: string): ValidationProblem {
       if (part !== 'body' && Array.isArray(error.data)) return { field: name, message: `${name} must be given once` };
       const article = /^[aeiou]/.test(String(params.type)) ? 'an' : 'a';
       const digits = part !== 'body' && params.type === 'integer' ? ' written in decimal digits' : '';
-      return { field: name, message: `${name} must be ${article} ${params.type}${digits}` };
+      return { field: name, message: `${name} must be ${article} ${String(params.type)}${digits}` };
     }
     case 'enum':
       return { field: field(path), message: `${field(path)} must be one of: ${(params.allowedValues as unknown[]).join(', ')}` };
@@ -228,25 +228,25 @@ function describe(error: ErrorObject, part: string): ValidationProblem {
       return { field: field(path), message: `${field(path)} ${PATTERN_MEANINGS[String(params.pattern)] ?? `must match ${String(params.pattern)}`}` };
     case 'minItems':
     case 'maxItems': {
-      const bound = `${error.keyword === 'minItems' ? 'at least' : 'at most'} ${params.limit}`;
+      const bound = `${error.keyword === 'minItems' ? 'at least' : 'at most'} ${String(params.limit)}`;
       const message = part === 'body' ? `must have ${bound} items` : `may be given ${bound} times`;
       return { field: field(path), message: `${field(path)} ${message}` };
     }
     case 'minimum':
     case 'maximum':
-      return { field: field(path), message: `${field(path)} must be ${error.keyword === 'minimum' ? 'at least' : 'at most'} ${params.limit}` };
+      return { field: field(path), message: `${field(path)} must be ${error.keyword === 'minimum' ? 'at least' : 'at most'} ${String(params.limit)}` };
     case 'format':
       return { field: field(path), message: `${field(path)} ${error.message ?? 'is invalid'}` };
     case 'minProperties': {
       const known = Object.keys((error.parentSchema?.properties ?? {}) as object);
       const among = known.length > 1 ? `: ${known.slice(0, -1).join(', ')} or ${known.at(-1)}` : '';
-      return { field: field(path), message: `${field(path)} must have at least ${params.limit === 1 ? 'one field' : `${params.limit} fields`}${among}` };
+      return { field: field(path), message: `${field(path)} must have at least ${params.limit === 1 ? 'one field' : `${String(params.limit)} fields`}${among}` };
     }
     case 'minLength':
     case 'maxLength':
       return {
         field: field(path),
-        message: `${field(path)} must have ${error.keyword === 'minLength' ? 'at least' : 'at most'} ${params.limit} characters`,
+        message: `${field(path)} must have ${error.keyword === 'minLength' ? 'at least' : 'at most'} ${String(params.limit)} characters`,
       };
     default:
       return { field: field(path), message: `${field(path)} ${error.message ?? 'is invalid'}` };

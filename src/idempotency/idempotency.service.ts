@@ -1,6 +1,6 @@
 /**
  * Idempotent writes, free of HTTP: reserve a key before a request runs, then store its answer or
- * release the key, and purge expired keys. http/idempotency.ts wires it to the routes that opt in.
+ * release the key, and purge expired keys. idempotency.hooks.ts wires it to the routes that opt in.
  *
  * Which answers are kept (and replayed to retries) and which release the key so a retry runs
  * again follows Stripe's rule: an answer that reports a decision about the state (success, and
@@ -84,9 +84,9 @@ export async function settleIdempotencyKey(db: Kysely<Database>, id: KeyId, owne
   return 'released';
 }
 
-export const PURGE_BATCH_SIZE = 500;
+const PURGE_BATCH_SIZE = 500;
 /** Most batches one purge run deletes, so a backlog is worked off over several runs, never in one long one. */
-export const PURGE_MAX_BATCHES = 20;
+const PURGE_MAX_BATCHES = 20;
 
 /** Deletes expired keys in small batches (each its own short statement); returns how many. */
 export async function purgeExpiredIdempotencyKeys(db: Kysely<Database>, now: number, batchSize = PURGE_BATCH_SIZE): Promise<number> {

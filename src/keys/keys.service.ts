@@ -1,5 +1,5 @@
 /**
- * API keys: issue, list, revoke and verify. Used by the auth hook and by the CLI; it knows
+ * API keys: issue, list, revoke and verify. Used by access control (access/) and by the CLI; it knows
  * nothing of HTTP.
  */
 import type { Kysely } from 'kysely';

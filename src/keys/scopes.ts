@@ -1,5 +1,5 @@
 /**
- * What a key may do. The one list of scopes: the CLI, the auth hook, the OpenAPI document and
+ * What a key may do. The one list of scopes: the CLI, access control (access/), the OpenAPI document and
  * docs/api.md's table all derive from it. A key without the scope an operation declares gets 403.
  */
 export const SCOPES = ['pets:read', 'pets:write', 'orders:read', 'orders:write'] as const;

@@ -6,7 +6,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../errors.js';
-import { bearerTokenOf } from '../http/auth.js';
+import { bearerTokenOf } from '../access/authentication.js';
 import { METRICS_CONTENT_TYPE } from './metrics.js';
 
 export interface MetricsRoutesOptions {

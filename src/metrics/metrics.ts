@@ -1,6 +1,6 @@
 /**
  * The service's Prometheus metrics: what is counted, under which names and labels, and how
- * the text an operator scrapes is made. It knows nothing of Fastify (metrics.hooks.ts counts
+ * the text an operator scrapes is made. It knows nothing of Fastify (request-metrics.ts counts
  * requests, metrics.routes.ts serves /metrics), so other modules can add their own metrics to
  * `registry` the same way.
  *
@@ -8,7 +8,7 @@
  * operations and routes are the service's own (an unknown path is `unmatched`, never its URL),
  * statuses and methods are the few HTTP has, and key ids of deprecated calls are capped.
  *
- * Modules add their own metrics to `registry`: the idempotency wiring (http/idempotency.ts)
+ * Modules add their own metrics to `registry`: the idempotency wiring (idempotency/idempotency.hooks.ts)
  * counts `animal_store_idempotent_replays_total{operation}`, and the orders module
  * (orders/orders.metrics.ts) reads `animal_store_orders{status}` from the database at scrape time.
  */
@@ -18,7 +18,7 @@ import { droppedStdoutLogLines } from '../log-destination.js';
 
 /** Distinct key ids kept as labels of deprecated calls per operation; later ones count under `other`. */
 export const MAX_KEY_ID_LABELS = 100;
-export const OVERFLOW_KEY_ID = 'other';
+const OVERFLOW_KEY_ID = 'other';
 
 /** Latency buckets in seconds: from a cached read (~1 ms) to the statement timeout (5 s) and beyond. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -144,7 +144,7 @@ let processMetrics: Registry | undefined;
  * process: every app built in it (tests build many) shares them, instead of each starting its
  * own event-loop and GC observers.
  */
-export function processRegistry(): Registry {
+function processRegistry(): Registry {
   if (!processMetrics) {
     processMetrics = new Registry();
     collectDefaultMetrics({ register: processMetrics });

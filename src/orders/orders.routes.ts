@@ -148,7 +148,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesOptions> = asyn
  * An action takes no body. Some clients always send `{}`, which is accepted; anything else is
  * refused rather than ignored, so a client that thinks it passes a field learns that it does not.
  */
-export function refuseActionBody(body: unknown): void {
+function refuseActionBody(body: unknown): void {
   if (body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0)) return;
   const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? Object.keys(body) : [];
   const message =

@@ -167,7 +167,7 @@ export function selectPetsAfter(db: Kysely<Database>, query: PetsAfterQuery | (O
   if (filter.status !== undefined) select = select.where('status', '=', filter.status);
   if (filter.categoryId !== undefined) select = select.where('categoryId', '=', filter.categoryId);
   if (filter.ids !== undefined && isOneId(filter.ids)) select = select.where('id', '=', filter.ids[0]);
-  else if (filter.ids !== undefined) select = select.where(idIn(db, Array.isArray(filter.ids) ? idListParameter(db, filter.ids) : (filter.ids as IdListParameter)));
+  else if (filter.ids !== undefined) select = select.where(idIn(db, Array.isArray(filter.ids) ? idListParameter(db, filter.ids) : (filter.ids)));
   if (filter.nameKeys !== undefined) {
     select = select.where('nameKey', '>=', filter.nameKeys.from);
     if (filter.nameKeys.to !== undefined) select = select.where('nameKey', '<', filter.nameKeys.to);

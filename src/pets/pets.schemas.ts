@@ -11,7 +11,7 @@ import { CASE_FOLDING_UNICODE_VERSION } from './case-folding-table.js';
 
 /** Largest integer JSON numbers carry exactly in JavaScript (2^53−1); int64 inputs are bounded by it. */
 export const MAX_EXACT_INTEGER = Number.MAX_SAFE_INTEGER;
-export const PET_STATUSES = ['available', 'pending', 'sold'] as const satisfies readonly PetStatus[];
+const PET_STATUSES = ['available', 'pending', 'sold'] as const satisfies readonly PetStatus[];
 export const DEFAULT_PET_STATUS: PetStatus = 'available';
 // Re-exported: the pets module's callers know the page size by this name.
 export { PAGE_SIZE };
@@ -147,4 +147,3 @@ export const petIdParamsSchema = (example: number) =>
   Type.Object({
     petId: int64('Identifier of the animal.', example),
   });
-export type PetIdParams = Static<ReturnType<typeof petIdParamsSchema>>;

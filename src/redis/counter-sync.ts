@@ -7,8 +7,8 @@
  * A push that fails (Redis down, or slower than its command timeout) is put back and sent with
  * the next one, so the fleet's count is complete again once Redis answers.
  */
-import type { WindowCounters } from '../http/window-counters.js';
-import { WINDOW_MS } from '../http/window-counters.js';
+import type { WindowCounters } from '../access/window-counters.js';
+import { WINDOW_MS } from '../access/window-counters.js';
 import type { RedisLink } from './redis-link.js';
 
 /**

@@ -5,7 +5,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createDb } from '../../src/db/create-db.js';
 import { migrateToLatest, migrateUpTo } from '../../src/db/migrate.js';
-import { registerBearerAuth } from '../../src/http/auth.js';
+import { registerAccessControl } from '../../src/access/access-control.js';
 import { generateApiKey } from '../../src/keys/api-key-token.js';
 import { createKeyVerifier, issueApiKey, listKeys } from '../../src/keys/keys.service.js';
 import { SCOPES } from '../../src/keys/scopes.js';
@@ -99,7 +99,7 @@ describe('a route in the authenticated scope', () => {
   const appWith = async (config: Record<string, unknown>) => {
     const app = Fastify();
     await app.register(async (v1) => {
-      registerBearerAuth(v1, verifier);
+      registerAccessControl(v1, { verifier });
       v1.get('/thing', { config }, async () => ({}));
     });
     return app;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fingerprintOf } from '../../src/idempotency/fingerprint.js';
 import { parseIdempotencyKey } from '../../src/idempotency/idempotency-key.js';
-import { IDEMPOTENT_OPERATION_NOTE, RELEASED_STATUSES_SHOWN, statusList } from '../../src/http/idempotency.docs.js';
+import { IDEMPOTENT_OPERATION_NOTE, RELEASED_STATUSES_SHOWN, statusList } from '../../src/idempotency/idempotency.docs.js';
 import { isKeptStatus, KEPT_ERROR_STATUSES } from '../../src/idempotency/idempotency.service.js';
 import { allPublishedDocs } from '../helpers/published-docs.js';
 

@@ -124,6 +124,6 @@ function countOf(window: Window): number {
   return window.fleet + window.inFlight + window.unsynced;
 }
 
-export function windowStart(at: number): number {
+function windowStart(at: number): number {
   return at - (at % WINDOW_MS);
 }

@@ -1,20 +1,20 @@
 /**
- * Wires idempotent writes (idempotency/) to the routes that opt in with
- * `config: { idempotent: true }`. It runs as a preHandler, so authentication, scope, rate limit,
+ * The "idempotency" phase of request-pipeline.ts: wires idempotent writes to the routes that opt
+ * in with `config: { idempotent: true }`. It runs as a preHandler, so authentication, scope, rate limit,
  * body parsing and validation have all passed: a request refused by them never reserves a key.
  * Then the answer is stored (or the key released) in onSend, before it goes out, so a retry that
  * arrives after the answer always finds it.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Counter } from 'prom-client';
 import type { Database } from '../db/database.js';
 import { AppError } from '../errors.js';
-import { fingerprintOf } from '../idempotency/fingerprint.js';
-import { parseIdempotencyKey } from '../idempotency/idempotency-key.js';
-import type { KeyId } from '../idempotency/idempotency.repository.js';
-import { purgeExpiredIdempotencyKeys, reserveIdempotencyKey, settleIdempotencyKey, type StoredAnswer } from '../idempotency/idempotency.service.js';
-import { operationOf } from '../metrics/metrics.hooks.js';
+import { fingerprintOf } from './fingerprint.js';
+import { parseIdempotencyKey } from './idempotency-key.js';
+import type { KeyId } from './idempotency.repository.js';
+import { purgeExpiredIdempotencyKeys, reserveIdempotencyKey, settleIdempotencyKey, type StoredAnswer } from './idempotency.service.js';
+import { operationOf } from '../http/operation-label.js';
 import type { AppMetrics } from '../metrics/metrics.js';
 
 declare module 'fastify' {
@@ -33,7 +33,7 @@ const REPLAYED_HEADERS = ['content-type', 'location', 'etag'] as const;
 /** Seconds a client is told to wait while the first request with its key still runs; most take milliseconds. */
 export const IN_PROGRESS_RETRY_AFTER_SECONDS = 1;
 /** How often expired keys are purged. */
-export const PURGE_INTERVAL_MS = 60_000;
+const PURGE_INTERVAL_MS = 60_000;
 
 export interface IdempotencyHttpOptions {
   db: Kysely<Database>;
@@ -49,12 +49,20 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyHt
   const replays = replayCounter(options.metrics);
   app.decorateRequest('idempotency', undefined);
 
-  // Most requests carry no Idempotency-Key: they pass with `done`, no promise (docs/performance.md).
-  app.addHook('preHandler', (request, reply, done) => {
-    if (!request.routeOptions.config.idempotent || request.apiKey === undefined || request.headers['idempotency-key'] === undefined) return done();
+  // Only the routes that opt in get the two hooks below, as route-level hooks: every other
+  // request (every read) passes no idempotency hook at all (docs/performance.md).
+  app.addHook('onRoute', (route) => {
+    if (!(route.config)?.idempotent) return;
+    route.preHandler = [...[route.preHandler ?? []].flat(), reserveHook];
+    route.onSend = [...[route.onSend ?? []].flat(), settleHook];
+  });
+
+  // Most requests carry no Idempotency-Key: they pass with `done`, no promise.
+  const reserveHook: preHandlerHookHandler = (request, reply, done) => {
+    if (request.apiKey === undefined || request.headers['idempotency-key'] === undefined) return done();
     // A replay has sent the stored answer: the request stops here, so `done` is not called.
     reserveForRequest(request, reply).then((result) => (result === reply ? undefined : done()), done);
-  });
+  };
 
   const reserveForRequest = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const header = request.headers['idempotency-key'];
@@ -89,10 +97,10 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyHt
     }
   };
 
-  app.addHook('onSend', (request, reply, payload, done) => {
+  const settleHook: onSendHookHandler = (request, reply, payload, done) => {
     if (!request.idempotency) return done(null, payload);
     settleForRequest(request, reply, payload).then((sent) => done(null, sent), done);
-  });
+  };
 
   const settleForRequest = async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
     const held = request.idempotency;

@@ -17,7 +17,7 @@
  * Answers carry the fields of draft-ietf-httpapi-ratelimit-headers-11:
  * `RateLimit-Policy: "per-key";q=1200;w=60` and `RateLimit: "per-key";r=1187;t=42`.
  */
-import type { FastifyReply, onRequestHookHandler } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { AppError } from '../errors.js';
 import { WINDOW_MS, WindowCounters } from './window-counters.js';
 
@@ -32,21 +32,21 @@ export interface RateLimitOptions {
   share?: (counters: { perKey: WindowCounters; failedVerifications: WindowCounters }) => void;
 }
 
-/** The brake on addresses whose tokens keep failing verification, used by the auth hook. */
+/** The brake on addresses whose tokens keep failing verification, used by authentication. */
 export interface FailedVerificationBrake {
   /** Throws 429 when the address has used up its failures this minute. */
   refuseIfExhausted(address: string, reply: FastifyReply): void;
   recordFailure(address: string): void;
 }
 
-/** The per-key quota's onRequest hook, and the failed-verification brake for the auth hook. */
+/** The per-key quota, and the failed-verification brake for authentication. */
 export interface RateLimit {
   /**
-   * Counts a request of a verified key (`request.apiKey`) and sets the RateLimit fields; throws
-   * 429 when the key's quota is spent. Registered right after the auth hook, before every other
-   * check, so every answer to a valid key counts and carries the fields (operation-pipeline.ts).
+   * Counts a request of a verified key and sets the RateLimit fields; throws 429 when the key's
+   * quota is spent. Called right after authentication, before every other check, so every
+   * answer to a valid key counts and carries the fields (access-control.ts).
    */
-  countRequest: onRequestHookHandler;
+  countRequest(reply: FastifyReply, keyId: number): void;
   brake: FailedVerificationBrake;
 }
 
@@ -59,15 +59,11 @@ export function createRateLimit(options: RateLimitOptions): RateLimit | undefine
   options.share?.({ perKey, failedVerifications: failuresPerAddress });
   const policy = `${POLICY};q=${limit};w=${WINDOW_MS / 1000}`;
 
-  // Written with `done` (never waits): Fastify passes a throw to the error handler as for an async hook.
-  const countRequest: onRequestHookHandler = (request, reply, done) => {
-    if (request.apiKey) {
-      const window = perKey.take(String(request.apiKey.id), now());
-      reply.header('ratelimit-policy', policy);
-      reply.header('ratelimit', `${POLICY};r=${window.remaining};t=${window.resetSeconds}`);
-      if (window.exhausted) refuse(reply, window.resetSeconds, `more than ${limit} requests in one minute with this key`);
-    }
-    done();
+  const countRequest: RateLimit['countRequest'] = (reply, keyId) => {
+    const window = perKey.take(String(keyId), now());
+    reply.header('ratelimit-policy', policy);
+    reply.header('ratelimit', `${POLICY};r=${window.remaining};t=${window.resetSeconds}`);
+    if (window.exhausted) refuse(reply, window.resetSeconds, `more than ${limit} requests in one minute with this key`);
   };
 
   const brake: FailedVerificationBrake = {

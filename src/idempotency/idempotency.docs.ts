@@ -4,12 +4,12 @@
  */
 import { CONFIG_DEFAULTS } from '../config-defaults.js';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
-import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency/idempotency-key.js';
-import { isKeptStatus, KEPT_ERROR_STATUSES } from '../idempotency/idempotency.service.js';
-import { errorResponse, HEADERS, header } from './responses.js';
-import { IN_PROGRESS_RETRY_AFTER_SECONDS } from './idempotency.js';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-key.js';
+import { isKeptStatus, KEPT_ERROR_STATUSES } from './idempotency.service.js';
+import { errorResponse, HEADERS, header } from '../http/responses.js';
+import { IN_PROGRESS_RETRY_AFTER_SECONDS } from './idempotency.hooks.js';
 
-export const IDEMPOTENCY_KEY_HEADER_DESCRIPTION = `Makes retries of this request safe (draft-ietf-httpapi-idempotency-key-header): a unique value per request, such as a UUID, as a structured-field string (\`"…"\`) or a bare token, of 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters. A retry with the same key and the same request gets the first answer again with \`Idempotent-Replayed: true\` and changes nothing; see the operation's description.`;
+const IDEMPOTENCY_KEY_HEADER_DESCRIPTION = `Makes retries of this request safe (draft-ietf-httpapi-idempotency-key-header): a unique value per request, such as a UUID, as a structured-field string (\`"…"\`) or a bare token, of 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters. A retry with the same key and the same request gets the first answer again with \`Idempotent-Replayed: true\` and changes nothing; see the operation's description.`;
 
 /** The refusals named as not kept in the note (with "5xx"); a test checks none of them is kept. */
 export const RELEASED_STATUSES_SHOWN = [400, 401, 403, 412, 413, 415, 429] as const;
@@ -61,7 +61,7 @@ export function withIdempotency<T extends OperationSchema | undefined>(schema: T
 
 /** Adds a code to the answer of its status, or makes that answer when the operation had none. */
 function addCode(responses: Responses, status: number, description: string, code: ErrorCode, headers: Record<string, { type: 'string'; description: string }> = {}): void {
-  // These refusals come after the quota (http/operation-pipeline.ts): they carry its fields.
+  // These refusals come after the quota (request-pipeline.ts): they carry its fields.
   const made = errorResponse(description, [code], { ...headers, ...HEADERS.rateLimit });
   const existing = responses[status];
   if (!existing) {

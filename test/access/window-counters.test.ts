@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { WindowCounters } from '../../src/http/window-counters.js';
+import { WindowCounters } from '../../src/access/window-counters.js';
 
 const START = Date.parse('2027-01-01T00:00:00Z');
 

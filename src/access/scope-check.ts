@@ -1,0 +1,43 @@
+/**
+ * Scopes: every route declares either `config: { scope: 'pets:read' }` (the scope a key needs)
+ * or `config: { public: true }` (health checks, the OpenAPI document, docs); a route with
+ * neither stops the service at start, so no operation is left open by omission. A key without
+ * the route's scope is refused with 403, after the quota has counted it (access-control.ts).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+import type { VerifiedKey } from '../keys/keys.service.js';
+import { isScope, type Scope, SCOPES } from '../keys/scopes.js';
+import { REALM } from './authentication.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** True for routes that need no API key. */
+    public?: boolean;
+    /** The scope a key needs for this route; also listed in its OpenAPI security requirement. */
+    scope?: Scope;
+  }
+}
+
+/** Stops the service at start when a route of `app` declares neither a scope nor `public`. */
+export function requireAccessDeclarations(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const config = (route.config ?? {}) as { public?: boolean; scope?: string };
+    if (config.public) return;
+    if (config.scope === undefined || !isScope(config.scope)) {
+      throw new Error(
+        `${[route.method].flat().join(',')} ${route.url} must declare config.scope (one of ${SCOPES.join(', ')}) or config.public` +
+          (config.scope === undefined ? '' : `; ${JSON.stringify(config.scope)} is no scope`),
+      );
+    }
+  });
+}
+
+/** Throws 403 insufficient_scope when the key lacks the scope the route declares. */
+export function refuseWithoutScope(request: FastifyRequest, reply: FastifyReply, key: VerifiedKey): void {
+  const needed = request.routeOptions.config.scope!;
+  if (key.scopes.includes(needed)) return;
+  // RFC 6750 §3.1: the key is valid but not enough; the challenge names the scope it lacks.
+  reply.header('www-authenticate', `Bearer ${REALM}, error="insufficient_scope", scope="${needed}"`);
+  throw new AppError('insufficient_scope', `this key lacks the scope ${needed} that ${request.method} ${request.routeOptions.url} needs; its scopes: ${key.scopes.join(', ')}`);
+}
