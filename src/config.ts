@@ -139,9 +139,11 @@ export function loadConfig(env: Env = process.env): Config {
   const corsOrigins = parseCorsOrigins(read('CORS_ORIGINS'));
   if ('problem' in corsOrigins) problems.push(corsOrigins.problem);
 
+  const problemsBeforePorts = problems.length;
   const port = integer('PORT');
   const metricsPort = read('METRICS_PORT') === '' ? undefined : integer('METRICS_PORT');
-  if (metricsPort !== undefined && metricsPort === port) problems.push(`METRICS_PORT must differ from PORT (both are ${port}); unset it to serve /metrics on the main port`);
+  // Only ports both accepted can clash: a refused one reads as its range's minimum.
+  if (problems.length === problemsBeforePorts && metricsPort !== undefined && metricsPort === port) problems.push(`METRICS_PORT must differ from PORT (both are ${port}); unset it to serve /metrics on the main port`);
 
   // Like CURSOR_SECRET, the value itself never goes into a message.
   const metricsToken = env.METRICS_TOKEN === undefined || env.METRICS_TOKEN.trim() === '' ? undefined : env.METRICS_TOKEN.trim();

@@ -40,3 +40,8 @@ it('CHANGELOG.md > a major release > says what breaks', () => {
     if (major !== '1' && minor === '0' && patch === '0') assert.match(release, /\*\*Breaking:\*\*/, release.split('\n')[0]);
   }
 });
+
+it('CHANGELOG.md > every sub-heading > tells at least one change (no heading left empty by a merge)', () => {
+  const parts = CHANGELOG.split(/^(?=#{2,3} )/m).filter((part) => part.startsWith('### '));
+  for (const part of parts) assert.match(part, /^- /m, `"${part.split('\n')[0]}" lists no change`);
+});

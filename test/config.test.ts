@@ -101,6 +101,18 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ METRICS_PORT: '0' }), /METRICS_PORT must be a whole number from 1 to 65535/);
   });
 
+  it('METRICS_PORT or PORT out of range > is the one problem told, never also a clash with the other port', () => {
+    // A port refused is no port: it cannot clash (a refused METRICS_PORT read as its range's 1 told "both are 1").
+    assert.throws(
+      () => loadConfig({ PORT: '1', METRICS_PORT: '0' }),
+      (error: unknown) => (assert.deepEqual((error as ConfigError).problems, ['METRICS_PORT must be a whole number from 1 to 65535 (got "0")']), true),
+    );
+    assert.throws(
+      () => loadConfig({ PORT: 'http', METRICS_PORT: '8080' }),
+      (error: unknown) => (assert.deepEqual((error as ConfigError).problems, ['PORT must be a whole number from 0 to 65535 (got "http")']), true),
+    );
+  });
+
   it('CURSOR_SECRET > is taken when it has 32 characters or more', () => {
     const secret = 'k'.repeat(31) + 'é';
     assert.equal(loadConfig({ CURSOR_SECRET: secret }).cursorSecret, secret);
