@@ -6,8 +6,10 @@
  *
  * The load: every listing shape the API has (each filter alone and combined, every page limit,
  * id lists of 1 to 100 ids, cursors followed), creates, merge patches and deletes, from
- * SOAK_CONCURRENCY clients, for SOAK_MINUTES. RSS (VmRSS) and the V8 heap are read every
- * SOAK_SAMPLE_SECONDS; one line per sample, then a summary per fifth of the run.
+ * SOAK_CONCURRENCY clients, for SOAK_MINUTES. RSS (VmRSS) is read every
+ * SOAK_SAMPLE_SECONDS; one line per sample, then a table of about ten samples. SOAK_CREATES=0
+ * (with SOAK_DATABASE_URL and SOAK_MAX_ID) keeps the table's size, to tell growth that follows the
+ * data from growth that follows the requests.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +21,9 @@ const MINUTES = intFromEnv('SOAK_MINUTES', 20, 1, 24 * 60);
 const CONCURRENCY = intFromEnv('SOAK_CONCURRENCY', 8, 1, 256);
 const SAMPLE_SECONDS = intFromEnv('SOAK_SAMPLE_SECONDS', 15, 1, 600);
 const DATABASE_URL = process.env.SOAK_DATABASE_URL?.trim();
+/** 0: no creates, so the table keeps its size (with SOAK_DATABASE_URL naming a filled one, and its largest id). */
+const CREATES = intFromEnv('SOAK_CREATES', 1, 0, 1) === 1;
+const MAX_ID = intFromEnv('SOAK_MAX_ID', 1, 1, Number.MAX_SAFE_INTEGER);
 
 const random = (n: number) => Math.floor(Math.random() * n);
 const pick = <T>(items: readonly T[]): T => items[random(items.length)]!;
@@ -50,7 +55,7 @@ async function main(): Promise<void> {
     const pid = service.process.pid!;
     const auth = { authorization: `Bearer ${key}` };
     const json = { ...auth, 'content-type': 'application/json' };
-    let maxId = 1;
+    let maxId = MAX_ID;
     let requests = 0;
     let failures = 0;
     const request = async (method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Response> => {
@@ -67,11 +72,11 @@ async function main(): Promise<void> {
         const next = /<([^>]+)>;\s*rel="next"/.exec(page.headers.get('link') ?? '')?.[1];
         await page.arrayBuffer();
         if (next && random(2) === 0) await (await request('GET', new URL(next, service.baseUrl).pathname + new URL(next, service.baseUrl).search, auth)).arrayBuffer();
-      } else if (roll < 17) {
+      } else if (roll < 17 && CREATES) {
         const created = await request('POST', '/v1/pets', json, { name: `Bench ${random(1e6)}`, categoryId: 1 + random(10), status: pick(['available', 'pending', 'sold']) });
         const pet = (await created.json()) as { id?: number };
         if (pet.id) maxId = Math.max(maxId, pet.id);
-      } else if (roll < 19) {
+      } else if (roll < 19 || !CREATES) {
         const patch = await request('PATCH', `/v1/pets/${1 + random(maxId)}`, { ...auth, 'content-type': 'application/merge-patch+json' }, { name: `Renamed ${random(1e6)}` });
         await patch.arrayBuffer();
       } else {
