@@ -4,10 +4,12 @@
  * timeout for a connection that a stalled query freed only at its own read timeout, then stall
  * the whole read timeout itself (5 s + 6 s in a 20 s network stall). Here the query is given
  * only what the wait left of the operation's budget, so nothing waits longer than the budget.
+ * Each query runs under its prepared statement's name (postgres-named-statements.ts); a
+ * connection whose statements went stale (0A000, below) is run unnamed, then not reused.
  */
-import { createHash } from 'node:crypto';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
+import { statementNameOf } from './postgres-named-statements.js';
 
 /** pg's error when a query gets no answer within its read timeout (`query_timeout`). */
 const READ_TIMEOUT = /Query read timeout/;
@@ -38,25 +40,6 @@ export function poolWithDeadline(pool: pg.Pool, budgetMs: number, now: () => num
 export function isStalePreparedStatement(error: unknown): boolean {
   const { code, routine, message } = (error ?? {}) as { code?: unknown; routine?: unknown; message?: unknown };
   return code === '0A000' && (routine === 'RevalidateCachedQuery' || (typeof message === 'string' && /cached plan must not change result type/.test(message)));
-}
-
-const statementNames = new Map<string, string>();
-const MAX_STATEMENT_NAMES = 1000;
-
-/**
- * Every statement is prepared under a name made from its text, once per connection, and then
- * only bound and executed: PostgreSQL skips parsing and planning it again on every query
- * (docs/performance.md has the figure). Texts are a bounded set (every value is a parameter);
- * past MAX_STATEMENT_NAMES distinct texts, the rest run unnamed, as before.
- */
-export function statementNameOf(text: string): string | undefined {
-  let name = statementNames.get(text);
-  if (name === undefined) {
-    if (statementNames.size >= MAX_STATEMENT_NAMES) return undefined;
-    name = `as_${createHash('sha256').update(text).digest('base64url').slice(0, 22)}`;
-    statementNames.set(text, name);
-  }
-  return name;
 }
 
 function clientWithDeadline(client: pg.PoolClient, deadline: number, budgetMs: number, now: () => number): PostgresPoolClient {

@@ -1,0 +1,92 @@
+/**
+ * The two servers each scenario measures: the real service (started by the tests' own
+ * spawnService, at production defaults) and the bare node:http baseline (bench/baseline-server.js).
+ */
+import { spawn } from 'node:child_process';
+import { CONFIG_DEFAULTS } from '../src/config.js';
+import { type RunningService, spawnService, waitForListeningProcesses } from '../test/helpers/spawn-service.js';
+import { onCleanup, ownChild } from './cleanup.js';
+import { processTree } from './proc.js';
+import { BASELINE_SERVER, pinned, ROOT, SETTINGS } from './settings.js';
+import type { Target } from './targets.js';
+
+export interface Server {
+  label: string;
+  baseUrl: string;
+  /** The processes whose CPU and memory count. */
+  pids(): number[];
+  /** The PostgreSQL backends serving it, when it has any. */
+  target?: Target;
+  stop(): Promise<number | null>;
+}
+
+/** The service's settings: production defaults, a limit the load never reaches, and whatever the caller set. */
+export function serviceEnv(cursorSecret: string): Record<string, string> {
+  const passed = Object.fromEntries(Object.keys(CONFIG_DEFAULTS).flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]!]])));
+  delete passed.DATABASE_URL;
+  delete passed.PORT;
+  delete passed.HOST;
+  return {
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_PER_MINUTE: String(SETTINGS.rateLimitPerMinute),
+    // Set so the bench can make a deep cursor with the service's own code; the service reads its
+    // secret once either way, so this changes no per-request work.
+    CURSOR_SECRET: cursorSecret,
+    ...passed,
+  };
+}
+
+export async function startService(target: Target, cursorSecret: string, options: { workers?: number; profileDir?: string } = {}): Promise<Server> {
+  const workers = options.workers ?? 1;
+  const service: RunningService = await spawnService({
+    databaseUrl: target.url,
+    env: serviceEnv(cursorSecret),
+    args: workers > 1 ? ['serve', '--no-bootstrap-key', '--workers', String(workers)] : ['serve', '--no-bootstrap-key'],
+    commandPrefix: pinned(workers > 1 ? SETTINGS.workersCpus : SETTINGS.serverCpus),
+    nodeArgs: options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [],
+    startTimeoutMs: 60_000,
+  });
+  const release = onCleanup(`stop the service pid ${service.process.pid}`, async () => void (await service.stop('SIGTERM', 30_000).catch(() => undefined)));
+  if (workers > 1) await waitForListeningProcesses(service, workers, 60_000);
+  // From here the log lines are only drained: kept and parsed, they cost wrk's core (and a slow
+  // reader stalls the server's synchronous writes), which showed as p99 spikes of 50–90 ms.
+  service.dropOutput();
+  const pid = service.process.pid!;
+  // Read once: the workers stay (a crashed one would be replaced, and its CPU lost from the figures).
+  const processes = workers > 1 ? processTree(pid) : [pid];
+  return {
+    label: workers > 1 ? `service, ${workers} workers` : 'service',
+    baseUrl: service.baseUrl,
+    pids: () => processes,
+    target,
+    async stop() {
+      const result = await service.stop('SIGTERM', 30_000);
+      await release();
+      return result.code;
+    },
+  };
+}
+
+export async function startBaseline(pageFile: string): Promise<Server> {
+  const [command, ...args] = [...pinned(SETTINGS.serverCpus), process.execPath, BASELINE_SERVER, pageFile];
+  const child = spawn(command!, args, { cwd: ROOT, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const owned = ownChild(child, 'baseline server');
+  const port = await new Promise<number>((done, fail) => {
+    let text = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+      const match = /listening on (\d+)/.exec(text);
+      if (match) done(Number(match[1]));
+    });
+    void owned.exited.then((code) => fail(new Error(`the baseline server exited with code ${code} before listening`)));
+  });
+  return {
+    label: 'baseline',
+    baseUrl: `http://127.0.0.1:${port}`,
+    pids: () => [child.pid!],
+    async stop() {
+      await owned.stop();
+      return owned.exited;
+    },
+  };
+}
