@@ -6,7 +6,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { log } from './settings.js';
 
-export const cleanups: Array<{ label: string; run: () => Promise<void>; sync: () => void }> = [];
+const cleanups: Array<{ label: string; run: () => Promise<void>; sync: () => void }> = [];
 
 export function onCleanup(label: string, run: () => Promise<void>, sync: () => void = () => {}): () => Promise<void> {
   const entry = { label, run, sync };

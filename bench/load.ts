@@ -32,7 +32,7 @@ export interface LoadResult {
   errors: number;
 }
 
-export function wrk(baseUrl: string, spec: LoadSpec, seconds: number): Promise<LoadResult> {
+function wrk(baseUrl: string, spec: LoadSpec, seconds: number): Promise<LoadResult> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     BENCH_MODE: spec.mode,
@@ -61,12 +61,12 @@ export function wrk(baseUrl: string, spec: LoadSpec, seconds: number): Promise<L
     WRK_SCRIPT,
     baseUrl,
   ];
-  const child = spawn(command!, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const owned = ownChild(child, 'wrk');
   let stdout = '';
   let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   return owned.exited.then(async (code) => {
     await owned.stop();
     const line = stdout.split('\n').find((text) => text.startsWith('BENCH_JSON '));
@@ -84,7 +84,7 @@ export function wrk(baseUrl: string, spec: LoadSpec, seconds: number): Promise<L
   });
 }
 
-export function cannon(baseUrl: string, spec: LoadSpec, seconds: number): Promise<LoadResult> {
+function cannon(baseUrl: string, spec: LoadSpec, seconds: number): Promise<LoadResult> {
   const headers: Record<string, string> = {};
   if (spec.authorization) headers.authorization = spec.authorization;
   if (spec.body !== undefined || spec.write) headers['content-type'] = spec.contentType ?? 'application/json';
@@ -116,7 +116,7 @@ export function cannon(baseUrl: string, spec: LoadSpec, seconds: number): Promis
       { url: baseUrl, connections: SETTINGS.connections, pipelining: 1, duration: seconds, timeout: 10, requests: [request] },
       (error: unknown, result: autocannon.Result) => {
         void release();
-        if (error) return fail(error instanceof Error ? error : new Error(String(error)));
+        if (error) return fail(error instanceof Error ? error : new Error(JSON.stringify(error) ?? 'autocannon failed'));
         done({
           requests: result['2xx'] + result.non2xx,
           seconds: result.duration,

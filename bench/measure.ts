@@ -12,7 +12,7 @@ import { log, SETTINGS } from './settings.js';
 import { backendCpu } from './targets.js';
 
 /** One measured run: the load, the server's CPU and memory, and the database backends' CPU. */
-export async function measureRun(server: Server, spec: LoadSpec): Promise<RunFigures> {
+async function measureRun(server: Server, spec: LoadSpec): Promise<RunFigures> {
   if (SETTINGS.warmupSeconds > 0) await load(server.baseUrl, { ...spec, idRange: spec.warmupIdRange ?? spec.idRange }, SETTINGS.warmupSeconds);
   const pids = server.pids();
   const cpuBefore = pids.map((pid) => processCpuSeconds(pid));
@@ -34,7 +34,7 @@ export async function measureRun(server: Server, spec: LoadSpec): Promise<RunFig
   const cpuAfter = pids.map((pid) => processCpuSeconds(pid));
   const dbAfter = server.target ? await backendCpu(server.target) : undefined;
   const cpuSeconds = cpuBefore.every((v) => v !== undefined) && cpuAfter.every((v) => v !== undefined)
-    ? cpuAfter.reduce((sum, after, i) => sum! + after! - cpuBefore[i]!, 0)!
+    ? cpuAfter.reduce((sum, after, i) => sum + after - cpuBefore[i]!, 0)
     : undefined;
   let dbSeconds: number | undefined;
   if (dbAfter && dbBefore && dbAfter.size > 0) {
@@ -59,7 +59,7 @@ export async function measureRun(server: Server, spec: LoadSpec): Promise<RunFig
   return figures;
 }
 
-export async function preflight(baseUrl: string, scenario: Scenario): Promise<void> {
+async function preflight(baseUrl: string, scenario: Scenario): Promise<void> {
   const { spec } = scenario;
   // The last id of the range: the runs start at the first, and an order uses its pet up.
   const id = String(spec.idRange?.last ?? 1);
@@ -108,6 +108,6 @@ export async function runScenario(database: string, scenario: Scenario, baseline
   return { database, scenario: scenario.name, description: scenario.description, service: service_, baseline: baseline_, rounds, ...ratios(service_, baseline_), problems };
 }
 
-export function fmtUs(value: number | undefined): string {
+function fmtUs(value: number | undefined): string {
   return value === undefined ? '–' : value.toFixed(0);
 }

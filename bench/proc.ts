@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
-export let clockTicksPerSecond: number | undefined;
+let clockTicksPerSecond: number | undefined;
 
 /** CPU seconds (user + system) a process has used so far; undefined when it is gone or off Linux. */
 export function processCpuSeconds(pid: number): number | undefined {

@@ -26,7 +26,7 @@ export interface CpuProfile {
   endTime: number;
 }
 
-export interface SelfTime {
+interface SelfTime {
   label: string;
   micros: number;
   /** Share of the busy time (all samples but `(idle)`). */

@@ -103,7 +103,7 @@ export function ratios(service: RunFigures, baseline: RunFigures): { throughputR
   };
 }
 
-export function fmt(value: number | undefined, digits = 0): string {
+function fmt(value: number | undefined, digits = 0): string {
   return value !== undefined && Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–';
 }
 
@@ -113,7 +113,7 @@ function cpuCell(figures: RunFigures): string {
   return `${fmt(figures.serverCpuUsPerRequest)} + ${fmt(figures.databaseCpuUsPerRequest)} db`;
 }
 
-export function resultsTable(results: ScenarioResult[]): string {
+function resultsTable(results: ScenarioResult[]): string {
   const header = [
     'Database', 'Scenario', 'req/s', 'baseline req/s', 'p50 ms', 'p99 ms', 'p99.9 ms', '≥400 / errors', 'peak RSS MB',
     'CPU µs/req', 'baseline CPU µs/req', 'throughput ratio', 'CPU ratio', 'check',

@@ -21,8 +21,8 @@ export interface Server {
 }
 
 /** The service's settings: production defaults, a limit the load never reaches, and whatever the caller set. */
-export function serviceEnv(cursorSecret: string): Record<string, string> {
-  const passed = Object.fromEntries(Object.keys(CONFIG_DEFAULTS).flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]!]])));
+function serviceEnv(cursorSecret: string): Record<string, string> {
+  const passed = Object.fromEntries(Object.keys(CONFIG_DEFAULTS).flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]])));
   delete passed.DATABASE_URL;
   delete passed.PORT;
   delete passed.HOST;
@@ -69,11 +69,11 @@ export async function startService(target: Target, cursorSecret: string, options
 
 export async function startBaseline(pageFile: string): Promise<Server> {
   const [command, ...args] = [...pinned(SETTINGS.serverCpus), process.execPath, BASELINE_SERVER, pageFile];
-  const child = spawn(command!, args, { cwd: ROOT, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
   const owned = ownChild(child, 'baseline server');
   const port = await new Promise<number>((done, fail) => {
     let text = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       text += chunk;
       const match = /listening on (\d+)/.exec(text);
       if (match) done(Number(match[1]));

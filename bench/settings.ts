@@ -58,7 +58,7 @@ for (const name of SETTINGS.databases) {
 }
 export const POSTGRES_URL = process.env.BENCH_DATABASE_URL?.trim() || process.env.TEST_DATABASE_URL?.trim() || undefined;
 export const HAS_TASKSET = cpus().length >= 2 && spawnSync('taskset', ['--version']).error === undefined;
-export const HAS_WRK = spawnSync('wrk', ['--version']).error === undefined;
+const HAS_WRK = spawnSync('wrk', ['--version']).error === undefined;
 export const USE_WRK = SETTINGS.loadGenerator === 'wrk' || (SETTINGS.loadGenerator === 'auto' && HAS_WRK);
 if (SETTINGS.loadGenerator === 'wrk' && !HAS_WRK) throw new Error('BENCH_LOAD=wrk but wrk is not installed');
 

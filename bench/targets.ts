@@ -59,7 +59,7 @@ export async function postgresTarget(adminUrl: string): Promise<Target> {
     await admin.query(`drop schema if exists ${schema} cascade`);
     log(`dropped schema ${schema}`);
   });
-  const version = String((await admin.query('show server_version')).rows[0]?.server_version ?? '?');
+  const version = String((await admin.query<{ server_version: string }>('show server_version')).rows[0]?.server_version ?? '?');
   const url = new URL(adminUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
   // The service's connections carry this name, so their backends (and their CPU) can be found.
@@ -89,14 +89,14 @@ export async function backendCpu(target: Target): Promise<Map<number, number> | 
   return cpu;
 }
 
-export const STATUSES_SQL = `case n % 3 when 0 then 'available' when 1 then 'pending' else 'sold' end`;
+const STATUSES_SQL = `case n % 3 when 0 then 'available' when 1 then 'pending' else 'sold' end`;
 
 /**
  * Inserts `count` pets in one statement, straight into the table (a million takes seconds, not the
  * hours the API would): names like `Kqz 123` (the first letter changes with every pet, as in
  * bench/query-plans.ts), ten categories, statuses cycling or all `available`. Answers the id range.
  */
-export let batches = 0;
+let batches = 0;
 
 export async function bulkInsertPets(target: Target, count: number, status?: 'available'): Promise<{ first: number; last: number }> {
   const before = Number((await target.query<{ id: number | null }>('select max(id) as id from pets'))[0]?.id ?? 0);
