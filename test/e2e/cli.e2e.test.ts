@@ -10,6 +10,7 @@ import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createDb, sqlitePathOf } from '../../src/db/create-db.js';
+import { assertErrorBody } from '../helpers/error-body.js';
 import { type RunningService, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, createEmptyDatabaseUrl, describeOnDialect } from '../helpers/test-db.js';
 
@@ -71,29 +72,6 @@ async function call(service: RunningService, method: string, path: string, optio
     assert.equal(response.headers.get('x-content-type-options'), 'nosniff', `${method} ${path}: x-content-type-options`);
   }
   return { status: response.status, headers: response.headers, body: parsed, text };
-}
-
-/** The one error shape: exactly {code, message, status}, plus `details` when there are some. */
-function assertError(answer: Answer, status: number, code: string): { code: string; message: string; status: number; details?: { field: string; message: string }[] } {
-  assert.equal(answer.status, status, `expected ${status} ${code}, got ${answer.status}: ${answer.text}`);
-  assert.match(answer.headers.get('content-type') ?? '', /^application\/json/);
-  const body = answer.body as Record<string, unknown>;
-  assert.equal(typeof body, 'object');
-  assert.equal(typeof body.message, 'string');
-  assert.ok((body.message as string).length > 0, 'message is empty');
-  const expected: Record<string, unknown> = { code, message: body.message, status };
-  if ('details' in body) {
-    expected.details = body.details;
-    assert.ok(Array.isArray(body.details) && body.details.length > 0, 'details, when present, is a non-empty array');
-    for (const detail of body.details as unknown[]) {
-      const { field, message } = detail as Record<string, unknown>;
-      assert.deepEqual(detail, { field, message });
-      assert.equal(typeof field, 'string');
-      assert.equal(typeof message, 'string');
-    }
-  }
-  assert.deepEqual(body, expected);
-  return body as never;
 }
 
 async function createPet(service: RunningService, key: string, pet: { name?: string; categoryId?: number; status?: Pet['status'] } = {}): Promise<Pet> {
@@ -235,7 +213,7 @@ for (const dialect of ALL_DIALECTS) {
 
         assert.equal((await call(server, 'GET', '/v1/pets?limit=1', { key: reader })).status, 200);
         const refused = await call(server, 'POST', '/v1/pets', { key: reader, body: { name: unique('Nope'), categoryId: uniqueCategory() } });
-        const error = assertError(refused, 403, 'insufficient_scope');
+        const error = assertErrorBody(refused, { status: 403, code: 'insufficient_scope' });
         assert.equal(error.message, 'this key lacks the scope pets:write that POST /v1/pets needs; its scopes: pets:read, orders:read');
         assert.equal(refused.headers.get('www-authenticate'), 'Bearer realm="animal-store", error="insufficient_scope", scope="pets:write"');
       });
@@ -345,14 +323,14 @@ for (const dialect of ALL_DIALECTS) {
       it('answers 400 validation_failed for a bad limit, a bad status or an unknown parameter', async () => {
         for (const query of ['limit=0', 'limit=101', 'limit=abc', 'limit=1.5', 'limit=1e2', 'limit=', 'status=lost', 'stauts=sold']) {
           const answer = await call(server, 'GET', `/v1/pets?${query}`, { key });
-          assertError(answer, 400, 'validation_failed');
+          assertErrorBody(answer, { status: 400, code: 'validation_failed' });
         }
-        const unknown = assertError(await call(server, 'GET', '/v1/pets?stauts=sold', { key }), 400, 'validation_failed');
+        const unknown = assertErrorBody(await call(server, 'GET', '/v1/pets?stauts=sold', { key }), { status: 400, code: 'validation_failed' });
         assert.match(unknown.message, /stauts/);
       });
 
       it('answers 400 invalid_cursor for a forged cursor or one used with another status filter', async () => {
-        assertError(await call(server, 'GET', '/v1/pets?cursor=not-a-cursor', { key }), 400, 'invalid_cursor');
+        assertErrorBody(await call(server, 'GET', '/v1/pets?cursor=not-a-cursor', { key }), { status: 400, code: 'invalid_cursor' });
         await createPet(server, key, { status: 'sold' });
         await createPet(server, key, { status: 'sold' });
         const first = await call(server, 'GET', '/v1/pets?status=sold&limit=1', { key });
@@ -360,8 +338,8 @@ for (const dialect of ALL_DIALECTS) {
         assert.ok(next, 'a next link');
         const cursor = new URL(next, server.baseUrl).searchParams.get('cursor');
         assert.ok(cursor);
-        assertError(await call(server, 'GET', `/v1/pets?limit=1&cursor=${encodeURIComponent(cursor)}`, { key }), 400, 'invalid_cursor');
-        assertError(await call(server, 'GET', `/v1/pets?status=pending&cursor=${encodeURIComponent(cursor)}`, { key }), 400, 'invalid_cursor');
+        assertErrorBody(await call(server, 'GET', `/v1/pets?limit=1&cursor=${encodeURIComponent(cursor)}`, { key }), { status: 400, code: 'invalid_cursor' });
+        assertErrorBody(await call(server, 'GET', `/v1/pets?status=pending&cursor=${encodeURIComponent(cursor)}`, { key }), { status: 400, code: 'invalid_cursor' });
       });
     });
 
@@ -383,13 +361,13 @@ for (const dialect of ALL_DIALECTS) {
 
       it('answers 404 pet_not_found for an id no pet has', async () => {
         const pet = await createPet(server, key);
-        assertError(await call(server, 'GET', `/v1/pets/${pet.id + 1_000_000}`, { key }), 404, 'pet_not_found');
-        assertError(await call(server, 'GET', `/v1/pets/${Number.MAX_SAFE_INTEGER}`, { key }), 404, 'pet_not_found');
+        assertErrorBody(await call(server, 'GET', `/v1/pets/${pet.id + 1_000_000}`, { key }), { status: 404, code: 'pet_not_found' });
+        assertErrorBody(await call(server, 'GET', `/v1/pets/${Number.MAX_SAFE_INTEGER}`, { key }), { status: 404, code: 'pet_not_found' });
       });
 
       it('answers 400 validation_failed for a petId that is not a whole number from 1 to 2^53-1', async () => {
         for (const petId of ['abc', '1.5', '0', '-1', '1e2', '0x10', '9007199254740992']) {
-          const body = assertError(await call(server, 'GET', `/v1/pets/${petId}`, { key }), 400, 'validation_failed');
+          const body = assertErrorBody(await call(server, 'GET', `/v1/pets/${petId}`, { key }), { status: 400, code: 'validation_failed' });
           assert.match(body.message, /petId/, `petId ${petId}: ${body.message}`);
         }
       });
@@ -399,7 +377,7 @@ for (const dialect of ALL_DIALECTS) {
       it('answers 401 unauthorized with a Bearer challenge when no key is sent', async () => {
         for (const [method, path] of [['GET', '/v1/pets'], ['GET', '/v1/pets/1'], ['POST', '/v1/pets']] as const) {
           const answer = await call(server, method, path, method === 'POST' ? { body: { name: unique('nokey'), categoryId: 1 } } : {});
-          assertError(answer, 401, 'unauthorized');
+          assertErrorBody(answer, { status: 401, code: 'unauthorized' });
           assert.match(answer.headers.get('www-authenticate') ?? '', /^Bearer/);
         }
       });
@@ -408,12 +386,12 @@ for (const dialect of ALL_DIALECTS) {
         const wrongKeys = [`ask_${'A'.repeat(43)}`, key.slice(0, -1), `${key}x`, 'not-a-key'];
         for (const wrong of wrongKeys) {
           const answer = await call(server, 'GET', '/v1/pets', { key: wrong });
-          assertError(answer, 401, 'unauthorized');
+          assertErrorBody(answer, { status: 401, code: 'unauthorized' });
           assert.match(answer.headers.get('www-authenticate') ?? '', /^Bearer/);
         }
         for (const authorization of [`Basic ${Buffer.from(`user:${key}`).toString('base64')}`, key, 'Bearer', '']) {
           const answer = await call(server, 'GET', '/v1/pets', { headers: { authorization } });
-          assertError(answer, 401, 'unauthorized');
+          assertErrorBody(answer, { status: 401, code: 'unauthorized' });
           assert.match(answer.headers.get('www-authenticate') ?? '', /^Bearer/);
         }
       });
@@ -434,10 +412,10 @@ for (const dialect of ALL_DIALECTS) {
         ];
         for (const { body, contentType } of bodies) {
           const answer = await call(server, 'POST', '/v1/pets', { body, headers: { 'content-type': contentType } });
-          assertError(answer, 401, 'unauthorized');
+          assertErrorBody(answer, { status: 401, code: 'unauthorized' });
         }
-        assertError(await call(server, 'GET', '/v1/pets?limit=abc'), 401, 'unauthorized');
-        assertError(await call(server, 'GET', '/v1/pets/abc'), 401, 'unauthorized');
+        assertErrorBody(await call(server, 'GET', '/v1/pets?limit=abc'), { status: 401, code: 'unauthorized' });
+        assertErrorBody(await call(server, 'GET', '/v1/pets/abc'), { status: 401, code: 'unauthorized' });
       });
     });
 
@@ -457,10 +435,10 @@ for (const dialect of ALL_DIALECTS) {
           { body: { categoryId: 1 }, field: 'body.name' },
         ];
         for (const { body, field } of cases) {
-          const error = assertError(await call(server, 'POST', '/v1/pets', { key, body }), 400, 'validation_failed');
+          const error = assertErrorBody(await call(server, 'POST', '/v1/pets', { key, body }), { status: 400, code: 'validation_failed' });
           assert.ok(error.details?.some((d) => d.field === field), `${JSON.stringify(body)}: details name ${field}: ${JSON.stringify(error)}`);
         }
-        const unknownField = assertError(await call(server, 'POST', '/v1/pets', { key, body: { name, categoryId: 1, stauts: 'sold' } }), 400, 'validation_failed');
+        const unknownField = assertErrorBody(await call(server, 'POST', '/v1/pets', { key, body: { name, categoryId: 1, stauts: 'sold' } }), { status: 400, code: 'validation_failed' });
         assert.match(unknownField.message, /stauts/);
         const { pets } = await walk(server, key, '/v1/pets?limit=100');
         assert.ok(!pets.some((p) => p.name === name), 'no invalid pet was stored');
@@ -469,7 +447,7 @@ for (const dialect of ALL_DIALECTS) {
       it('answers 400 malformed_json for invalid JSON, an empty body, or an integer beyond 2^53-1, and stores nothing', async () => {
         const name = unique('huge');
         for (const body of ['{', '', '{"name":"x",}', `{"name":"${name}","categoryId":9007199254740993}`]) {
-          assertError(await call(server, 'POST', '/v1/pets', { key, body, headers: { 'content-type': 'application/json' } }), 400, 'malformed_json');
+          assertErrorBody(await call(server, 'POST', '/v1/pets', { key, body, headers: { 'content-type': 'application/json' } }), { status: 400, code: 'malformed_json' });
         }
         const { pets } = await walk(server, key, '/v1/pets?limit=100');
         assert.ok(!pets.some((p) => p.name === name), 'the pet with a rounded categoryId was not stored');
@@ -478,30 +456,30 @@ for (const dialect of ALL_DIALECTS) {
       it('answers 413 payload_too_large for a body over 64 KiB', async () => {
         const body = JSON.stringify({ name: unique('big').padEnd(65 * 1024, 'x'), categoryId: 1 });
         assert.ok(Buffer.byteLength(body) > 64 * 1024);
-        assertError(await call(server, 'POST', '/v1/pets', { key, body, headers: { 'content-type': 'application/json' } }), 413, 'payload_too_large');
+        assertErrorBody(await call(server, 'POST', '/v1/pets', { key, body, headers: { 'content-type': 'application/json' } }), { status: 413, code: 'payload_too_large' });
       });
 
       it('answers 415 unsupported_media_type for text/plain', async () => {
         const body = JSON.stringify({ name: unique('plain'), categoryId: 1 });
-        assertError(await call(server, 'POST', '/v1/pets', { key, body, headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+        assertErrorBody(await call(server, 'POST', '/v1/pets', { key, body, headers: { 'content-type': 'text/plain' } }), { status: 415, code: 'unsupported_media_type' });
       });
     });
 
     describe('when the path or the method is unknown', () => {
       it('answers 404 route_not_found for /v1/nope, with or without a key', async () => {
-        assertError(await call(server, 'GET', '/v1/nope', { key }), 404, 'route_not_found');
-        assertError(await call(server, 'GET', '/v1/nope'), 404, 'route_not_found');
+        assertErrorBody(await call(server, 'GET', '/v1/nope', { key }), { status: 404, code: 'route_not_found' });
+        assertErrorBody(await call(server, 'GET', '/v1/nope'), { status: 404, code: 'route_not_found' });
       });
 
       it('answers 405 method_not_allowed with an Allow header for DELETE /v1/pets', async () => {
         const answer = await call(server, 'DELETE', '/v1/pets', { key });
-        assertError(answer, 405, 'method_not_allowed');
+        assertErrorBody(answer, { status: 405, code: 'method_not_allowed' });
         const allow = (answer.headers.get('allow') ?? '').split(/,\s*/);
         assert.ok(allow.includes('GET') && allow.includes('POST'), `Allow: ${allow.join(', ')}`);
         assert.ok(!allow.includes('DELETE'));
 
         const put = await call(server, 'PUT', '/v1/pets/1', { key, body: { name: 'x', categoryId: 1 } });
-        assertError(put, 405, 'method_not_allowed');
+        assertErrorBody(put, { status: 405, code: 'method_not_allowed' });
         assert.ok((put.headers.get('allow') ?? '').split(/,\s*/).includes('GET'));
       });
     });
@@ -600,7 +578,7 @@ for (const dialect of ALL_DIALECTS) {
         assert.equal(revoke.code, 0, revoke.stderr);
 
         const answer = await call(revokeServer, 'GET', '/v1/pets', { key: revoked });
-        assertError(answer, 401, 'unauthorized');
+        assertErrorBody(answer, { status: 401, code: 'unauthorized' });
         assert.match(answer.headers.get('www-authenticate') ?? '', /^Bearer/);
         assert.equal((await call(revokeServer, 'GET', '/v1/pets', { key: kept })).status, 200, 'other keys keep working');
 
@@ -626,7 +604,7 @@ for (const dialect of ALL_DIALECTS) {
         assert.equal((await call(server, 'GET', '/v1/pets?limit=1', { key: expiring })).status, 200, 'the key works at first');
         await sleep(createdBy + 1500 - Date.now());
         const answer = await call(server, 'GET', '/v1/pets?limit=1', { key: expiring });
-        assertError(answer, 401, 'unauthorized');
+        assertErrorBody(answer, { status: 401, code: 'unauthorized' });
         assert.match(answer.headers.get('www-authenticate') ?? '', /^Bearer/);
       });
     });

@@ -36,7 +36,7 @@ describe('rate limit', () => {
     t.clock.now += 15_000;
     const response = await list(t.auth);
     assert.equal(response.statusCode, 429);
-    assertErrorBody(response, 429, 'rate_limited', 'more than 3 requests in one minute with this key; retry after 45 s');
+    assertErrorBody(response, { status: 429, code: 'rate_limited', message: 'more than 3 requests in one minute with this key; retry after 45 s' });
     assert.equal(response.headers['retry-after'], '45');
     assert.equal(response.headers['ratelimit'], '"per-key";r=0;t=45');
     assert.equal(response.headers['ratelimit-policy'], '"per-key";q=3;w=60');
@@ -61,7 +61,7 @@ describe('rate limit', () => {
       const statuses = await Promise.all(Array.from({ length: 4 }, () => list(randomKey())));
       assert.deepEqual(statuses.map((r) => r.statusCode).sort(), [401, 401, 401, 429]);
       const refused = statuses.find((r) => r.statusCode === 429)!;
-      assertErrorBody(refused, 429, 'rate_limited', 'more than 3 keys from this address failed verification in one minute; retry after 60 s');
+      assertErrorBody(refused, { status: 429, code: 'rate_limited', message: 'more than 3 keys from this address failed verification in one minute; retry after 60 s' });
       assert.equal(refused.headers['retry-after'], '60');
 
       // Keys of known prefixes are always verified: the cached one, one never used, one made just now.

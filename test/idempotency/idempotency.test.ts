@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { IDEMPOTENCY_LEASE_MS, purgeExpiredIdempotencyKeys } from '../../src/idempotency/idempotency.service.js';
 import { issueApiKey } from '../../src/keys/keys.service.js';
-import { assertErrorBody } from '../helpers/assertions.js';
+import { assertErrorBody } from '../helpers/error-body.js';
 import { sampleValue } from '../helpers/metrics.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
@@ -87,7 +87,7 @@ for (const dialect of ALL_DIALECTS) {
         const name = uniqueName();
         assert.equal((await create(key, { name, categoryId: 7 })).statusCode, 201);
         const other = uniqueName();
-        assertErrorBody(await create(key, { name: other, categoryId: 7 }), 'idempotency_key_reused', 422, /another request/);
+        assertErrorBody(await create(key, { name: other, categoryId: 7 }), { status: 422, code: 'idempotency_key_reused', message: /another request/ });
         assert.equal((await petsNamed(other)).length, 0);
       });
 
@@ -101,7 +101,7 @@ for (const dialect of ALL_DIALECTS) {
           headers: { ...t.auth, ...json, 'idempotency-key': key },
           payload: JSON.stringify({ status: 'sold' }),
         });
-        assertErrorBody(patch, 'idempotency_key_reused', 422, /another request/);
+        assertErrorBody(patch, { status: 422, code: 'idempotency_key_reused', message: /another request/ });
         assert.equal((await petsNamed(body.name))[0]!.status, 'available');
       });
 
@@ -127,7 +127,7 @@ for (const dialect of ALL_DIALECTS) {
       ] as const) {
         it(`POST /v1/pets > with a key of ${scenario} > answers 400 invalid_idempotency_key and creates nothing`, async () => {
           const name = uniqueName();
-          assertErrorBody(await create(value, { name, categoryId: 7 }), 'invalid_idempotency_key', 400, /Idempotency-Key/);
+          assertErrorBody(await create(value, { name, categoryId: 7 }), { status: 400, code: 'invalid_idempotency_key', message: /Idempotency-Key/ });
           assert.equal((await petsNamed(name)).length, 0);
         });
       }
@@ -139,7 +139,7 @@ for (const dialect of ALL_DIALECTS) {
       it('POST /v1/pets > a body refused by validation > keeps no key, so the corrected retry runs', async () => {
         const key = newKey();
         const name = uniqueName();
-        assertErrorBody(await create(key, { name, categoryId: 'seven' }), 'validation_failed', 400, /categoryId/);
+        assertErrorBody(await create(key, { name, categoryId: 'seven' }), { status: 400, code: 'validation_failed', message: /categoryId/ });
         assert.deepEqual(await storedKey(key), []);
         const corrected = await create(key, { name, categoryId: 7 });
         assert.equal(corrected.statusCode, 201);
@@ -150,7 +150,7 @@ for (const dialect of ALL_DIALECTS) {
         const key = newKey();
         const body = { name: uniqueName(), categoryId: 7 };
         failing.add(key);
-        assertErrorBody(await create(key, body), 'internal_error', 500, /internal error/);
+        assertErrorBody(await create(key, body), { status: 500, code: 'internal_error', message: /internal error/ });
         failing.delete(key);
         assert.deepEqual(await storedKey(key), []);
         const retry = await create(key, body);
@@ -175,7 +175,7 @@ for (const dialect of ALL_DIALECTS) {
         const first = create(key, body);
         await reserved.opened;
         const during = await create(key, body);
-        assertErrorBody(during, 'idempotency_key_in_use', 409, /still running/);
+        assertErrorBody(during, { status: 409, code: 'idempotency_key_in_use', message: /still running/ });
         assert.equal(during.headers['retry-after'], '1');
         hold.gate.open();
         const answer = await first;
@@ -196,7 +196,7 @@ for (const dialect of ALL_DIALECTS) {
         await reserved.opened;
         t.clock.now += IDEMPOTENCY_LEASE_MS;
         // Only a retry of the same request may take it over; another one is still a misuse of the key.
-        assertErrorBody(await create(key, { ...body, name: uniqueName() }), 'idempotency_key_reused', 422, /another request/);
+        assertErrorBody(await create(key, { ...body, name: uniqueName() }), { status: 422, code: 'idempotency_key_reused', message: /another request/ });
         const retry = await create(key, body);
         assert.equal(retry.statusCode, 201);
         assert.equal(retry.headers['idempotent-replayed'], undefined);
@@ -225,7 +225,7 @@ for (const dialect of ALL_DIALECTS) {
         const firsts = answers.filter((a) => a.statusCode === 201 && a.headers['idempotent-replayed'] === undefined);
         assert.equal(firsts.length, 1);
         for (const answer of answers) {
-          if (answer.statusCode === 409) assertErrorBody(answer, 'idempotency_key_in_use', 409, /still running/);
+          if (answer.statusCode === 409) assertErrorBody(answer, { status: 409, code: 'idempotency_key_in_use', message: /still running/ });
           else assert.equal(answer.body, firsts[0]!.body);
         }
         assert.equal((await petsNamed(body.name)).length, 1);
@@ -249,7 +249,7 @@ for (const dialect of ALL_DIALECTS) {
         const patch = (ifMatch: string) =>
           t.app.inject({ method: 'PATCH', url: `/v1/pets/${pet.id}`, headers: { ...t.auth, ...json, 'if-match': ifMatch, 'idempotency-key': key }, payload: '{"status":"sold"}' });
         const first = await patch(`"${pet.id}-99"`);
-        assertErrorBody(first, 'precondition_failed', 412, /changed/);
+        assertErrorBody(first, { status: 412, code: 'precondition_failed', message: /changed/ });
         assert.deepEqual(await storedKey(key), [], 'the key is released, as after a 400');
         // The documented recovery: read it again, then retry, keeping the key.
         const current = await t.app.inject({ method: 'GET', url: `/v1/pets/${pet.id}`, headers: t.auth });
@@ -267,7 +267,7 @@ for (const dialect of ALL_DIALECTS) {
         const pet = await createdPet();
         const key = newKey();
         const remove = (ifMatch: string) => t.app.inject({ method: 'DELETE', url: `/v1/pets/${pet.id}`, headers: { ...t.auth, 'if-match': ifMatch, 'idempotency-key': key } });
-        assertErrorBody(await remove(`"${pet.id}-99"`), 'precondition_failed', 412, /changed/);
+        assertErrorBody(await remove(`"${pet.id}-99"`), { status: 412, code: 'precondition_failed', message: /changed/ });
         assert.deepEqual(await storedKey(key), []);
         const retry = await remove('*');
         assert.equal(retry.statusCode, 204, retry.body);
@@ -306,7 +306,7 @@ for (const dialect of ALL_DIALECTS) {
         const key = newKey();
         assert.equal((await t.app.inject({ method: 'DELETE', url: `/v1/pets/${one.id}`, headers: { ...t.auth, 'idempotency-key': key } })).statusCode, 204);
         const other = await t.app.inject({ method: 'DELETE', url: `/v1/pets/${two.id}`, headers: { ...t.auth, 'idempotency-key': key } });
-        assertErrorBody(other, 'idempotency_key_reused', 422, /another request/);
+        assertErrorBody(other, { status: 422, code: 'idempotency_key_reused', message: /another request/ });
         assert.equal((await petsNamed(two.name)).length, 1);
       });
     });
@@ -347,7 +347,7 @@ for (const dialect of ALL_DIALECTS) {
         const key = newKey();
         const deliver = () => t.app.inject({ method: 'POST', url: `/v1/store/orders/${order.id}/deliver`, headers: { ...t.auth, 'idempotency-key': key } });
         const first = await deliver();
-        assertErrorBody(first, 'order_state_conflict', 409, /placed/);
+        assertErrorBody(first, { status: 409, code: 'order_state_conflict', message: /placed/ });
         await t.app.inject({ method: 'POST', url: `/v1/store/orders/${order.id}/approve`, headers: t.auth });
         const retry = await deliver();
         assert.equal(retry.statusCode, 409);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertErrorBody } from '../helpers/assertions.js';
+import { assertErrorBody } from '../helpers/error-body.js';
 import { nextLinkOf, walkPages } from '../helpers/pages.js';
 import { assertStoreInvariant, storeInvariantBreaches } from '../helpers/store-invariant.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -82,7 +82,7 @@ for (const dialect of ALL_DIALECTS) {
         it(`for ${article(status)} ${status} pet > answers 409 pet_not_available naming the status, and changes nothing`, async () => {
           const petId = await createPet(status);
           const before = await storedPet(petId);
-          assertErrorBody(await place(petId), 'pet_not_available', 409, new RegExp(`pet ${petId} is ${status}`));
+          assertErrorBody(await place(petId), { status: 409, code: 'pet_not_available', message: new RegExp(`pet ${petId} is ${status}`) });
           assert.deepEqual(await storedPet(petId), before);
           assert.deepEqual(await storedOrders(petId), []);
         });
@@ -91,12 +91,12 @@ for (const dialect of ALL_DIALECTS) {
       it('for a pet that already has an open order > answers 409 pet_not_available (it is pending)', async () => {
         const petId = await createPet();
         await placed(petId);
-        assertErrorBody(await place(petId), 'pet_not_available', 409, /is pending/);
+        assertErrorBody(await place(petId), { status: 409, code: 'pet_not_available', message: /is pending/ });
         assert.equal((await storedOrders(petId)).length, 1);
       });
 
       it('for a pet that does not exist > answers 404 pet_not_found', async () => {
-        assertErrorBody(await place(987654321), 'pet_not_found', 404, /no pet has id 987654321/);
+        assertErrorBody(await place(987654321), { status: 404, code: 'pet_not_found', message: /no pet has id 987654321/ });
       });
 
       it('ids > grow and are never reused', async () => {
@@ -117,18 +117,18 @@ for (const dialect of ALL_DIALECTS) {
       ] as const) {
         it(`with ${name} > answers 400 validation_failed`, async () => {
           const response = await t.app.inject({ method: 'POST', url: '/v1/store/orders', headers: { ...t.auth, ...json }, payload: JSON.stringify(payload) });
-          assertErrorBody(response, 'validation_failed', 400, field);
+          assertErrorBody(response, { status: 400, code: 'validation_failed', message: field });
         });
       }
 
       it('with a petId beyond 2^53−1 > answers 400 malformed_json rather than rounding it', async () => {
         const response = await t.app.inject({ method: 'POST', url: '/v1/store/orders', headers: { ...t.auth, ...json }, payload: '{"petId":9007199254740993}' });
-        assertErrorBody(response, 'malformed_json', 400);
+        assertErrorBody(response, { status: 400, code: 'malformed_json' });
       });
 
       it('without a key > answers 401', async () => {
         const response = await t.app.inject({ method: 'POST', url: '/v1/store/orders', headers: json, payload: { petId: 1 } });
-        assertErrorBody(response, 'unauthorized', 401);
+        assertErrorBody(response, { status: 401, code: 'unauthorized' });
       });
     });
 
@@ -142,12 +142,12 @@ for (const dialect of ALL_DIALECTS) {
       });
 
       it('an unknown id > answers 404 order_not_found', async () => {
-        assertErrorBody(await getOrder(987654321), 'order_not_found', 404, /no order has id 987654321/);
+        assertErrorBody(await getOrder(987654321), { status: 404, code: 'order_not_found', message: /no order has id 987654321/ });
       });
 
       it('a malformed id or a query parameter > answers 400', async () => {
-        assertErrorBody(await t.app.inject({ method: 'GET', url: '/v1/store/orders/abc', headers: t.auth }), 'validation_failed', 400, /orderId/);
-        assertErrorBody(await t.app.inject({ method: 'GET', url: '/v1/store/orders/1?x=1', headers: t.auth }), 'validation_failed', 400);
+        assertErrorBody(await t.app.inject({ method: 'GET', url: '/v1/store/orders/abc', headers: t.auth }), { status: 400, code: 'validation_failed', message: /orderId/ });
+        assertErrorBody(await t.app.inject({ method: 'GET', url: '/v1/store/orders/1?x=1', headers: t.auth }), { status: 400, code: 'validation_failed' });
       });
     });
 
@@ -165,7 +165,7 @@ for (const dialect of ALL_DIALECTS) {
             it(`${action} on ${article(from)} ${from} order > answers 409 order_state_conflict naming ${from}, and changes nothing`, async () => {
               const order = await orderIn(from);
               const petBefore = await storedPet(order.petId);
-              const { message } = assertErrorBody(await act(order.id, action), 'order_state_conflict', 409);
+              const { message } = assertErrorBody(await act(order.id, action), { status: 409, code: 'order_state_conflict' });
               // Written out, so the grammar is checked too ("an approved order", not "a approved").
               const applies = { approve: 'a placed order', deliver: 'an approved order', cancel: 'a placed or approved order' }[action];
               assert.equal(message, `order ${order.id} is ${from}; ${action} applies only to ${applies}`);
@@ -193,7 +193,7 @@ for (const dialect of ALL_DIALECTS) {
       }
 
       it('on an unknown order > answers 404 order_not_found', async () => {
-        for (const action of ['approve', 'deliver', 'cancel']) assertErrorBody(await act(987654321, action), 'order_not_found', 404);
+        for (const action of ['approve', 'deliver', 'cancel']) assertErrorBody(await act(987654321, action), { status: 404, code: 'order_not_found' });
       });
 
       it('with an empty JSON object as body > is accepted', async () => {
@@ -203,21 +203,21 @@ for (const dialect of ALL_DIALECTS) {
 
       it('with a body that has fields > answers 400 naming them, and changes nothing', async () => {
         const order = await placed(await createPet());
-        assertErrorBody(await act(order.id, 'cancel', '{"reason":"changed my mind"}'), 'validation_failed', 400, /body\.reason is not accepted/);
-        assertErrorBody(await act(order.id, 'cancel', '[]'), 'validation_failed', 400, /takes no body/);
+        assertErrorBody(await act(order.id, 'cancel', '{"reason":"changed my mind"}'), { status: 400, code: 'validation_failed', message: /body\.reason is not accepted/ });
+        assertErrorBody(await act(order.id, 'cancel', '[]'), { status: 400, code: 'validation_failed', message: /takes no body/ });
         assert.equal((await getOrder(order.id)).json().status, 'placed');
       });
 
       it('a method the path does not take > answers 405 with Allow', async () => {
         const response = await t.app.inject({ method: 'DELETE', url: '/v1/store/orders/1', headers: t.auth });
-        assertErrorBody(response, 'method_not_allowed', 405);
+        assertErrorBody(response, { status: 405, code: 'method_not_allowed' });
         assert.equal(response.headers.allow, 'GET, HEAD');
         assert.equal((await t.app.inject({ method: 'GET', url: '/v1/store/orders/1/cancel', headers: t.auth })).headers.allow, 'POST');
       });
 
       it('an unknown action > answers 404 route_not_found', async () => {
         const order = await placed(await createPet());
-        assertErrorBody(await act(order.id, 'refund'), 'route_not_found', 404);
+        assertErrorBody(await act(order.id, 'refund'), { status: 404, code: 'route_not_found' });
       });
     });
 
@@ -227,7 +227,7 @@ for (const dialect of ALL_DIALECTS) {
           const order = await orderIn(status);
           const before = await storedPet(order.petId);
           for (const newStatus of ['available', 'sold']) {
-            assertErrorBody(await patchPet(order.petId, { status: newStatus }), 'pet_has_open_order', 409, new RegExp(`pet ${order.petId} has an open order ${order.id} \\(${status}\\)`));
+            assertErrorBody(await patchPet(order.petId, { status: newStatus }), { status: 409, code: 'pet_has_open_order', message: new RegExp(`pet ${order.petId} has an open order ${order.id} \\(${status}\\)`) });
           }
           assert.deepEqual(await storedPet(order.petId), before);
         }
@@ -245,12 +245,12 @@ for (const dialect of ALL_DIALECTS) {
         const petId = await createPet();
         const etag = String((await getPet(petId)).headers.etag);
         await placed(petId);
-        assertErrorBody(await patchPet(petId, { status: 'sold' }, { 'if-match': etag }), 'precondition_failed', 412);
+        assertErrorBody(await patchPet(petId, { status: 'sold' }, { 'if-match': etag }), { status: 412, code: 'precondition_failed' });
       });
 
       it('DELETE while an order is open > answers 409 pet_has_open_order and the pet stays', async () => {
         const order = await orderIn('approved');
-        assertErrorBody(await deletePet(order.petId), 'pet_has_open_order', 409, /cannot be removed/);
+        assertErrorBody(await deletePet(order.petId), { status: 409, code: 'pet_has_open_order', message: /cannot be removed/ });
         assert.equal((await getPet(order.petId)).statusCode, 200);
       });
 
@@ -262,13 +262,13 @@ for (const dialect of ALL_DIALECTS) {
 
       it('after a delivery > the status stays sold (409 pet_sold_by_order) but the pet may be removed, and its order stays readable', async () => {
         const order = await orderIn('delivered');
-        assertErrorBody(await patchPet(order.petId, { status: 'available' }), 'pet_sold_by_order', 409, new RegExp(`sold by order ${order.id}`));
+        assertErrorBody(await patchPet(order.petId, { status: 'available' }), { status: 409, code: 'pet_sold_by_order', message: new RegExp(`sold by order ${order.id}`) });
         assert.equal((await patchPet(order.petId, { name: 'Sold Rex', status: 'sold' })).statusCode, 200);
         assert.equal((await deletePet(order.petId)).statusCode, 204);
         const read = await getOrder(order.id);
         assert.equal(read.statusCode, 200);
         assert.equal(read.json().petId, order.petId);
-        assertErrorBody(await place(order.petId), 'pet_not_found', 404);
+        assertErrorBody(await place(order.petId), { status: 404, code: 'pet_not_found' });
         await assertStoreInvariant(t.database.db);
       });
 
@@ -315,17 +315,17 @@ for (const dialect of ALL_DIALECTS) {
         for (let i = 0; i < 2; i++) await act((await placed(petId)).id, 'cancel');
         const link = nextLinkOf((await t.app.inject({ method: 'GET', url: `/v1/store/orders?petId=${petId}&limit=1`, headers: t.auth })).headers.link)!;
         const cursor = new URL(link, 'http://x').searchParams.get('cursor')!;
-        assertErrorBody(await t.app.inject({ method: 'GET', url: `/v1/store/orders?petId=${petId}&status=placed&cursor=${cursor}`, headers: t.auth }), 'invalid_cursor', 400, /other filters/);
+        assertErrorBody(await t.app.inject({ method: 'GET', url: `/v1/store/orders?petId=${petId}&status=placed&cursor=${cursor}`, headers: t.auth }), { status: 400, code: 'invalid_cursor', message: /other filters/ });
         await createPet();
         await createPet();
         const petsLink = nextLinkOf((await t.app.inject({ method: 'GET', url: '/v1/pets?limit=1', headers: t.auth })).headers.link)!;
         const petsCursor = new URL(petsLink, 'http://x').searchParams.get('cursor')!;
-        assertErrorBody(await t.app.inject({ method: 'GET', url: `/v1/store/orders?cursor=${petsCursor}`, headers: t.auth }), 'invalid_cursor', 400, /not a cursor this service made/);
+        assertErrorBody(await t.app.inject({ method: 'GET', url: `/v1/store/orders?cursor=${petsCursor}`, headers: t.auth }), { status: 400, code: 'invalid_cursor', message: /not a cursor this service made/ });
       });
 
       for (const query of ['limit=0', 'limit=101', 'limit=1e1', 'status=sold', 'petId=0', 'petId=abc', 'petId=1&petId=2', 'name=Rex', 'cursor=']) {
         it(`with ${query} > answers 400 validation_failed`, async () => {
-          assertErrorBody(await t.app.inject({ method: 'GET', url: `/v1/store/orders?${query}`, headers: t.auth }), 'validation_failed', 400);
+          assertErrorBody(await t.app.inject({ method: 'GET', url: `/v1/store/orders?${query}`, headers: t.auth }), { status: 400, code: 'validation_failed' });
         });
       }
     });
@@ -335,7 +335,7 @@ for (const dialect of ALL_DIALECTS) {
         const petId = await createPet();
         const answers = await Promise.all(Array.from({ length: 30 }, () => place(petId)));
         assert.deepEqual(answers.map((a) => a.statusCode).sort(), [201, ...Array(29).fill(409)]);
-        for (const answer of answers.filter((a) => a.statusCode === 409)) assertErrorBody(answer, 'pet_not_available', 409);
+        for (const answer of answers.filter((a) => a.statusCode === 409)) assertErrorBody(answer, { status: 409, code: 'pet_not_available' });
         assert.equal((await storedOrders(petId)).length, 1);
         await assertStoreInvariant(t.database.db);
       });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertErrorBody } from '../helpers/assertions.js';
+import { assertErrorBody } from '../helpers/error-body.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 
@@ -144,7 +144,7 @@ for (const dialect of ALL_DIALECTS) {
           const { pet } = await create();
           const before = await stored(pet.id);
           const response = await patch(pet.id, body);
-          const error = assertErrorBody(response, code, 400, message);
+          const error = assertErrorBody(response, { status: 400, code: code, message: message });
           if (code === 'validation_failed') assert.ok(error.details && error.details.length > 0 && error.details.every((d) => d.field.startsWith('body')));
           assert.deepEqual(await stored(pet.id), before);
         });
@@ -152,7 +152,7 @@ for (const dialect of ALL_DIALECTS) {
 
       it('when name and categoryId are both null > names both', async () => {
         const { pet } = await create();
-        const error = assertErrorBody(await patch(pet.id, { name: null, categoryId: null }), 'validation_failed', 400);
+        const error = assertErrorBody(await patch(pet.id, { name: null, categoryId: null }), { status: 400, code: 'validation_failed' });
         assert.deepEqual(error.details?.map((d) => d.field), ['body.name', 'body.categoryId']);
       });
 
@@ -161,38 +161,38 @@ for (const dialect of ALL_DIALECTS) {
           const { pet } = await create();
           const before = await stored(pet.id);
           const response = await patch(pet.id, '{"status":"sold"}', { 'content-type': contentType });
-          assertErrorBody(response, 'unsupported_media_type', 415, /^body must be application\/merge-patch\+json or application\/json, not /);
+          assertErrorBody(response, { status: 415, code: 'unsupported_media_type', message: /^body must be application\/merge-patch\+json or application\/json, not / });
           assert.deepEqual(await stored(pet.id), before);
         });
       }
 
       it('when createPet is sent a merge patch media type > still answers 415, as before', async () => {
         const response = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, 'content-type': MERGE_PATCH }, payload: '{"name":"Rex","categoryId":1}' });
-        assertErrorBody(response, 'unsupported_media_type', 415, /^body must be application\/json, not application\/merge-patch\+json$/);
+        assertErrorBody(response, { status: 415, code: 'unsupported_media_type', message: /^body must be application\/json, not application\/merge-patch\+json$/ });
       });
 
       it('when no pet has the id > answers 404 pet_not_found, with or without If-Match', async () => {
         assert.deepEqual((await patch(987654321, { status: 'sold' })).json(), { code: 'pet_not_found', message: 'no pet has id 987654321', status: 404 });
-        assertErrorBody(await patch(987654321, { status: 'sold' }, { 'if-match': '"987654321-1"' }), 'pet_not_found', 404);
-        assertErrorBody(await patch(987654321, { status: 'sold' }, { 'if-match': '*' }), 'pet_not_found', 404);
+        assertErrorBody(await patch(987654321, { status: 'sold' }, { 'if-match': '"987654321-1"' }), { status: 404, code: 'pet_not_found' });
+        assertErrorBody(await patch(987654321, { status: 'sold' }, { 'if-match': '*' }), { status: 404, code: 'pet_not_found' });
       });
 
       for (const petId of ['abc', '0', '1.5', '9007199254740992']) {
         it(`when petId is ${petId} > answers 400 validation_failed naming path.petId`, async () => {
-          assertErrorBody(await t.app.inject({ method: 'PATCH', url: `/v1/pets/${petId}`, headers: { ...t.auth, 'content-type': MERGE_PATCH }, payload: '{"status":"sold"}' }), 'validation_failed', 400, /path\.petId/);
+          assertErrorBody(await t.app.inject({ method: 'PATCH', url: `/v1/pets/${petId}`, headers: { ...t.auth, 'content-type': MERGE_PATCH }, payload: '{"status":"sold"}' }), { status: 400, code: 'validation_failed', message: /path\.petId/ });
         });
       }
 
       it('when a query parameter is sent > answers 400 naming it', async () => {
         const { pet } = await create();
         const response = await t.app.inject({ method: 'PATCH', url: `/v1/pets/${pet.id}?status=sold`, headers: { ...t.auth, 'content-type': MERGE_PATCH }, payload: '{"status":"sold"}' });
-        assertErrorBody(response, 'validation_failed', 400, /^query\.status is not a known query parameter$/);
+        assertErrorBody(response, { status: 400, code: 'validation_failed', message: /^query\.status is not a known query parameter$/ });
       });
 
       it('without a key > answers 401 before looking at the body or the pet', async () => {
         const { pet } = await create();
         const response = await t.app.inject({ method: 'PATCH', url: `/v1/pets/${pet.id}`, headers: { 'content-type': 'text/plain' }, payload: 'nonsense' });
-        assertErrorBody(response, 'unauthorized', 401);
+        assertErrorBody(response, { status: 401, code: 'unauthorized' });
         assert.equal((await stored(pet.id))?.version, 1);
       });
     });
@@ -210,7 +210,7 @@ for (const dialect of ALL_DIALECTS) {
         assert.equal((await patch(pet.id, { name: 'First' }, { 'if-match': etag })).statusCode, 200);
         const before = await stored(pet.id);
         const response = await patch(pet.id, { name: 'Second' }, { 'if-match': etag });
-        assertErrorBody(response, 'precondition_failed', 412, new RegExp(`^pet ${pet.id} has changed since the ETag in If-Match was read`));
+        assertErrorBody(response, { status: 412, code: 'precondition_failed', message: new RegExp(`^pet ${pet.id} has changed since the ETag in If-Match was read`) });
         assert.deepEqual(await stored(pet.id), before);
         assert.equal((await get(pet.id)).json().name, 'First');
       });
@@ -228,7 +228,7 @@ for (const dialect of ALL_DIALECTS) {
       it('when it is the weak form of the current ETag > answers 412 saying weak tags are never accepted, not that the pet changed', async () => {
         const { pet, etag } = await create();
         const response = await patch(pet.id, { status: 'sold' }, { 'if-match': `W/${etag}` });
-        const { message } = assertErrorBody(response, 'precondition_failed', 412);
+        const { message } = assertErrorBody(response, { status: 412, code: 'precondition_failed' });
         assert.equal(
           message,
           `pet ${pet.id}: If-Match names only weak entity tags (W/"…"), which never match: If-Match compares strongly (RFC 9110 §13.1.1); send the ETag of the last answer exactly as received, without W/`,
@@ -240,7 +240,7 @@ for (const dialect of ALL_DIALECTS) {
         const { pet, etag } = await create();
         assert.equal((await patch(pet.id, { name: 'First' }, { 'if-match': etag })).statusCode, 200);
         const response = await patch(pet.id, { name: 'Second' }, { 'if-match': `${etag}, W/"${pet.id}-2"` });
-        assertErrorBody(response, 'precondition_failed', 412, new RegExp(`^pet ${pet.id} has changed since the ETag in If-Match was read; .*weak entity tags \\(W/"…"\\) never match`));
+        assertErrorBody(response, { status: 412, code: 'precondition_failed', message: new RegExp(`^pet ${pet.id} has changed since the ETag in If-Match was read; .*weak entity tags \\(W/"…"\\) never match`) });
       });
 
       const refused: [string, (created: Created) => string][] = [
@@ -249,7 +249,7 @@ for (const dialect of ALL_DIALECTS) {
       for (const [scenario, tagOf] of refused) {
         it(`when it is ${scenario} > answers 412 and changes nothing`, async () => {
           const created = await create();
-          assertErrorBody(await patch(created.pet.id, { status: 'sold' }, { 'if-match': tagOf(created) }), 'precondition_failed', 412);
+          assertErrorBody(await patch(created.pet.id, { status: 'sold' }, { 'if-match': tagOf(created) }), { status: 412, code: 'precondition_failed' });
           assert.equal((await stored(created.pet.id))?.version, 1);
         });
       }
@@ -262,7 +262,7 @@ for (const dialect of ALL_DIALECTS) {
         it(`when it is ${scenario} > answers 400 validation_failed naming header.If-Match and changes nothing`, async () => {
           const { pet } = await create();
           const response = await patch(pet.id, { status: 'sold' }, { 'if-match': value === 'UNQUOTED' ? `${pet.id}-1` : value });
-          const error = assertErrorBody(response, 'validation_failed', 400, /^header\.If-Match /);
+          const error = assertErrorBody(response, { status: 400, code: 'validation_failed', message: /^header\.If-Match / });
           assert.deepEqual(error.details?.map((d) => d.field), ['header.If-Match']);
           assert.equal((await stored(pet.id))?.version, 1);
         });
@@ -292,8 +292,8 @@ for (const dialect of ALL_DIALECTS) {
         assert.equal(response.headers['content-length'], undefined);
         assert.equal(await stored(pet.id), undefined);
         assert.deepEqual((await get(pet.id)).json(), { code: 'pet_not_found', message: `no pet has id ${pet.id}`, status: 404 });
-        assertErrorBody(await patch(pet.id, { status: 'sold' }), 'pet_not_found', 404);
-        assertErrorBody(await remove(pet.id), 'pet_not_found', 404);
+        assertErrorBody(await patch(pet.id, { status: 'sold' }), { status: 404, code: 'pet_not_found' });
+        assertErrorBody(await remove(pet.id), { status: 404, code: 'pet_not_found' });
         const listed = (await t.app.inject({ method: 'GET', url: '/v1/pets?limit=100', headers: t.auth })).json() as { id: number }[];
         assert.ok(!listed.some((p) => p.id === pet.id));
         assert.ok(listed.some((p) => p.id === other.pet.id));
@@ -301,7 +301,7 @@ for (const dialect of ALL_DIALECTS) {
 
       it('when no pet has the id > answers 404 pet_not_found', async () => {
         assert.deepEqual((await remove(987654321)).json(), { code: 'pet_not_found', message: 'no pet has id 987654321', status: 404 });
-        assertErrorBody(await remove(987654321, { 'if-match': '*' }), 'pet_not_found', 404);
+        assertErrorBody(await remove(987654321, { 'if-match': '*' }), { status: 404, code: 'pet_not_found' });
       });
 
       it('when the newest pet is removed and another added > the new one gets a larger id: ids are never reused', async () => {
@@ -314,14 +314,14 @@ for (const dialect of ALL_DIALECTS) {
 
       it('with If-Match naming the weak form of the current ETag > answers 412 saying weak tags are never accepted, and keeps the pet', async () => {
         const { pet, etag } = await create();
-        assertErrorBody(await remove(pet.id, { 'if-match': `W/${etag}` }), 'precondition_failed', 412, /only weak entity tags .*never match/);
+        assertErrorBody(await remove(pet.id, { 'if-match': `W/${etag}` }), { status: 412, code: 'precondition_failed', message: /only weak entity tags .*never match/ });
         assert.equal((await stored(pet.id))?.version, 1);
       });
 
       it('with If-Match naming an old ETag > answers 412 and keeps the pet', async () => {
         const { pet, etag } = await create();
         await patch(pet.id, { status: 'sold' });
-        assertErrorBody(await remove(pet.id, { 'if-match': etag }), 'precondition_failed', 412);
+        assertErrorBody(await remove(pet.id, { 'if-match': etag }), { status: 412, code: 'precondition_failed' });
         assert.equal((await stored(pet.id))?.status, 'sold');
       });
 
@@ -336,13 +336,13 @@ for (const dialect of ALL_DIALECTS) {
 
       it('with a malformed If-Match > answers 400 and keeps the pet', async () => {
         const { pet } = await create();
-        assertErrorBody(await remove(pet.id, { 'if-match': 'W/' }), 'validation_failed', 400, /^header\.If-Match /);
+        assertErrorBody(await remove(pet.id, { 'if-match': 'W/' }), { status: 400, code: 'validation_failed', message: /^header\.If-Match / });
         assert.notEqual(await stored(pet.id), undefined);
       });
 
       it('without a key > answers 401 and keeps the pet', async () => {
         const { pet } = await create();
-        assertErrorBody(await t.app.inject({ method: 'DELETE', url: `/v1/pets/${pet.id}` }), 'unauthorized', 401);
+        assertErrorBody(await t.app.inject({ method: 'DELETE', url: `/v1/pets/${pet.id}` }), { status: 401, code: 'unauthorized' });
         assert.notEqual(await stored(pet.id), undefined);
       });
     });
