@@ -9,6 +9,8 @@ export interface TcpProxy {
   port: number;
   cut(): Promise<void>;
   stall(): void;
+  /** Resolves when bytes arrive while stalled (held back): a query has reached the silent network. */
+  heldBytes(): Promise<void>;
   restore(): Promise<void>;
   close(): Promise<void>;
 }
@@ -16,6 +18,7 @@ export interface TcpProxy {
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
   let stalled = false;
+  let onHeld: (() => void)[] = [];
 
   const server = net.createServer((client) => {
     const upstream = net.connect(target.port, target.host);
@@ -27,6 +30,10 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     const forward = (from: net.Socket, to: net.Socket) =>
       from.on('data', (chunk) => {
         if (!stalled) to.write(chunk);
+        else if (from === client) {
+          for (const resolve of onHeld) resolve();
+          onHeld = [];
+        }
       });
     forward(client, upstream);
     forward(upstream, client);
@@ -54,6 +61,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     stall() {
       stalled = true;
+    },
+    heldBytes() {
+      return new Promise<void>((resolve) => onHeld.push(resolve));
     },
     async restore() {
       stalled = false;
