@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { MAX_NESTING } from '../../src/http/json-body.js';
 import { assertErrorBody } from '../helpers/error-body.js';
+import { rawRequest } from '../helpers/raw-http.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 
@@ -200,15 +201,6 @@ describe('errors found before routing', () => {
   });
   after(() => t.close());
 
-  /** Sends raw bytes, as a broken client would, and answers the raw HTTP response. */
-  const rawRequest = (text: string) =>
-    new Promise<string>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1', () => socket.end(text));
-      let answer = '';
-      socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk));
-      socket.on('close', () => resolve(answer)).on('error', reject);
-    });
-  const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
 
   it('a URL that does not decode > answers 400 bad_request in the Error shape with the usual headers', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/v1/pets/%E0%A4%A' });
@@ -219,10 +211,10 @@ describe('errors found before routing', () => {
   });
 
   it('a malformed header line > answers 400 bad_request in the Error shape', async () => {
-    const answer = await rawRequest('GET /v1/pets HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n');
+    const { raw: answer, body } = await rawRequest(port, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n', { end: true });
     assert.match(answer, /^HTTP\/1\.1 400 /);
     assert.match(answer, /\r\nContent-Type: application\/json/i);
-    assert.deepEqual(bodyOf(answer), { code: 'bad_request', message: 'the HTTP request is malformed', status: 400 });
+    assert.deepEqual(JSON.parse(body), { code: 'bad_request', message: 'the HTTP request is malformed', status: 400 });
     const requestId = /\r\nX-Request-Id: ([0-9a-f-]{36})\r\n/i.exec(answer)?.[1];
     assert.ok(requestId, 'the answer carries a request id');
     assert.ok(t.logs.some((line) => line.requestId === requestId && line.msg === 'request' && line.statusCode === 400));
@@ -230,24 +222,24 @@ describe('errors found before routing', () => {
 
   it('a client that aborts its upload > is not mistaken for a database outage', async () => {
     const before = t.logs.length;
+    const earlier = new Set(t.logs);
     const key = t.auth.authorization;
-    // Half the body, then the connection drops.
+    // Half the body, then the connection drops once those bytes are sent.
     await new Promise<void>((resolve) => {
       const socket = connect(port, '127.0.0.1', () => {
-        socket.write(`POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`);
-        setTimeout(() => socket.destroy(), 100);
+        socket.write(`POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`, () => socket.destroy());
       });
       socket.on('close', () => resolve());
     });
-    for (let i = 0; i < 50 && !t.logs.slice(before).some((line) => line.msg === 'request'); i++) await new Promise((r) => setTimeout(r, 20));
+    await t.waitForLog((line) => line.msg === 'request' && !earlier.has(line));
     const lines = t.logs.slice(before);
     assert.ok(lines.some((line) => line.msg === 'request'), 'the aborted request has its log line');
     assert.ok(!lines.some((line) => line.msg === 'database unavailable'), JSON.stringify(lines));
   });
 
   it('headers beyond the server limit > answer 431 headers_too_large in the Error shape', async () => {
-    const answer = await rawRequest(`GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const { raw: answer, body } = await rawRequest(port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, { end: true });
     assert.match(answer, /^HTTP\/1\.1 431 /);
-    assert.deepEqual(bodyOf(answer), { code: 'headers_too_large', message: 'the request headers are too large', status: 431 });
+    assert.deepEqual(JSON.parse(body), { code: 'headers_too_large', message: 'the request headers are too large', status: 431 });
   });
 });
