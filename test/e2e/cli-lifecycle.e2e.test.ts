@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { sqlitePathOf } from '../../src/db/create-db.js';
 import { call, createKey, KEY_PATTERN, listKeysJson, type Pet, suitePlaces, unique, walk } from '../helpers/cli-e2e.js';
 import { type RunningService, runCli, spawnService } from '../helpers/spawn-service.js';
+import { waitUntil } from '../helpers/wait-for.js';
 import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 
 for (const dialect of ALL_DIALECTS) {
@@ -31,7 +32,7 @@ for (const dialect of ALL_DIALECTS) {
         bootstrapDatabaseUrl = await newDatabaseUrl();
         first = await spawnService({ databaseUrl: bootstrapDatabaseUrl, args: ['serve'] });
         // The key is made once the service listens, so it may follow the "listening" line.
-        for (let i = 0; i < 100 && !/ask_[A-Za-z0-9_-]{43}/.test(first.stdout()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+        await waitUntil(() => /ask_[A-Za-z0-9_-]{43}/.test(first.stdout()), { deadlineMs: 5000, everyMs: 50, what: 'the bootstrap key is not printed' });
       });
       after(async () => {
         await first?.stop();
