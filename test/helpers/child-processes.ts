@@ -1,7 +1,7 @@
 /**
  * The child processes of end-to-end tests: their environment, the set of those still running
  * (so an `after` hook can stop them all, and none outlives the test process), and the FIFO a
- * service's stdout can be written to. spawn-service.ts starts them.
+ * service's stdout can be written to. spawn-service.ts starts and stops them.
  */
 import { type ChildProcess, spawnSync } from 'node:child_process';
 import { closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs';
