@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { it } from 'node:test';
-import { childEnv, REPO_ROOT } from './helpers/spawn-service.js';
+import { childEnv } from './helpers/child-processes.js';
+import { REPO_ROOT } from './helpers/spawn-service.js';
 
 const POSTGRES_ONLY_FILES = ['test/db/outage.test.ts', 'test/pets/pets.concurrency.test.ts', 'test/e2e/missing-database.e2e.test.ts'];
 

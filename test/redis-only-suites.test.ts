@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { it } from 'node:test';
-import { childEnv, REPO_ROOT } from './helpers/spawn-service.js';
+import { childEnv } from './helpers/child-processes.js';
+import { REPO_ROOT } from './helpers/spawn-service.js';
 
 const REDIS_ONLY_FILES = ['test/e2e/redis-fleet.e2e.test.ts'];
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { AnimalStoreError, createAnimalStoreClient, type Pet } from '../../client/src/index.js';
-import { type DroppingProxy, startDroppingProxy } from '../helpers/dropping-proxy.js';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { type RunningService, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, createEmptyDatabaseUrl, describeOnDialect } from '../helpers/test-db.js';
 
@@ -110,7 +110,7 @@ for (const dialect of ALL_DIALECTS) {
     });
 
     it('client > a create whose answer is lost > is retried with the same Idempotency-Key and the service accepts the header', async () => {
-      const proxy: DroppingProxy = await startDroppingProxy({ host: '127.0.0.1', port: service.port });
+      const proxy: TcpProxy = await startTcpProxy({ host: '127.0.0.1', port: service.port });
       try {
         const seen: string[] = [];
         const client = createAnimalStoreClient({
@@ -137,7 +137,7 @@ for (const dialect of ALL_DIALECTS) {
     it(
       'client > a create whose answer is lost > leaves exactly one pet',
       async () => {
-        const proxy = await startDroppingProxy({ host: '127.0.0.1', port: service.port });
+        const proxy = await startTcpProxy({ host: '127.0.0.1', port: service.port });
         try {
           const client = createAnimalStoreClient({ baseUrl: proxy.baseUrl, apiKey: key, retry: { sleep: async () => {} } });
           proxy.dropNextAnswers(1, 'POST');

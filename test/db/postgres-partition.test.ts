@@ -6,57 +6,15 @@
  * keepalive only notices after hours).
  */
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { after, before, it } from 'node:test';
 import { createDb, type DbHandle } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { placeOrder } from '../../src/orders/orders.service.js';
 import { createPet, updatePet } from '../../src/pets/pets.service.js';
+import { startTcpProxy } from '../helpers/tcp-proxy.js';
 import { createEmptyDatabaseUrl, describeOnPostgres } from '../helpers/test-db.js';
 
 const STATEMENT_TIMEOUT_MS = 1000;
-
-/**
- * Forwards bytes until a client → server chunk matches `trigger`; that chunk still goes through,
- * then nothing more does in either direction, and closing either side is not passed on: a black
- * hole, as a partition is, with the server left holding whatever the matching statement took.
- */
-async function startPartitioningProxy(target: { host: string; port: number }, trigger: RegExp) {
-  const sockets = new Set<net.Socket>();
-  let partitioned = false;
-  let partitionedOnce: () => void = () => {};
-  const partition = new Promise<void>((resolve) => (partitionedOnce = resolve));
-  const server = net.createServer((client) => {
-    const upstream = net.connect(target.port, target.host);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => socket.destroy());
-    }
-    client.on('data', (chunk: Buffer) => {
-      if (partitioned) return;
-      upstream.write(chunk);
-      if (trigger.test(chunk.toString('latin1'))) {
-        partitioned = true;
-        partitionedOnce();
-      }
-    });
-    upstream.on('data', (chunk: Buffer) => {
-      if (!partitioned) client.write(chunk);
-    });
-    client.on('close', () => partitioned || upstream.destroy());
-    upstream.on('close', () => partitioned || client.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    partition,
-    /** Ends the partition the hard way: every socket closed, so the server sees its client gone. */
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
 
 describeOnPostgres('PostgreSQL partition during a write transaction', {}, () => {
   let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;
@@ -77,7 +35,8 @@ describeOnPostgres('PostgreSQL partition during a write transaction', {}, () => 
   /** An instance whose link to PostgreSQL partitions right after it sends a statement matching `trigger`. */
   const instancePartitionedAfter = async (trigger: RegExp) => {
     const url = new URL(place.url);
-    const proxy = await startPartitioningProxy({ host: url.hostname, port: Number(url.port || 5432) }, trigger);
+    const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+    const partition = proxy.partitionAfter(trigger);
     url.hostname = '127.0.0.1';
     url.port = String(proxy.port);
     const handle = createDb(url.toString(), { poolMax: 1, statementTimeoutMs: STATEMENT_TIMEOUT_MS });
@@ -85,7 +44,7 @@ describeOnPostgres('PostgreSQL partition during a write transaction', {}, () => 
       await handle.close().catch(() => {});
       await proxy.close();
     });
-    return { db: handle.db, partition: proxy.partition };
+    return { db: handle.db, partition };
   };
 
   /**

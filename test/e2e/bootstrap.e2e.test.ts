@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type RunningService, runCli, spawnService, stopAllServices, waitForListeningProcesses } from '../helpers/spawn-service.js';
 import { createEmptyDatabaseUrl } from '../helpers/test-db.js';
+import { waitUntil } from '../helpers/wait-for.js';
 
 const KEY = /ask_[A-Za-z0-9_-]{43}/;
 
@@ -32,7 +33,7 @@ describe('animal-store serve on an empty key store', { timeout: 60_000 }, () => 
     assert.deepEqual(JSON.parse(listed.stdout), []);
 
     const started = await spawnService({ databaseUrl: fresh.url, args: ['serve'] });
-    for (let i = 0; i < 50 && !KEY.test(started.stdout()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitUntil(() => KEY.test(started.stdout()), { deadlineMs: 5000, everyMs: 50, what: 'the bootstrap key is not printed' });
     assert.match(started.stdout(), KEY);
     assert.match(started.stdout(), new RegExp(`curl -H "Authorization: Bearer ask_[^"]+" ${started.baseUrl}/v1/pets`));
   });
@@ -43,7 +44,7 @@ describe('animal-store serve on an empty key store', { timeout: 60_000 }, () => 
       const service = await spawnService({ databaseUrl: place.url, args: ['serve', '--workers', '2'] });
       // A worker stopped while still starting would fail the stop; this test is about the key.
       await waitForListeningProcesses(service, 2);
-      for (let i = 0; i < 50 && !KEY.test(service.stdout()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      await waitUntil(() => KEY.test(service.stdout()), { deadlineMs: 5000, everyMs: 50, what: 'the bootstrap key is not printed' });
       assert.match(service.stdout(), new RegExp(`${service.baseUrl}/v1/pets`));
       assert.equal((await service.stop()).code, 0);
     } finally {

@@ -9,7 +9,8 @@ import { once } from 'node:events';
 import { connect, createServer } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { childEnv, CLI_PATH, type ExitResult, REPO_ROOT, runCli } from '../helpers/spawn-service.js';
+import { childEnv, type ExitResult } from '../helpers/child-processes.js';
+import { CLI_PATH, REPO_ROOT, runCli } from '../helpers/spawn-service.js';
 import { createEmptyDatabaseUrl } from '../helpers/test-db.js';
 
 async function freePort(): Promise<number> {

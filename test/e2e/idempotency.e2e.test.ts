@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import type { DialectName } from '../../src/db/create-db.js';
-import { type RunningService, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
-import { createEmptyDatabaseUrl, describeOnDialect } from '../helpers/test-db.js';
+import { type Fleet, startFleet } from '../helpers/fleet.js';
+import type { RunningService } from '../helpers/spawn-service.js';
+import { describeOnDialect } from '../helpers/test-db.js';
 
 const RETRIES = 45;
 
@@ -29,35 +30,25 @@ async function call(service: RunningService, method: string, path: string, key: 
   return { status: response.status, replayed: response.headers.get('idempotent-replayed'), location: response.headers.get('location'), body: await response.text() };
 }
 
-const SETUPS: { name: string; dialect: DialectName; instances: number; args: string[] }[] = [
-  { name: 'three instances on one PostgreSQL database', dialect: 'postgres', instances: 3, args: ['serve', '--no-bootstrap-key'] },
-  { name: 'three worker processes on one SQLite file', dialect: 'sqlite', instances: 1, args: ['serve', '--no-bootstrap-key', '--workers', '3'] },
+const SETUPS: { name: string; dialect: DialectName; instances: number; workers?: number }[] = [
+  { name: 'three instances on one PostgreSQL database', dialect: 'postgres', instances: 3 },
+  { name: 'three worker processes on one SQLite file', dialect: 'sqlite', instances: 1, workers: 3 },
 ];
 
 for (const setup of SETUPS) {
   describeOnDialect(setup.dialect, `Idempotency-Key across processes: ${setup.name}`, { timeout: 180_000 }, () => {
-    let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;
+    let fleet: Fleet | undefined;
     let services: RunningService[] = [];
     let key: string;
     const at = (i: number) => services[i % services.length]!;
 
     before(async () => {
-      place = await createEmptyDatabaseUrl(setup.dialect);
-      const migrated = await runCli(['migrate'], { DATABASE_URL: place.url });
-      assert.equal(migrated.code, 0, migrated.stderr);
-      services = await Promise.all(
-        Array.from({ length: setup.instances }, () => spawnService({ databaseUrl: place.url, args: setup.args, env: { DATABASE_POOL_MAX: '5', RATE_LIMIT_PER_MINUTE: '0' } })),
-      );
-      const created = await runCli(['keys', 'create', '--name', 'retrier'], { DATABASE_URL: place.url });
-      assert.equal(created.code, 0, created.stderr);
-      key = created.stdout.trim().split('\n').at(-1)!;
+      fleet = await startFleet({ dialect: setup.dialect, instances: setup.instances, workers: setup.workers, env: { DATABASE_POOL_MAX: '5', RATE_LIMIT_PER_MINUTE: '0' }, keyName: 'retrier' });
+      ({ instances: services, key } = fleet);
       // Every process verifies the key and opens its connections before the burst.
       await Promise.all(Array.from({ length: RETRIES }, (_, i) => call(at(i), 'GET', '/v1/pets?limit=1', key)));
     });
-    after(async () => {
-      await stopAllServices();
-      await place?.remove();
-    });
+    after(() => fleet?.stop());
 
     it('POST /v1/pets > many concurrent retries with one Idempotency-Key on every instance > make exactly one animal, and every later retry replays it', async () => {
       const name = `Once ${randomUUID().slice(0, 8)}`;

@@ -8,9 +8,10 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { createDb, type DbHandle, type DialectName } from '../../src/db/create-db.js';
-import { type RunningService, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
+import { type Fleet, startFleet } from '../helpers/fleet.js';
+import type { RunningService } from '../helpers/spawn-service.js';
 import { assertStoreInvariant } from '../helpers/store-invariant.js';
-import { createEmptyDatabaseUrl, describeOnDialect } from '../helpers/test-db.js';
+import { describeOnDialect } from '../helpers/test-db.js';
 
 const BUYERS = 60;
 
@@ -45,28 +46,20 @@ const SETUPS: { dialect: DialectName; name: string }[] = [
 
 for (const setup of SETUPS) {
   describeOnDialect(setup.dialect, `the store under races: ${setup.name}`, { timeout: 240_000 }, () => {
-    let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;
+    let fleet: Fleet | undefined;
     let services: RunningService[] = [];
     let observer: DbHandle;
     let key: string;
     const at = (i: number) => services[i % services.length]!;
 
     before(async () => {
-      place = await createEmptyDatabaseUrl(setup.dialect);
-      const migrated = await runCli(['migrate'], { DATABASE_URL: place.url });
-      assert.equal(migrated.code, 0, migrated.stderr);
-      services = await Promise.all(
-        [0, 1, 2].map(() => spawnService({ databaseUrl: place.url, env: { DATABASE_POOL_MAX: '5', RATE_LIMIT_PER_MINUTE: '0' } })),
-      );
-      const created = await runCli(['keys', 'create', '--name', 'store'], { DATABASE_URL: place.url });
-      assert.equal(created.code, 0, created.stderr);
-      key = created.stdout.trim().split('\n').at(-1)!;
-      observer = createDb(place.url, { poolMax: 1 });
+      fleet = await startFleet({ dialect: setup.dialect, env: { DATABASE_POOL_MAX: '5', RATE_LIMIT_PER_MINUTE: '0' }, keyName: 'store' });
+      ({ instances: services, key } = fleet);
+      observer = createDb(fleet.databaseUrl, { poolMax: 1 });
     });
     after(async () => {
       await observer?.close();
-      await stopAllServices();
-      await place?.remove();
+      await fleet?.stop();
     });
 
     const createPet = async (name = 'Contested') => {

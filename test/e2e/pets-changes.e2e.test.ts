@@ -7,8 +7,9 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { DialectName } from '../../src/db/create-db.js';
-import { type RunningService, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
-import { createEmptyDatabaseUrl, describeOnDialect } from '../helpers/test-db.js';
+import { type Fleet, startFleet } from '../helpers/fleet.js';
+import type { RunningService } from '../helpers/spawn-service.js';
+import { describeOnDialect } from '../helpers/test-db.js';
 
 const WRITERS = 60;
 
@@ -35,35 +36,25 @@ async function call(service: RunningService, method: string, path: string, key: 
 
 const counts = (answers: Answer[]) => answers.reduce<Record<number, number>>((all, a) => ({ ...all, [a.status]: (all[a.status] ?? 0) + 1 }), {});
 
-const SETUPS: { name: string; dialect: DialectName; instances: number; args: string[] }[] = [
-  { name: 'three instances on one PostgreSQL database', dialect: 'postgres', instances: 3, args: ['serve', '--no-bootstrap-key'] },
-  { name: 'three worker processes on one SQLite file', dialect: 'sqlite', instances: 1, args: ['serve', '--no-bootstrap-key', '--workers', '3'] },
+const SETUPS: { name: string; dialect: DialectName; instances: number; workers?: number }[] = [
+  { name: 'three instances on one PostgreSQL database', dialect: 'postgres', instances: 3 },
+  { name: 'three worker processes on one SQLite file', dialect: 'sqlite', instances: 1, workers: 3 },
 ];
 
 for (const setup of SETUPS) {
   describeOnDialect(setup.dialect, `concurrent changes of one pet: ${setup.name}`, { timeout: 180_000 }, () => {
-    let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;
+    let fleet: Fleet | undefined;
     let services: RunningService[] = [];
     let key: string;
     /** The instance for the i-th request: round robin over the instances (workers share one port). */
     const at = (i: number) => services[i % services.length]!;
 
     before(async () => {
-      place = await createEmptyDatabaseUrl(setup.dialect);
-      // Migrate once first, so the instances start on a ready schema.
-      const migrated = await runCli(['migrate'], { DATABASE_URL: place.url });
-      assert.equal(migrated.code, 0, migrated.stderr);
-      services = await Promise.all(
-        Array.from({ length: setup.instances }, () => spawnService({ databaseUrl: place.url, args: setup.args, env: { DATABASE_POOL_MAX: '5', RATE_LIMIT_PER_MINUTE: '0' } })),
-      );
-      const created = await runCli(['keys', 'create', '--name', 'writers'], { DATABASE_URL: place.url });
-      assert.equal(created.code, 0, created.stderr);
-      key = created.stdout.trim().split('\n').at(-1)!;
+      // Migrated once first, so the instances start on a ready schema.
+      fleet = await startFleet({ dialect: setup.dialect, instances: setup.instances, workers: setup.workers, env: { DATABASE_POOL_MAX: '5', RATE_LIMIT_PER_MINUTE: '0' }, keyName: 'writers' });
+      ({ instances: services, key } = fleet);
     });
-    after(async () => {
-      await stopAllServices();
-      await place?.remove();
-    });
+    after(() => fleet?.stop());
 
     const create = async () => {
       const created = await call(at(0), 'POST', '/v1/pets', key, { body: { name: 'Contested', categoryId: 1 } });

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
-import { childEnv, CLI_PATH, type ExitResult, REPO_ROOT } from '../helpers/spawn-service.js';
+import { childEnv, type ExitResult } from '../helpers/child-processes.js';
+import { CLI_PATH, REPO_ROOT } from '../helpers/spawn-service.js';
 import { createEmptyDatabaseUrl } from '../helpers/test-db.js';
 
 const children = new Set<ChildProcess>();

@@ -1,17 +1,15 @@
 /**
  * Real processes for end-to-end tests: the built command (`dist/cli.js`) run as a child process,
  * either to completion (`runCli`) or as a listening server (`spawnService`). Several servers may
- * run at once, against one database or several. Every child started here is remembered, so an
- * `after` hook can stop them all (`stopAllServices`) and none outlives the test process.
+ * run at once, against one database or several. Every child started here is remembered
+ * (child-processes.ts), so an `after` hook can stop them all (`stopAllServices`) and none outlives
+ * the test process.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { closeSync, constants, existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
-import { Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { CONFIG_DEFAULTS } from '../../src/config.js';
+import { childEnv, type ExitResult, type ExtraEnv, live, openFifo, track } from './child-processes.js';
 
 /**
  * The flags the service runs with in production (`npm start`, the Dockerfile): tests and the
@@ -21,13 +19,6 @@ export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8'];
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI_PATH = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-
-export type ExtraEnv = Record<string, string | undefined>;
-
-export interface ExitResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
 
 export interface CliResult extends ExitResult {
   stdout: string;
@@ -91,36 +82,8 @@ export interface RunningService {
   stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<ExitResult>;
 }
 
-const live = new Set<ChildProcess>();
-
-// Last resort: whatever happens to the tests, no server outlives the test process.
-process.once('exit', () => {
-  for (const child of live) child.kill('SIGKILL');
-});
-
-/** The environment of a child: this process's, without any service configuration or test-runner variable, plus `extra`. */
-export function childEnv(extra: ExtraEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of [...Object.keys(CONFIG_DEFAULTS), 'NODE_TEST_CONTEXT']) delete env[name];
-  for (const [name, value] of Object.entries(extra)) {
-    if (value === undefined) delete env[name];
-    else env[name] = value;
-  }
-  return env;
-}
-
 function assertBuilt(): void {
   if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} does not exist: run \`npm run build\` first (npm test does)`);
-}
-
-function track(child: ChildProcess): Promise<ExitResult> {
-  live.add(child);
-  return new Promise((resolve) => {
-    child.once('exit', (code, signal) => {
-      live.delete(child);
-      resolve({ code, signal });
-    });
-  });
 }
 
 /** Runs `node dist/cli.js ...args` to completion and answers its exit and its output. */
@@ -272,29 +235,6 @@ export async function spawnService(options: SpawnServiceOptions): Promise<Runnin
       logs.length = 0;
     },
     stop,
-  };
-}
-
-/**
- * A FIFO in a fresh folder: this process holds its read end (opened first, without waiting for a
- * writer), the child gets its write end, so the child's stdout is a pipe like `serve | reader`'s.
- */
-function openFifo(): { writeFd: number; reader: Socket; closeWriteEnd(): void; remove(): void } {
-  const folder = mkdtempSync(join(tmpdir(), 'animal-store-stdout-'));
-  const path = join(folder, 'stdout');
-  const made = spawnSync('mkfifo', [path]);
-  if (made.status !== 0) throw new Error(`mkfifo failed: ${String(made.stderr)}`);
-  const readFd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  const writeFd = openSync(path, constants.O_WRONLY);
-  const reader = new Socket({ fd: readFd, readable: true, writable: false });
-  return {
-    writeFd,
-    reader,
-    closeWriteEnd: () => closeSync(writeFd),
-    remove: () => {
-      reader.destroy();
-      rmSync(folder, { recursive: true, force: true });
-    },
   };
 }
 

@@ -3,21 +3,10 @@ import { type AddressInfo, connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { MAX_NESTING } from '../../src/http/json-body.js';
+import { assertErrorBody } from '../helpers/error-body.js';
+import { rawRequest } from '../helpers/raw-http.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
-
-/** Asserts the one Error shape: exactly code, message, status (and details when given). */
-function assertErrorBody(response: { statusCode: number; headers: Record<string, unknown>; json(): any }, code: string, status: number) {
-  assert.equal(response.statusCode, status);
-  assert.match(String(response.headers['content-type']), /^application\/json/);
-  const body = response.json();
-  assert.deepEqual(Object.keys(body).filter((k) => k !== 'details').sort(), ['code', 'message', 'status']);
-  assert.equal(body.code, code);
-  assert.equal(body.status, status);
-  assert.equal(typeof body.message, 'string');
-  assert.ok(body.message.length > 0);
-  return body as { code: string; message: string; status: number };
-}
 
 for (const dialect of ALL_DIALECTS) {
   describeOnDialect(dialect, `error answers on ${dialect}`, {}, () => {
@@ -36,40 +25,40 @@ for (const dialect of ALL_DIALECTS) {
       });
 
     it('unknown route > answers 404 route_not_found', async () => {
-      const body = assertErrorBody(await t.app.inject({ method: 'GET', url: '/v1/animals' }), 'route_not_found', 404);
+      const body = assertErrorBody(await t.app.inject({ method: 'GET', url: '/v1/animals' }), { status: 404, code: 'route_not_found' });
       assert.equal(body.message, 'no operation at GET /v1/animals');
     });
 
     it('known path with a wrong method > answers 405 method_not_allowed with Allow', async () => {
       const response = await t.app.inject({ method: 'DELETE', url: '/v1/pets', headers: t.auth });
-      assertErrorBody(response, 'method_not_allowed', 405);
+      assertErrorBody(response, { status: 405, code: 'method_not_allowed' });
       assert.equal(response.headers.allow, 'GET, HEAD, POST');
       const onePet = await t.app.inject({ method: 'PUT', url: '/v1/pets/12' });
-      assertErrorBody(onePet, 'method_not_allowed', 405);
+      assertErrorBody(onePet, { status: 405, code: 'method_not_allowed' });
       assert.equal(onePet.headers.allow, 'DELETE, GET, HEAD, PATCH');
     });
 
     it('malformed JSON > answers 400 malformed_json', async () => {
-      assertErrorBody(await postRaw('{"name": "Rex",', 'application/json'), 'malformed_json', 400);
+      assertErrorBody(await postRaw('{"name": "Rex",', 'application/json'), { status: 400, code: 'malformed_json' });
     });
 
     it('an empty JSON body > answers 400 malformed_json', async () => {
-      assertErrorBody(await postRaw('', 'application/json'), 'malformed_json', 400);
+      assertErrorBody(await postRaw('', 'application/json'), { status: 400, code: 'malformed_json' });
     });
 
     it('no body at all > answers 400 validation_failed', async () => {
       const response = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: t.auth });
-      assertErrorBody(response, 'validation_failed', 400);
+      assertErrorBody(response, { status: 400, code: 'validation_failed' });
     });
 
     it('a JSON body that gives a field twice > answers 400 malformed_json rather than keeping the last', async () => {
-      const body = assertErrorBody(await postRaw('{"name":"x","categoryId":1,"name":"y"}', 'application/json'), 'malformed_json', 400);
+      const body = assertErrorBody(await postRaw('{"name":"x","categoryId":1,"name":"y"}', 'application/json'), { status: 400, code: 'malformed_json' });
       assert.match(body.message, /"name" twice/);
       assert.equal((await t.database.db.selectFrom('pets').selectAll().where('name', '=', 'y').execute()).length, 0);
     });
 
     it('a JSON body that gives a field twice, once with an escape > answers 400 malformed_json naming it', async () => {
-      const body = assertErrorBody(await postRaw('{"name":"x","categoryId":1,"n\\u0061me":"y"}', 'application/json'), 'malformed_json', 400);
+      const body = assertErrorBody(await postRaw('{"name":"x","categoryId":1,"n\\u0061me":"y"}', 'application/json'), { status: 400, code: 'malformed_json' });
       assert.match(body.message, /"name" twice/);
     });
 
@@ -82,7 +71,7 @@ for (const dialect of ALL_DIALECTS) {
           headers: { ...other.auth, 'content-type': 'application/json' },
           payload: '['.repeat(30_000) + ']'.repeat(30_000),
         });
-        const body = assertErrorBody(response, 'malformed_json', 400);
+        const body = assertErrorBody(response, { status: 400, code: 'malformed_json' });
         assert.equal(body.message, 'body is nested too deeply');
       } finally {
         await other.close();
@@ -91,9 +80,9 @@ for (const dialect of ALL_DIALECTS) {
 
     it(`a JSON body nested ${MAX_NESTING} deep > is read; ${MAX_NESTING + 1} deep > answers 400 malformed_json`, async () => {
       const nested = (depth: number) => `{"name":"x","categoryId":1,"deep":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
-      const read = assertErrorBody(await postRaw(nested(MAX_NESTING), 'application/json'), 'validation_failed', 400);
+      const read = assertErrorBody(await postRaw(nested(MAX_NESTING), 'application/json'), { status: 400, code: 'validation_failed' });
       assert.equal(read.message, 'body.deep is not a known field');
-      const refused = assertErrorBody(await postRaw(nested(MAX_NESTING + 1), 'application/json'), 'malformed_json', 400);
+      const refused = assertErrorBody(await postRaw(nested(MAX_NESTING + 1), 'application/json'), { status: 400, code: 'malformed_json' });
       assert.equal(refused.message, 'body is nested too deeply');
     });
 
@@ -104,22 +93,22 @@ for (const dialect of ALL_DIALECTS) {
         headers: { ...t.auth, 'content-type': 'application/json', 'content-encoding': 'gzip' },
         payload: '{"name":"x","categoryId":1}',
       });
-      assertErrorBody(response, 'unsupported_media_type', 415);
+      assertErrorBody(response, { status: 415, code: 'unsupported_media_type' });
     });
 
     it('a JSON body with __proto__ > answers 400 malformed_json', async () => {
-      assertErrorBody(await postRaw('{"name":"x","categoryId":1,"__proto__":{"admin":true}}', 'application/json'), 'malformed_json', 400);
+      assertErrorBody(await postRaw('{"name":"x","categoryId":1,"__proto__":{"admin":true}}', 'application/json'), { status: 400, code: 'malformed_json' });
     });
 
     it('a body over BODY_LIMIT > answers 413 payload_too_large and stores nothing', async () => {
       const response = await postRaw(JSON.stringify({ name: 'x'.repeat(3000), categoryId: 1 }), 'application/json');
-      assertErrorBody(response, 'payload_too_large', 413);
+      assertErrorBody(response, { status: 413, code: 'payload_too_large' });
       assert.equal((await t.database.db.selectFrom('pets').selectAll().execute()).length, 0);
     });
 
     for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
       it(`a ${contentType} body > answers 415 unsupported_media_type`, async () => {
-        assertErrorBody(await postRaw('name=Rex', contentType), 'unsupported_media_type', 415);
+        assertErrorBody(await postRaw('name=Rex', contentType), { status: 415, code: 'unsupported_media_type' });
       });
     }
 
@@ -162,7 +151,7 @@ for (const dialect of ALL_DIALECTS) {
       try {
         await sql`drop table pets`.execute(other.database.db);
         const response = await other.app.inject({ method: 'GET', url: '/v1/pets', headers: { ...other.auth, 'x-request-id': 'boom-1' } });
-        const body = assertErrorBody(response, 'internal_error', 500);
+        const body = assertErrorBody(response, { status: 500, code: 'internal_error' });
         assert.doesNotMatch(body.message, /pets|table|sql|relation/i);
         assert.ok(other.logs.some((line) => line.requestId === 'boom-1' && line.level === 50 && JSON.stringify(line.err).match(/pets/)));
       } finally {
@@ -212,29 +201,20 @@ describe('errors found before routing', () => {
   });
   after(() => t.close());
 
-  /** Sends raw bytes, as a broken client would, and answers the raw HTTP response. */
-  const rawRequest = (text: string) =>
-    new Promise<string>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1', () => socket.end(text));
-      let answer = '';
-      socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk));
-      socket.on('close', () => resolve(answer)).on('error', reject);
-    });
-  const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
 
   it('a URL that does not decode > answers 400 bad_request in the Error shape with the usual headers', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/v1/pets/%E0%A4%A' });
-    assertErrorBody(response, 'bad_request', 400);
+    assertErrorBody(response, { status: 400, code: 'bad_request' });
     assert.match(String(response.headers['x-request-id']), /^[0-9a-f-]{36}$/);
     assert.equal(response.headers['x-content-type-options'], 'nosniff');
     assert.equal(response.headers['cache-control'], 'no-store');
   });
 
   it('a malformed header line > answers 400 bad_request in the Error shape', async () => {
-    const answer = await rawRequest('GET /v1/pets HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n');
+    const { raw: answer, body } = await rawRequest(port, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n', { end: true });
     assert.match(answer, /^HTTP\/1\.1 400 /);
     assert.match(answer, /\r\nContent-Type: application\/json/i);
-    assert.deepEqual(bodyOf(answer), { code: 'bad_request', message: 'the HTTP request is malformed', status: 400 });
+    assert.deepEqual(JSON.parse(body), { code: 'bad_request', message: 'the HTTP request is malformed', status: 400 });
     const requestId = /\r\nX-Request-Id: ([0-9a-f-]{36})\r\n/i.exec(answer)?.[1];
     assert.ok(requestId, 'the answer carries a request id');
     assert.ok(t.logs.some((line) => line.requestId === requestId && line.msg === 'request' && line.statusCode === 400));
@@ -242,24 +222,24 @@ describe('errors found before routing', () => {
 
   it('a client that aborts its upload > is not mistaken for a database outage', async () => {
     const before = t.logs.length;
+    const earlier = new Set(t.logs);
     const key = t.auth.authorization;
-    // Half the body, then the connection drops.
+    // Half the body, then the connection drops once those bytes are sent.
     await new Promise<void>((resolve) => {
       const socket = connect(port, '127.0.0.1', () => {
-        socket.write(`POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`);
-        setTimeout(() => socket.destroy(), 100);
+        socket.write(`POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`, () => socket.destroy());
       });
       socket.on('close', () => resolve());
     });
-    for (let i = 0; i < 50 && !t.logs.slice(before).some((line) => line.msg === 'request'); i++) await new Promise((r) => setTimeout(r, 20));
+    await t.waitForLog((line) => line.msg === 'request' && !earlier.has(line));
     const lines = t.logs.slice(before);
     assert.ok(lines.some((line) => line.msg === 'request'), 'the aborted request has its log line');
     assert.ok(!lines.some((line) => line.msg === 'database unavailable'), JSON.stringify(lines));
   });
 
   it('headers beyond the server limit > answer 431 headers_too_large in the Error shape', async () => {
-    const answer = await rawRequest(`GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const { raw: answer, body } = await rawRequest(port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, { end: true });
     assert.match(answer, /^HTTP\/1\.1 431 /);
-    assert.deepEqual(bodyOf(answer), { code: 'headers_too_large', message: 'the request headers are too large', status: 431 });
+    assert.deepEqual(JSON.parse(body), { code: 'headers_too_large', message: 'the request headers are too large', status: 431 });
   });
 });

@@ -1,21 +1,10 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { type AddressInfo, connect, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { shouldInviteBody } from '../../src/http/expect-continue.js';
+import { askToContinue } from '../helpers/raw-http.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-
-/** Sends the head of a POST that asks `Expect: 100-continue`, and answers the first bytes the service sends back. */
-async function askToContinue(port: number, headers: string, bodyLength: number): Promise<{ socket: Socket; first: string }> {
-  const socket = connect(port, '127.0.0.1');
-  socket.on('error', () => {});
-  await once(socket, 'connect');
-  socket.write(
-    `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${headers}Content-Type: application/json\r\nContent-Length: ${bodyLength}\r\nExpect: 100-continue\r\n\r\n`,
-  );
-  const [chunk] = (await once(socket, 'data')) as [Buffer];
-  return { socket, first: String(chunk) };
-}
 
 describe('Expect: 100-continue', () => {
   let t: TestApp;

@@ -4,16 +4,11 @@
  * Raw bytes on a real port: inject() cannot send a request without Host, nor a broken one.
  */
 import assert from 'node:assert/strict';
-import { type AddressInfo, connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { protocolProblem } from '../../src/http/protocol-checks.js';
+import { type RawAnswer, rawRequest } from '../helpers/raw-http.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
 
 describe('refusals below the routes', () => {
   let t: TestApp;
@@ -25,28 +20,7 @@ describe('refusals below the routes', () => {
   });
   after(() => t.close());
 
-  /** Sends raw bytes and reads the first answer; the server ends the connection after it or the client does. */
-  const rawRequest = (text: string) =>
-    new Promise<RawAnswer>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1', () => socket.write(text));
-      let received = '';
-      const done = () => {
-        socket.destroy();
-        const head = received.slice(0, received.indexOf('\r\n\r\n'));
-        const [statusLine, ...lines] = head.split('\r\n');
-        const headers: Record<string, string> = {};
-        for (const line of lines) headers[line.slice(0, line.indexOf(':')).toLowerCase()] = line.slice(line.indexOf(':') + 1).trim();
-        resolve({ status: Number(statusLine?.split(' ')[1]), headers, body: received.slice(received.indexOf('\r\n\r\n') + 4) });
-      };
-      socket.setEncoding('utf8').on('data', (chunk: string) => {
-        received += chunk;
-        // One answer with a Content-Length is complete once its body is in.
-        const end = received.indexOf('\r\n\r\n');
-        const length = /\r\ncontent-length: *(\d+)/i.exec(received.slice(0, end))?.[1];
-        if (end !== -1 && length !== undefined && received.length - end - 4 >= Number(length)) done();
-      });
-      socket.on('close', done).on('error', reject);
-    });
+  const send = (text: string) => rawRequest(port, text);
 
   /** The answer is the Error shape with this status and code, carries a request id, and that request has its log line. */
   const assertShapedRefusal = async (answer: RawAnswer, status: number, code: string, message?: RegExp) => {
@@ -66,33 +40,33 @@ describe('refusals below the routes', () => {
   };
 
   it('an HTTP/1.1 request without Host > answers 400 bad_request in the Error shape with X-Request-Id', async () => {
-    const answer = await rawRequest('GET /v1/pets HTTP/1.1\r\nConnection: close\r\n\r\n');
+    const answer = await send('GET /v1/pets HTTP/1.1\r\nConnection: close\r\n\r\n');
     await assertShapedRefusal(answer, 400, 'bad_request', /Host/);
   });
 
   it('an HTTP/1.1 request without Host to a public route > answers the same 400, not the route', async () => {
-    const answer = await rawRequest('GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n');
+    const answer = await send('GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n');
     await assertShapedRefusal(answer, 400, 'bad_request', /Host/);
   });
 
   it('an HTTP/1.1 request with two Host headers > answers 400 bad_request (RFC 9112 §3.2)', async () => {
-    const answer = await rawRequest('GET /healthz HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\nConnection: close\r\n\r\n');
+    const answer = await send('GET /healthz HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\nConnection: close\r\n\r\n');
     await assertShapedRefusal(answer, 400, 'bad_request', /one Host header/);
   });
 
   it('an HTTP/1.0 request without Host > is served (Host is an HTTP/1.1 requirement)', async () => {
-    const answer = await rawRequest('GET /healthz HTTP/1.0\r\n\r\n');
+    const answer = await send('GET /healthz HTTP/1.0\r\n\r\n');
     assert.equal(answer.status, 200);
     assert.deepEqual(JSON.parse(answer.body), { status: 'ok' });
   });
 
   it('an expectation other than 100-continue > answers 417 expectation_failed in the Error shape', async () => {
-    const answer = await rawRequest('GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\nConnection: close\r\n\r\n');
+    const answer = await send('GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\nConnection: close\r\n\r\n');
     await assertShapedRefusal(answer, 417, 'expectation_failed', /100-continue/);
   });
 
   it('a CONNECT request > answers 400 bad_request in the Error shape instead of a dropped connection', async () => {
-    const answer = await rawRequest('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    const answer = await send('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
     await assertShapedRefusal(answer, 400, 'bad_request', /CONNECT/);
   });
 
@@ -106,7 +80,7 @@ describe('refusals below the routes', () => {
     ['a URL that does not decode', 'GET /v1/pets/%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'],
   ]) {
     it(`${name} > answers 400 bad_request in the Error shape with X-Request-Id`, async () => {
-      await assertShapedRefusal(await rawRequest(text!), 400, 'bad_request');
+      await assertShapedRefusal(await send(text!), 400, 'bad_request');
     });
   }
 });

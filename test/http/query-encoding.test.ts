@@ -38,15 +38,15 @@ describe('GET /v1/pets and /v1/store/orders with a query that is not valid perce
     // …but not when it sends a byte that is no UTF-8.
     const message = 'query.name is not valid percent-encoded UTF-8; encode the text as UTF-8 and percent-encode each byte (a % itself as %25)';
     const response = await get('/v1/pets?name=%FF');
-    assertErrorBody(response, 400, 'validation_failed', message);
+    assertErrorBody(response, { status: 400, code: 'validation_failed', message: message });
     assert.deepEqual(response.json().details, [{ field: 'query.name', message }]);
   });
 
   it('status=%E2%82 on the orders listing > answers 400 naming status', async () => {
-    assertErrorBody(await get('/v1/store/orders?status=%E2%82'), 400, 'validation_failed', /^query\.status is not valid percent-encoded UTF-8/);
+    assertErrorBody(await get('/v1/store/orders?status=%E2%82'), { status: 400, code: 'validation_failed', message: /^query\.status is not valid percent-encoded UTF-8/ });
   });
 
   it('without a key > answers 401 first, as for any other problem of the request', async () => {
-    assertErrorBody(await get('/v1/pets?name=%FF', false), 401, 'unauthorized', /a valid API key is required/);
+    assertErrorBody(await get('/v1/pets?name=%FF', false), { status: 401, code: 'unauthorized', message: /a valid API key is required/ });
   });
 });

@@ -65,7 +65,7 @@ function suite(limiter: Limiter): void {
   it(`${limiter} quota > 403 insufficient_scope > carries RateLimit and RateLimit-Policy and counts against the key`, async () => {
     const reader = await keyWith(t, 'pets:read');
     const refused = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: reader, payload: { name: 'Nope', categoryId: 1 } });
-    assertErrorBody(refused, 403, 'insufficient_scope', /lacks the scope pets:write/);
+    assertErrorBody(refused, { status: 403, code: 'insufficient_scope', message: /lacks the scope pets:write/ });
     await assertCounted(refused, () => t.app.inject({ method: 'GET', url: '/v1/pets', headers: reader }));
   });
 
@@ -82,21 +82,21 @@ function suite(limiter: Limiter): void {
   it(`${limiter} quota > 400 validation_failed > carries both fields and counts`, async () => {
     const key = await keyWith(t);
     const refused = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: key, payload: { name: 'X', categoryId: 'one' } });
-    assertErrorBody(refused, 400, 'validation_failed', /categoryId/);
+    assertErrorBody(refused, { status: 400, code: 'validation_failed', message: /categoryId/ });
     await assertCounted(refused, () => t.app.inject({ method: 'GET', url: '/v1/pets', headers: key }));
   });
 
   it(`${limiter} quota > 400 for a query that is not UTF-8 > carries both fields and counts`, async () => {
     const key = await keyWith(t);
     const refused = await t.app.inject({ method: 'GET', url: '/v1/pets?name=%FF', headers: key });
-    assertErrorBody(refused, 400, 'validation_failed', /query.name/);
+    assertErrorBody(refused, { status: 400, code: 'validation_failed', message: /query.name/ });
     await assertCounted(refused, () => t.app.inject({ method: 'GET', url: '/v1/pets', headers: key }));
   });
 
   it(`${limiter} quota > 404 of a missing pet > carries both fields and counts`, async () => {
     const key = await keyWith(t);
     const missing = await t.app.inject({ method: 'GET', url: '/v1/pets/987654', headers: key });
-    assertErrorBody(missing, 404, 'pet_not_found', /987654/);
+    assertErrorBody(missing, { status: 404, code: 'pet_not_found', message: /987654/ });
     await assertCounted(missing, () => t.app.inject({ method: 'GET', url: '/v1/pets', headers: key }));
   });
 
@@ -105,7 +105,7 @@ function suite(limiter: Limiter): void {
     const created = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: t.auth, payload: { name: 'Stale', categoryId: 1 } });
     const id = (created.json() as { id: number }).id;
     const refused = await t.app.inject({ method: 'PATCH', url: `/v1/pets/${id}`, headers: { ...key, 'if-match': `"${id}-99"` }, payload: { status: 'sold' } });
-    assertErrorBody(refused, 412, 'precondition_failed', /changed/);
+    assertErrorBody(refused, { status: 412, code: 'precondition_failed', message: /changed/ });
     await assertCounted(refused, () => t.app.inject({ method: 'GET', url: '/v1/pets', headers: key }));
   });
 
@@ -113,7 +113,7 @@ function suite(limiter: Limiter): void {
     const reader = await keyWith(t, 'pets:read');
     for (let i = 0; i < LIMIT; i++) assert.equal((await t.app.inject({ method: 'GET', url: '/v1/pets?limit=1', headers: reader })).statusCode, 200);
     const refused = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: reader, payload: { name: 'Nope', categoryId: 1 } });
-    assertErrorBody(refused, 429, 'rate_limited', /more than 50 requests in one minute with this key/);
+    assertErrorBody(refused, { status: 429, code: 'rate_limited', message: /more than 50 requests in one minute with this key/ });
     assert.equal(refused.headers['retry-after'], '60');
     assert.equal(refused.headers['ratelimit'], '"per-key";r=0;t=60');
     assert.equal(refused.headers['ratelimit-policy'], POLICY);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it } from 'node:test';
 import { issueApiKey } from '../../src/keys/keys.service.js';
 import { assertErrorBody } from '../helpers/error-body.js';
 import { countQueries, type QueryCounts } from '../helpers/query-counter.js';
@@ -11,12 +11,13 @@ import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 const randomKey = () => `Bearer ask_${randomBytes(32).toString('base64url')}`;
 
 describe('rate limit', () => {
+  // Each test gets its own app and clock: none counts on the requests or the time another used.
   let t: TestApp;
-  before(async () => {
+  beforeEach(async () => {
     // A window start, so the whole test stays inside one minute of the injected clock.
     t = await createTestApp('sqlite', { env: { RATE_LIMIT_PER_MINUTE: '3' }, now: Date.parse('2027-01-01T00:00:00Z') });
   });
-  after(() => t.close());
+  afterEach(() => t.close());
 
   const list = (headers: Record<string, string>) => t.app.inject({ method: 'GET', url: '/v1/pets', headers });
 
@@ -33,10 +34,11 @@ describe('rate limit', () => {
   });
 
   it('over the limit > answers 429 rate_limited with Retry-After until the next window', async () => {
+    for (let i = 0; i < 3; i++) assert.equal((await list(t.auth)).statusCode, 200);
     t.clock.now += 15_000;
     const response = await list(t.auth);
     assert.equal(response.statusCode, 429);
-    assertErrorBody(response, 429, 'rate_limited', 'more than 3 requests in one minute with this key; retry after 45 s');
+    assertErrorBody(response, { status: 429, code: 'rate_limited', message: 'more than 3 requests in one minute with this key; retry after 45 s' });
     assert.equal(response.headers['retry-after'], '45');
     assert.equal(response.headers['ratelimit'], '"per-key";r=0;t=45');
     assert.equal(response.headers['ratelimit-policy'], '"per-key";q=3;w=60');
@@ -61,7 +63,7 @@ describe('rate limit', () => {
       const statuses = await Promise.all(Array.from({ length: 4 }, () => list(randomKey())));
       assert.deepEqual(statuses.map((r) => r.statusCode).sort(), [401, 401, 401, 429]);
       const refused = statuses.find((r) => r.statusCode === 429)!;
-      assertErrorBody(refused, 429, 'rate_limited', 'more than 3 keys from this address failed verification in one minute; retry after 60 s');
+      assertErrorBody(refused, { status: 429, code: 'rate_limited', message: 'more than 3 keys from this address failed verification in one minute; retry after 60 s' });
       assert.equal(refused.headers['retry-after'], '60');
 
       // Keys of known prefixes are always verified: the cached one, one never used, one made just now.

@@ -35,7 +35,7 @@ for (const dialect of ALL_DIALECTS) {
 
       const before = await t.database.db.selectFrom('pets').select('id').execute();
       const refused = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: reader, payload: { name: 'Nope', categoryId: 1 } });
-      assertErrorBody(refused, 403, 'insufficient_scope', 'this key lacks the scope pets:write that POST /v1/pets needs; its scopes: pets:read');
+      assertErrorBody(refused, { status: 403, code: 'insufficient_scope', message: 'this key lacks the scope pets:write that POST /v1/pets needs; its scopes: pets:read' });
       assert.equal(refused.headers['www-authenticate'], 'Bearer realm="animal-store", error="insufficient_scope", scope="pets:write"');
       assert.deepEqual(await t.database.db.selectFrom('pets').select('id').execute(), before);
     });

@@ -37,12 +37,12 @@ describe('GET /', () => {
     assert.equal(head.statusCode, 200);
     assert.equal(head.body, '');
     const post = await t.app.inject({ method: 'POST', url: '/' });
-    assertErrorBody(post, 405, 'method_not_allowed', /allowed: GET, HEAD/);
+    assertErrorBody(post, { status: 405, code: 'method_not_allowed', message: /allowed: GET, HEAD/ });
   });
 
   it('an unknown path > still answers 404 route_not_found in the Error shape', async () => {
     for (const url of ['/nothing', '/index.html', '/v1', '/v2/pets']) {
-      assertErrorBody(await t.app.inject({ method: 'GET', url }), 404, 'route_not_found', /^no operation at GET /);
+      assertErrorBody(await t.app.inject({ method: 'GET', url }), { status: 404, code: 'route_not_found', message: /^no operation at GET / });
     }
   });
 

@@ -28,7 +28,7 @@ describe('POST /v1/pets with many unknown fields', () => {
       .filter((name) => name !== 'name' && name !== 'categoryId')
       .slice(0, MAX_DETAILS)
       .map((name) => `body.${name}`);
-    assertErrorBody(response, 400, 'validation_failed', `${first.map((f) => `${f} is not a known field`).join('; ')}; and 8,329 more`);
+    assertErrorBody(response, { status: 400, code: 'validation_failed', message: `${first.map((f) => `${f} is not a known field`).join('; ')}; and 8,329 more` });
     assert.deepEqual(
       response.json().details,
       first.map((field) => ({ field, message: `${field} is not a known field` })),
@@ -40,14 +40,14 @@ describe('POST /v1/pets with many unknown fields', () => {
     const huge = 'q'.repeat(65_000);
     const response = await post({ name: 'Rex', categoryId: 1, [huge]: 1 });
     const shown = `body.${'q'.repeat(64)}…`;
-    assertErrorBody(response, 400, 'validation_failed', `${shown} is not a known field`);
+    assertErrorBody(response, { status: 400, code: 'validation_failed', message: `${shown} is not a known field` });
     assert.deepEqual(response.json().details, [{ field: shown, message: `${shown} is not a known field` }]);
     assert.ok(response.body.length < 1000, `${response.body.length} bytes`);
   });
 
   it('a few unknown fields beside a wrong type > are all told, with the wrong type', async () => {
     const response = await post({ name: 'Rex', categoryId: '1', colour: 'red', stauts: 'sold' });
-    assertErrorBody(response, 400, 'validation_failed', /body\.categoryId must be an integer/);
+    assertErrorBody(response, { status: 400, code: 'validation_failed', message: /body\.categoryId must be an integer/ });
     assert.deepEqual(response.json().details.map((d: { field: string }) => d.field).sort(), ['body.categoryId', 'body.colour', 'body.stauts']);
   });
 
@@ -55,7 +55,7 @@ describe('POST /v1/pets with many unknown fields', () => {
     const body: Record<string, unknown> = { name: 'Rex', categoryId: 1 };
     for (let i = 0; i < MAX_DETAILS + 1; i++) body[`x${fieldName(i)}`] = 1;
     const response = await post(body);
-    assertErrorBody(response, 400, 'validation_failed', /; and 1 more$/);
+    assertErrorBody(response, { status: 400, code: 'validation_failed', message: /; and 1 more$/ });
     assert.equal(response.json().details.length, MAX_DETAILS);
   });
 });
