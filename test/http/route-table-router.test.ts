@@ -28,6 +28,9 @@ describe('route table against the router', () => {
       const routed = METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
       assert.deepEqual(table.methodsAt(path), routed, `methods at ${path}`);
     }
+    // The router answers these with a stand-in (its bad-URL and too-long-parameter handlers), not a route.
+    assert.deepEqual(table.methodsAt(`/v1/pets/${'9'.repeat(150)}`), [], 'a parameter over maxParamLength routes nowhere');
+    assert.deepEqual(table.methodsAt('/v1/pets/%ZZ'), [], 'a URL that does not decode routes nowhere');
     await app.close();
   });
 });
@@ -46,6 +49,15 @@ describe('405 and preflight where the router routes an empty path parameter', ()
     assert.equal(post.statusCode, 405);
     assert.deepEqual(post.json(), { code: 'method_not_allowed', message: 'POST is not allowed on /v1/pets/; allowed: DELETE, GET, HEAD, PATCH', status: 405 });
     assert.equal(post.headers.allow, 'DELETE, GET, HEAD, PATCH');
+  });
+
+  it('PUT with a path parameter over maxParamLength > 404 as in c67e687 (GET there answers 400, no method is routed)', async () => {
+    const url = `/v1/pets/${'9'.repeat(150)}`;
+    assert.equal((await t.app.inject({ method: 'GET', url, headers: t.auth })).statusCode, 400);
+    const put = await t.app.inject({ method: 'PUT', url });
+    assert.equal(put.statusCode, 404);
+    assert.equal(put.json().code, 'route_not_found');
+    assert.equal(put.headers.allow, undefined);
   });
 
   it('a preflight for /v1/pets/ > 204 with the methods of /v1/pets/:petId', async () => {
