@@ -89,6 +89,16 @@ describe('answers kept between requests (SQLite)', () => {
     assert.equal(again.body, first.body);
     assert.equal(again.headers['content-type'], 'application/json; charset=utf-8');
   });
+
+  it('a kept answer is the same bytes as the first, in UTF-8, with their length', async () => {
+    const { pet } = await createPet(t.database.db, { name: 'Zoë 🐕', categoryId: 4 });
+    const first = await get(`/v1/pets/${pet.id}`);
+    const again = await get(`/v1/pets/${pet.id}`);
+    assert.equal(again.json().name, 'Zoë 🐕');
+    assert.deepEqual(again.rawPayload, first.rawPayload);
+    assert.equal(Number(again.headers['content-length']), again.rawPayload.length);
+    assert.equal(again.headers['content-type'], 'application/json; charset=utf-8');
+  });
 });
 
 describe('keptValues', () => {
