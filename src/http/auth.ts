@@ -17,8 +17,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** True for routes that need no API key. */
     public?: boolean;
-    /** The scope a key needs for this route; also listed in its OpenAPI security requirement. */
-    scope?: Scope;
+    /**
+     * The scope a key needs for this route, or a list of scopes of which it needs one (the events
+     * feed, which answers each key the events its scopes can read); also listed in its OpenAPI
+     * security requirement.
+     */
+    scope?: Scope | readonly Scope[];
   }
   interface FastifyRequest {
     apiKey?: VerifiedKey;
@@ -31,9 +35,10 @@ const REALM = 'realm="animal-store"';
 export function registerBearerAuth(app: FastifyInstance, verifier: KeyVerifier, brake?: FailedVerificationBrake): void {
   app.decorateRequest('apiKey', undefined);
   app.addHook('onRoute', (route) => {
-    const config = (route.config ?? {}) as { public?: boolean; scope?: string };
+    const config = (route.config ?? {}) as { public?: boolean; scope?: string | readonly string[] };
     if (config.public) return;
-    if (config.scope === undefined || !isScope(config.scope)) {
+    const scopes = typeof config.scope === 'string' ? [config.scope] : config.scope;
+    if (scopes === undefined || scopes.length === 0 || !scopes.every(isScope)) {
       throw new Error(
         `${[route.method].flat().join(',')} ${route.url} must declare config.scope (one of ${SCOPES.join(', ')}) or config.public` +
           (config.scope === undefined ? '' : `; ${JSON.stringify(config.scope)} is no scope`),
@@ -105,10 +110,11 @@ export function registerScopeCheck(app: FastifyInstance): void {
     // Public and unknown routes set no key; the auth hook before this one saw to the others.
     if (key === undefined) return done();
     const needed = request.routeOptions.config.scope!;
-    if (!key.scopes.includes(needed)) {
+    if (typeof needed === 'string' ? !key.scopes.includes(needed) : !needed.some((scope) => key.scopes.includes(scope))) {
       // RFC 6750 §3.1: the key is valid but not enough; the challenge names the scope it lacks.
-      reply.header('www-authenticate', `Bearer ${REALM}, error="insufficient_scope", scope="${needed}"`);
-      throw new AppError('insufficient_scope', `this key lacks the scope ${needed} that ${request.method} ${request.routeOptions.url} needs; its scopes: ${key.scopes.join(', ')}`);
+      const named = typeof needed === 'string' ? needed : needed.join(' or ');
+      reply.header('www-authenticate', `Bearer ${REALM}, error="insufficient_scope", scope="${typeof needed === 'string' ? needed : needed.join(' ')}"`);
+      throw new AppError('insufficient_scope', `this key lacks the scope ${named} that ${request.method} ${request.routeOptions.url} needs; its scopes: ${key.scopes.join(', ')}`);
     }
     done();
   });
