@@ -81,7 +81,7 @@ export async function keepSettledBy<Row>(db: Kysely<any>, rows: readonly (Row & 
 export async function currentSettledBound(db: Kysely<any>): Promise<bigint | undefined> {
   if (!isPostgres(db)) return undefined;
   const { rows } = await sql<Required<ListingSnapshotColumn>>`select pg_current_snapshot()::text || '+' || animal_store_id_offset()::text as listing_snapshot`.execute(db);
-  const text = rows[0]!.listingSnapshot ?? (rows[0] as unknown as { listing_snapshot: string }).listing_snapshot;
+  const text = rows[0]!.listingSnapshot;
   // Asked as for a page ending at the newest possible key, so unknown transactions are looked up.
   return (await settledBoundOf(db, text, BigInt(Number.MAX_SAFE_INTEGER))) ?? BigInt(Number.MAX_SAFE_INTEGER);
 }

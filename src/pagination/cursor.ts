@@ -82,7 +82,7 @@ export interface PositionCodec<F extends CursorFilters> {
   decode(cursor: string, filters: F): number[];
 }
 
-export function createPositionCodec<F extends CursorFilters>(options: CursorCodecOptions & { parts: number }): PositionCodec<F> {
+function createPositionCodec<F extends CursorFilters>(options: CursorCodecOptions & { parts: number }): PositionCodec<F> {
   const { parts } = options;
   const signedBytes = 1 + parts * ID_BYTES + DIGEST_BYTES;
   const shape = new RegExp(`^[A-Za-z0-9_-]{${cursorLength(parts)}}$`);
