@@ -51,7 +51,7 @@ export const EventsSchema = Type.Array(Type.Ref(EventSchema), {
   description: 'A page of the feed, oldest first. Every answer carries `Link: <…>; rel="next"`, also an empty one: the feed never ends.',
 });
 
-export const TYPE_FILTER_VALUES: readonly EventTypeFilter[] = [...EVENT_TYPES, ...EVENT_TYPE_GROUPS];
+const TYPE_FILTER_VALUES: readonly EventTypeFilter[] = [...EVENT_TYPES, ...EVENT_TYPE_GROUPS];
 
 export const ListEventsQuerySchema = Type.Object(
   {

@@ -47,7 +47,7 @@ export async function listEvents(db: Kysely<Database>, query: ListEventsQuery & 
  * The types asked for (every type when none) that the scopes may read; 403 when that leaves none,
  * since the key asked only for what it may not see.
  */
-export function readableTypes(asked: readonly EventType[] | undefined, scopes: readonly Scope[]): EventType[] {
+function readableTypes(asked: readonly EventType[] | undefined, scopes: readonly Scope[]): EventType[] {
   const wanted = asked ?? EVENT_TYPES;
   const readable = wanted.filter((type) => scopes.includes(scopeToRead(type)));
   if (readable.length === 0) {
