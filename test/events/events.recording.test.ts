@@ -118,5 +118,21 @@ for (const dialect of ALL_DIALECTS) {
       const pet = await call('POST', '/v1/pets', { name: 'Real', categoryId: 1 });
       assert.deepEqual(shapes(await recorded()), [{ type: 'pet.created', data: { id: pet.id, name: 'Real', categoryId: 1, status: 'available' } }]);
     });
+
+    it('writes that arrive together (one group commit on SQLite), one of them failing after its insert > only the others\' events are kept', async () => {
+      const write = (name: string, fail: boolean) =>
+        writeTransaction(t.database.db, async (trx) => {
+          const pet = await insertPet(trx, { name, categoryId: 1, status: 'available', createdAt: Date.now() });
+          if (fail) throw new Error(`${name} fails after its insert`);
+          return pet.id;
+        });
+      const outcomes = await Promise.allSettled([write('Kept 1', false), write('Undone', true), write('Kept 2', false)]);
+      assert.deepEqual(outcomes.map((outcome) => outcome.status), ['fulfilled', 'rejected', 'fulfilled']);
+      const kept = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+      const stored = await t.database.db.selectFrom('events').select(['type', 'data']).where('id', '>', seen).orderBy('id').execute();
+      // On PostgreSQL they are three transactions on three connections: their order is not fixed.
+      assert.deepEqual(stored.map((row) => [row.type, (JSON.parse(row.data) as { id: number; name: string }).name]).sort(), [['pet.created', 'Kept 1'], ['pet.created', 'Kept 2']]);
+      assert.deepEqual(stored.map((row) => (JSON.parse(row.data) as { id: number }).id).sort((a, b) => a - b), [...kept].sort((a, b) => a - b));
+    });
   });
 }
