@@ -33,6 +33,8 @@ import { metricsRoutes } from './metrics/metrics.routes.js';
 import { registerOrdersMetrics } from './orders/orders.metrics.js';
 import { ordersRoutes } from './orders/orders.routes.js';
 import { NewOrderSchema, OrderSchema, OrdersSchema, OrderStatusSchema } from './orders/orders.schemas.js';
+import { eventsRoutes } from './events/events.routes.js';
+import { EventSchema, EventsSchema, EventTypeSchema } from './events/events.schemas.js';
 import { cursorSecretSource } from './pagination/cursor-secret.js';
 import { petsRoutes } from './pets/pets.routes.js';
 import { registerOperationPhases, registerRequestPipeline } from './request-pipeline.js';
@@ -98,6 +100,9 @@ const SHARED_SCHEMAS = [
   NewOrderSchema,
   OrderSchema,
   OrdersSchema,
+  EventTypeSchema,
+  EventSchema,
+  EventsSchema,
   ErrorSchema,
 ] as SchemaObject[];
 
@@ -191,6 +196,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const cursorSecret = cursorSecretSource(db, config.cursorSecret);
       await v1.register(petsRoutes, { db, now, cursorSecret });
       await v1.register(ordersRoutes, { db, now, cursorSecret });
+      await v1.register(eventsRoutes, { db, cursorSecret });
     },
     { prefix: '/v1' },
   );

@@ -231,6 +231,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the store's changes
+         * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
+         *
+         *     The store's changes as a feed, oldest first: every change of an animal or an order is recorded as one event in the same transaction as the change (a change that rolls back leaves none), and stays in the feed.
+         *
+         *     **Reading it.** Without `cursor` the feed starts at the oldest event kept; `start=latest` answers no event, only the position after the newest one. Every answer, an empty one too, carries `Link: <…>; rel="next"`: after the last event it returned, or at the same position when it returned none. Store that one cursor and ask again from it, now or later: the feed never ends.
+         *
+         *     **Exact.** A reader that follows the links never misses an event and never sees one twice, however many instances write at once: an event is shown only once every change that could still come before it has ended. So the feed's order is the order changes became final, which need not be the order of ids.
+         *
+         *     **Scopes.** Animal events (`pet.*`) need `pets:read`, order events (`order.*`) `orders:read`. Events a key may not read are left out of its answers; asking only for types it may not read (`type=order.*` with `pets:read` alone) answers 403 `insufficient_scope`.
+         *
+         *     **Requires scope `pets:read` (list and fetch animals) or `orders:read` (read the store's orders)**; a key with neither gets 403 `insufficient_scope`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -395,6 +425,49 @@ export interface components {
         };
         /** @description A page of orders in ascending id order. When more follow, the response carries a `Link` header with `rel="next"`. */
         Orders: components["schemas"]["Order"][];
+        /**
+         * @description What happened: `pet.created`, `pet.updated` (`changed` names the fields), `pet.deleted`; `order.placed`, `order.approved`, `order.delivered`, `order.cancelled`. An order action that changes its animal records both the order event and `pet.updated`.
+         * @enum {string}
+         */
+        EventType: "pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.approved" | "order.delivered" | "order.cancelled";
+        /**
+         * @description A change of the store. **Beta.**
+         * @example {
+         *       "id": 1042,
+         *       "type": "pet.updated",
+         *       "occurredAt": "2026-11-27T09:30:00.000Z",
+         *       "data": {
+         *         "id": 42,
+         *         "name": "Rex",
+         *         "categoryId": 3,
+         *         "status": "pending"
+         *       },
+         *       "changed": [
+         *         "status"
+         *       ]
+         *     }
+         */
+        Event: {
+            /**
+             * Format: int64
+             * @description Unique identifier assigned by the service, never reused. The feed is ordered by its cursor, which need not be id order.
+             * @example 1042
+             */
+            id: number;
+            type: components["schemas"]["EventType"];
+            /**
+             * Format: date-time
+             * @description When the change was written: RFC 3339, UTC, millisecond precision.
+             * @example 2026-11-27T09:30:00.000Z
+             */
+            occurredAt: string;
+            /** @description The Pet (`pet.*`) or Order (`order.*`) as it is after the change; for `pet.deleted`, as it was when removed. */
+            data: components["schemas"]["Pet"] | components["schemas"]["Order"];
+            /** @description `pet.updated` only: the fields the change gave another value. A change that leaves every field as it was records no event. */
+            changed?: ("name" | "categoryId" | "status")[];
+        };
+        /** @description A page of the feed, oldest first. Every answer carries `Link: <…>; rel="next"`, also an empty one: the feed never ends. */
+        Events: components["schemas"]["Event"][];
         /**
          * @example {
          *       "code": "validation_failed",
@@ -2495,6 +2568,137 @@ export interface operations {
                 };
             };
             /** @description The database is unreachable, locked, or did not answer in time, or the change kept colliding with concurrent ones. **With `Idempotency-Key`, retry with the same key** after `Retry-After`: a 503 is not kept, so the retry runs the write, which is safe because in each of these cases the database rolled the write back. One case stays uncertain even with a key: the database committed the write and the link to it broke before the commit was acknowledged; a retry then writes again (docs/api.md, "Retries and idempotency"). **Without a key, the write may or may not have happened.** Look for it before retrying (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal; `GET /v1/store/orders?petId=…` an order); retrying blindly may store it twice. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of events returned: a whole number from 1 to 100 written in decimal digits; 20 when omitted. */
+                limit?: number;
+                /** @description Return only events of these types: repeat the parameter (`type=pet.*&type=order.delivered`), each an exact type or a group (`pet.*`, `order.*`). Without it, every type the key may read. Asking only for types the key may not read answers 403 `insufficient_scope`; types it may not read among others are left out. */
+                type?: ("pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.approved" | "order.delivered" | "order.cancelled" | "pet.*" | "order.*")[];
+                /** @description `latest`: answer no event, only the `Link` to the events that come after the newest one, to follow the store from now on. Not with `cursor`. */
+                start?: "latest";
+                /** @description Opaque position from the `Link: <…>; rel="next"` header of a previous answer, signed by the service. Use it with the same `type` filter it was made for; `limit` may change. Without it the feed starts at the oldest event kept. A cursor that was altered, made by anyone else or for other filters answers 400 `invalid_cursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events after the position asked for, oldest first (none at the end of the feed, or with `start=latest`). */
+            200: {
+                headers: {
+                    /** @description Always: `<…?cursor=…>; rel="next"`, the position after the last event returned (or the same position when none was), with the same `type` filter and `limit`. */
+                    Link?: string;
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Events"];
+                };
+            };
+            /** @description A query parameter is invalid, `start` and `cursor` were both sent, or the cursor is invalid. Codes: `validation_failed`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (see its security requirement). Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */

@@ -14,17 +14,22 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** True for routes that need no API key. */
     public?: boolean;
-    /** The scope a key needs for this route; also listed in its OpenAPI security requirement. */
-    scope?: Scope;
+    /**
+     * The scope a key needs for this route, or a list of scopes of which it needs one (the events
+     * feed, which answers each key the events its scopes can read); also listed in its OpenAPI
+     * security requirement.
+     */
+    scope?: Scope | readonly Scope[];
   }
 }
 
 /** Stops the service at start when a route of `app` declares neither a scope nor `public`. */
 export function requireAccessDeclarations(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
-    const config = (route.config ?? {}) as { public?: boolean; scope?: string };
+    const config = (route.config ?? {}) as { public?: boolean; scope?: string | readonly string[] };
     if (config.public) return;
-    if (config.scope === undefined || !isScope(config.scope)) {
+    const scopes = typeof config.scope === 'string' ? [config.scope] : config.scope;
+    if (scopes === undefined || scopes.length === 0 || !scopes.every(isScope)) {
       throw new Error(
         `${[route.method].flat().join(',')} ${route.url} must declare config.scope (one of ${SCOPES.join(', ')}) or config.public` +
           (config.scope === undefined ? '' : `; ${JSON.stringify(config.scope)} is no scope`),
@@ -36,8 +41,9 @@ export function requireAccessDeclarations(app: FastifyInstance): void {
 /** Throws 403 insufficient_scope when the key lacks the scope the route declares. */
 export function refuseWithoutScope(request: FastifyRequest, reply: FastifyReply, key: VerifiedKey): void {
   const needed = request.routeOptions.config.scope!;
-  if (key.scopes.includes(needed)) return;
+  if (typeof needed === 'string' ? key.scopes.includes(needed) : needed.some((scope) => key.scopes.includes(scope))) return;
   // RFC 6750 §3.1: the key is valid but not enough; the challenge names the scope it lacks.
-  reply.header('www-authenticate', `Bearer ${REALM}, error="insufficient_scope", scope="${needed}"`);
-  throw new AppError('insufficient_scope', `this key lacks the scope ${needed} that ${request.method} ${request.routeOptions.url} needs; its scopes: ${key.scopes.join(', ')}`);
+  reply.header('www-authenticate', `Bearer ${REALM}, error="insufficient_scope", scope="${typeof needed === 'string' ? needed : needed.join(' ')}"`);
+  const named = typeof needed === 'string' ? needed : needed.join(' or ');
+  throw new AppError('insufficient_scope', `this key lacks the scope ${named} that ${request.method} ${request.routeOptions.url} needs; its scopes: ${key.scopes.join(', ')}`);
 }

@@ -78,8 +78,25 @@ interface IdempotencyKeyTable {
   expiresAt: EpochMs;
 }
 
+/**
+ * The events outbox (src/events/): one row per change of a pet or an order, written by triggers
+ * in the transaction of the change (migration 2026-11-27T02-events).
+ */
+interface EventTable {
+  id: Generated<number>;
+  /** PostgreSQL: the writing transaction's id plus the ids' offset, the feed's first key; SQLite: 0. */
+  txn: Generated<number>;
+  type: string;
+  occurredAt: Generated<EpochMs>;
+  /** The pet's or order's columns as JSON, times in epoch milliseconds. */
+  data: string;
+  /** pet.updated: a JSON array of the changed fields' API names; otherwise null. */
+  changed: string | null;
+}
+
 export interface Database {
   pets: PetTable;
+  events: EventTable;
   idempotencyKeys: IdempotencyKeyTable;
   orders: OrderTable;
   apiKeys: ApiKeyTable;
@@ -92,4 +109,5 @@ export type OrderRow = Selectable<OrderTable>;
 export type NewOrderRow = Insertable<OrderTable>;
 export type ApiKeyRow = Selectable<ApiKeyTable>;
 export type NewApiKeyRow = Insertable<ApiKeyTable>;
+export type EventRow = Selectable<EventTable>;
 export type IdempotencyKeyRow = Selectable<IdempotencyKeyTable>;

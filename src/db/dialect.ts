@@ -39,11 +39,13 @@ export function idListParameter(db: Kysely<any>, ids: readonly number[]): IdList
 export async function keepNewIdsAboveStoredOnes(db: Kysely<any>): Promise<{ raisedTo?: bigint }> {
   if (!isPostgres(db)) return {};
   // The next transaction id (xmax of a snapshot) plus the offset is the smallest id a new row can get.
-  const behind = sql<{ largest: string | null; behind: boolean }>`select greatest((select max(id) from pets), (select max(id) from orders))::text as largest,
-    greatest((select max(id) from pets), (select max(id) from orders)) >= pg_snapshot_xmax(pg_current_snapshot())::text::bigint + animal_store_id_offset() as behind`;
+  // The events' txn is made like the ids (migration 2026-11-27T02): a stored one above the new ones would break the feed's order.
+  const largest = sql`greatest((select max(id) from pets), (select max(id) from orders), (select max(txn) from events))`;
+  const behind = sql<{ largest: string | null; behind: boolean }>`select ${largest}::text as largest,
+    ${largest} >= pg_snapshot_xmax(pg_current_snapshot())::text::bigint + animal_store_id_offset() as behind`;
   if (!(await behind.execute(db)).rows[0]?.behind) return {};
   return db.transaction().execute(async (trx) => {
-    await sql`lock table pets, orders in access exclusive mode`.execute(trx);
+    await sql`lock table pets, orders, events in access exclusive mode`.execute(trx);
     const row = (await behind.execute(trx)).rows[0];
     if (!row?.behind || row.largest === null) return {};
     const offset = BigInt(row.largest) + 1n;

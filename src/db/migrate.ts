@@ -16,6 +16,7 @@ import * as keyLastUsed from './migrations/2026-11-26T07-key-last-used.js';
 import * as idsFromTransactions from './migrations/2026-11-26T08-ids-from-transactions.js';
 import * as fullCaseFolding from './migrations/2026-11-27T00-full-case-folding.js';
 import * as dropKeyPrefixIndex from './migrations/2026-11-27T01-drop-key-prefix-index.js';
+import * as events from './migrations/2026-11-27T02-events.js';
 
 // Listed by hand rather than read from a folder, so the compiled package needs no file-system lookup.
 const MIGRATIONS: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T08-ids-from-transactions': idsFromTransactions,
   '2026-11-27T00-full-case-folding': fullCaseFolding,
   '2026-11-27T01-drop-key-prefix-index': dropKeyPrefixIndex,
+  '2026-11-27T02-events': events,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

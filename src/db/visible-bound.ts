@@ -57,14 +57,42 @@ export function withListingSnapshot<QB extends SelectQueryBuilder<any, any, any>
  * the API's shapes, which name their fields.
  */
 export async function keepSettled<Row extends { id: number }>(db: Kysely<any>, rows: readonly (Row & ListingSnapshotColumn)[]): Promise<Row[]> {
+  return keepSettledBy(db, rows, (row) => row.id);
+}
+
+/**
+ * `keepSettled` for a listing whose rows are ordered by a key made like the ids (a transaction id
+ * plus the offset) that is not their id: the events feed walks (txn, id), several events sharing
+ * one txn. Rows in ascending key order; ties are kept or left out together.
+ */
+export async function keepSettledBy<Row>(db: Kysely<any>, rows: readonly (Row & ListingSnapshotColumn)[], keyOf: (row: Row) => number): Promise<Row[]> {
   const text = rows[0]?.listingSnapshot;
   if (text === undefined) return rows as Row[];
+  const bound = await settledBoundOf(db, text, BigInt(keyOf(rows.at(-1)!)));
+  return bound === undefined ? (rows as Row[]) : rows.filter((row) => BigInt(keyOf(row)) < bound);
+}
+
+/**
+ * PostgreSQL: the first key (transaction id plus offset) a transaction of this database still
+ * running could commit, as of a snapshot read now: every key below it is settled for good. Where
+ * a feed that starts "after the newest event" starts, so it misses nothing still committing.
+ * SQLite: undefined (one writer at a time: whatever is committed is settled).
+ */
+export async function currentSettledBound(db: Kysely<any>): Promise<bigint | undefined> {
+  if (!isPostgres(db)) return undefined;
+  const { rows } = await sql<Required<ListingSnapshotColumn>>`select pg_current_snapshot()::text || '+' || animal_store_id_offset()::text as listing_snapshot`.execute(db);
+  const text = rows[0]!.listingSnapshot;
+  // Asked as for a page ending at the newest possible key, so unknown transactions are looked up.
+  return (await settledBoundOf(db, text, BigInt(Number.MAX_SAFE_INTEGER))) ?? BigInt(Number.MAX_SAFE_INTEGER);
+}
+
+/** The settled bound of a listing snapshot for a page whose last key is `last`; undefined when every key up to `last` is settled. */
+async function settledBoundOf(db: Kysely<any>, text: string, last: bigint): Promise<bigint | undefined> {
   const snapshot = parseListingSnapshot(text);
   const known = knownTransactionsOf(db);
   known.forgetEnded(snapshot);
-  const last = BigInt(rows.at(-1)!.id);
   let bound = settledBound(snapshot, known);
-  if (bound > last) return rows as Row[];
+  if (bound > last) return undefined;
   // Some rows would be hidden: learn whose the unknown transactions before them are.
   if (snapshot.running.some((xid) => xid + snapshot.offset <= last && !known.has(xid)) && known.mayLookUp(Date.now())) {
     let transactions: RunningTransaction[] | undefined;
@@ -82,7 +110,7 @@ export async function keepSettled<Row extends { id: number }>(db: Kysely<any>, r
       bound = settledBound(snapshot, known);
     }
   }
-  return rows.filter((row) => BigInt(row.id) < bound);
+  return bound;
 }
 
 /** A statement's snapshot: transaction ids as PostgreSQL's xid8 (64 bits, never wrapping). */

@@ -46,7 +46,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         { url: options.publicBaseUrl, description: 'Production' },
         { url: options.stagingBaseUrl, description: 'Staging: same paths, separate data and keys' },
       ],
-      tags: [{ name: 'pets', description: 'The animals of the store.' }, STORE_TAG],
+      tags: [{ name: 'pets', description: 'The animals of the store.' }, STORE_TAG, { name: 'events', description: "The store's changes, as a feed every integrator can follow. **Beta.**" }],
       security: [{ bearerAuth: [] }],
       components: {
         securitySchemes: {
@@ -93,8 +93,17 @@ function withIdempotencyIf(idempotent: boolean, schema: OperationSchema | undefi
   return idempotent ? withIdempotency(schema) : schema;
 }
 
-function withScope(schema: OperationSchema | undefined, scope: Scope | undefined): OperationSchema | undefined {
+function withScope(schema: OperationSchema | undefined, scope: Scope | readonly Scope[] | undefined): OperationSchema | undefined {
   if (!schema || !scope) return schema;
+  if (typeof scope !== 'string') {
+    // Security requirements listed side by side are alternatives: a key needs one of them.
+    const named = scope.map((one) => `\`${one}\` (${SCOPE_DESCRIPTIONS[one]})`).join(' or ');
+    return {
+      ...schema,
+      security: scope.map((one) => ({ bearerAuth: [one] })),
+      description: `${schema.description ?? ''}\n\n**Requires scope ${named}**; a key with neither gets 403 \`insufficient_scope\`.`.trimStart(),
+    };
+  }
   return {
     ...schema,
     security: [{ bearerAuth: [scope] }],

@@ -101,7 +101,8 @@ function orderNotFound(id: number): AppError {
   return new AppError('order_not_found', `no order has id ${id}`);
 }
 
-function toOrder(row: OrderRow): Order {
+/** An order row as the API shows it (the events feed turns its stored rows with it too). */
+export function toOrder(row: OrderRow): Order {
   return {
     id: row.id,
     petId: row.petId,

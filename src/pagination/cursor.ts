@@ -1,12 +1,14 @@
 /**
  * Page cursors only this service can make, for any listing that walks ascending ids under a set
- * of filters (pets today, the store's orders next). A cursor holds the last id of the previous
+ * of filters (pets, the store's orders), or ascending positions of several numbers (the events
+ * feed's (txn, id)). A cursor holds the last id of the previous
  * page and a digest of the filters it was made for, signed with HMAC-SHA-256 under the service's
  * cursor secret. So a cursor cannot be forged or edited, and one used with other filters is told
  * apart from a forged one and refused with its own message.
  *
  * Layout before base64url (37 bytes, 50 characters): version (1) | last id, uint64 big-endian (8)
- * | filter digest (12) | MAC of everything before it (16).
+ * | filter digest (12) | MAC of everything before it (16). A position of n numbers takes 8n bytes
+ * where the last id is.
  */
 import { createHash, createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../errors.js';
@@ -33,26 +35,57 @@ const VERSION = 2;
 const ID_BYTES = 8;
 const DIGEST_BYTES = 12;
 const MAC_BYTES = 16;
-const SIGNED_BYTES = 1 + ID_BYTES + DIGEST_BYTES;
-const CURSOR_LENGTH = Math.ceil(((SIGNED_BYTES + MAC_BYTES) * 4) / 3);
-const CURSOR_SHAPE = new RegExp(`^[A-Za-z0-9_-]{${CURSOR_LENGTH}}$`);
 
-/** Longest cursor text any codec makes; listings may refuse longer ones before decoding. */
-export const CURSOR_MAX_LENGTH = CURSOR_LENGTH;
+/** The length of a cursor whose position has `parts` numbers. */
+function cursorLength(parts: number): number {
+  return Math.ceil(((1 + parts * ID_BYTES + DIGEST_BYTES + MAC_BYTES) * 4) / 3);
+}
+
+/** Longest cursor text the id codecs make; listings may refuse longer ones before decoding. */
+export const CURSOR_MAX_LENGTH = cursorLength(1);
 
 /**
  * A listing's codec under whatever the cursor secret is at the time. Making a codec derives its
  * key (an HMAC), so the codec of the last secret is kept: once per secret, not once per page.
  */
 export function cursorCodecPerSecret<F extends CursorFilters>(options: Omit<CursorCodecOptions, 'secret'>): (secret: string) => CursorCodec<F> {
-  let kept: { secret: string; cursors: CursorCodec<F> } | undefined;
+  return perSecret((secret) => createCursorCodec<F>({ ...options, secret }));
+}
+
+/** `cursorCodecPerSecret` for a listing whose position has several numbers (the events feed: txn and id). */
+export function positionCodecPerSecret<F extends CursorFilters>(
+  options: Omit<CursorCodecOptions, 'secret'> & { parts: number },
+): (secret: string) => PositionCodec<F> {
+  return perSecret((secret) => createPositionCodec<F>({ ...options, secret }));
+}
+
+function perSecret<C>(make: (secret: string) => C): (secret: string) => C {
+  let kept: { secret: string; codec: C } | undefined;
   return (secret) => {
-    if (kept?.secret !== secret) kept = { secret, cursors: createCursorCodec<F>({ ...options, secret }) };
-    return kept.cursors;
+    if (kept?.secret !== secret) kept = { secret, codec: make(secret) };
+    return kept.codec;
   };
 }
 
 export function createCursorCodec<F extends CursorFilters>(options: CursorCodecOptions): CursorCodec<F> {
+  const codec = createPositionCodec<F>({ ...options, parts: 1 });
+  return {
+    encode: (afterId, filters) => codec.encode([afterId], filters),
+    decode: (cursor, filters) => codec.decode(cursor, filters)[0]!,
+  };
+}
+
+/** Cursors holding a position of `parts` safe non-negative integers (one: the layout in the header). */
+export interface PositionCodec<F extends CursorFilters> {
+  encode(position: readonly number[], filters: F): string;
+  /** The position the next page starts after; throws `invalid_cursor` for any cursor not made here for these filters. */
+  decode(cursor: string, filters: F): number[];
+}
+
+function createPositionCodec<F extends CursorFilters>(options: CursorCodecOptions & { parts: number }): PositionCodec<F> {
+  const { parts } = options;
+  const signedBytes = 1 + parts * ID_BYTES + DIGEST_BYTES;
+  const shape = new RegExp(`^[A-Za-z0-9_-]{${cursorLength(parts)}}$`);
   // One key per listing, derived from the secret, so cursors of different listings never match.
   // A KeyObject, made once: given raw bytes, createHmac imports the key again at every call.
   const key = createSecretKey(createHmac('sha256', options.secret).update(`animal-store cursor key: ${options.listing}`).digest());
@@ -60,31 +93,34 @@ export function createCursorCodec<F extends CursorFilters>(options: CursorCodecO
   const notOurs = () => new AppError('invalid_cursor', 'cursor is not a cursor this service made; use the Link header of the previous page');
 
   return {
-    encode(afterId, filters) {
-      if (!Number.isSafeInteger(afterId) || afterId < 0) throw new Error(`cursor position must be a safe non-negative integer, got ${afterId}`);
-      const signed = Buffer.alloc(SIGNED_BYTES);
+    encode(position, filters) {
+      if (position.length !== parts) throw new Error(`a cursor position of this listing has ${parts} numbers, got ${position.length}`);
+      const signed = Buffer.alloc(signedBytes);
       signed.writeUInt8(VERSION, 0);
-      signed.writeBigUInt64BE(BigInt(afterId), 1);
-      filterDigest(filters).copy(signed, 1 + ID_BYTES);
+      position.forEach((part, i) => {
+        if (!Number.isSafeInteger(part) || part < 0) throw new Error(`cursor position must be a safe non-negative integer, got ${part}`);
+        signed.writeBigUInt64BE(BigInt(part), 1 + i * ID_BYTES);
+      });
+      filterDigest(filters).copy(signed, 1 + parts * ID_BYTES);
       return Buffer.concat([signed, mac(signed)]).toString('base64url');
     },
     decode(cursor, filters) {
-      if (!CURSOR_SHAPE.test(cursor)) throw notOurs();
+      if (!shape.test(cursor)) throw notOurs();
       const bytes = Buffer.from(cursor, 'base64url');
       // Spare bits in the last character would let several texts decode alike: only ours passes.
       if (bytes.toString('base64url') !== cursor) throw notOurs();
-      const signed = bytes.subarray(0, SIGNED_BYTES);
-      if (bytes.length !== SIGNED_BYTES + MAC_BYTES || !timingSafeEqual(bytes.subarray(SIGNED_BYTES), mac(signed))) throw notOurs();
+      const signed = bytes.subarray(0, signedBytes);
+      if (bytes.length !== signedBytes + MAC_BYTES || !timingSafeEqual(bytes.subarray(signedBytes), mac(signed))) throw notOurs();
       // Only this service signs, so the rest is well formed; checked anyway, as a second lock.
-      const afterId = signed.readBigUInt64BE(1);
-      if (signed.readUInt8(0) !== VERSION || afterId > BigInt(Number.MAX_SAFE_INTEGER)) throw notOurs();
-      if (!signed.subarray(1 + ID_BYTES).equals(filterDigest(filters))) {
+      const position = Array.from({ length: parts }, (_, i) => signed.readBigUInt64BE(1 + i * ID_BYTES));
+      if (signed.readUInt8(0) !== VERSION || position.some((part) => part > BigInt(Number.MAX_SAFE_INTEGER))) throw notOurs();
+      if (!signed.subarray(1 + parts * ID_BYTES).equals(filterDigest(filters))) {
         throw new AppError(
           'invalid_cursor',
           `cursor was made for other filters; send the same ${options.filterNames.join(', ')} as the request whose Link header it came from (limit may change), or start again without a cursor`,
         );
       }
-      return Number(afterId);
+      return position.map(Number);
     },
   };
 }

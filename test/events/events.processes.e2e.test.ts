@@ -1,0 +1,85 @@
+/**
+ * The feed's exactness across real processes: `--workers 3` on one SQLite file, and three
+ * instances on one PostgreSQL database. Writers on every process, readers walking the feed
+ * meanwhile; every reader must see every committed event once, in the database's (txn, id) order.
+ */
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { createDb, type DbHandle } from '../../src/db/create-db.js';
+import { type Fleet, startFleet } from '../helpers/fleet.js';
+import type { RunningService } from '../helpers/spawn-service.js';
+import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
+
+const WRITES = 150;
+const READERS = 3;
+const ENV = { RATE_LIMIT_PER_MINUTE: '10000000', DATABASE_POOL_MAX: '5' };
+
+async function call(service: RunningService, method: string, path: string, key: string, body?: unknown) {
+  const response = await fetch(`${service.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await response.text();
+  assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${text}`);
+  return { body: text === '' ? undefined : JSON.parse(text), link: response.headers.get('link') ?? '' };
+}
+
+for (const dialect of ALL_DIALECTS) {
+  const shape = dialect === 'sqlite' ? '--workers 3 on one SQLite file' : 'three instances on one PostgreSQL database';
+  describeOnDialect(dialect, `the events feed across processes: ${shape}`, { timeout: 180_000 }, () => {
+    let fleet: Fleet;
+    let key: string;
+    let handle: DbHandle;
+
+    before(async () => {
+      // SQLite: one instance with three workers on one file; PostgreSQL: three instances.
+      fleet = await startFleet(dialect === 'sqlite' ? { dialect, instances: 1, workers: 3, env: ENV, keyName: 'events' } : { dialect, instances: 3, env: ENV, keyName: 'events' });
+      key = fleet.key;
+      handle = createDb(fleet.databaseUrl, { poolMax: 1 });
+    });
+    after(async () => {
+      await handle?.close();
+      await fleet?.stop();
+    });
+
+    const on = (i: number) => fleet.at(i);
+
+    it(`${WRITES} concurrent changes on every process, ${READERS} readers walking meanwhile > every reader sees every committed event once, in the database's order`, async () => {
+      let done = false;
+      let total = 0;
+      const walk = async (reader: number) => {
+        const seen: number[] = [];
+        let next = `/v1/events?limit=${[3, 20, 100][reader % 3]}`;
+        let emptyAfterDone = 0;
+        while (!(done && seen.length >= total)) {
+          assert.ok(emptyAfterDone < 20, `reader ${reader} is stuck at ${seen.length} of ${total} events`);
+          const wasDone = done;
+          const page = await call(on(reader), 'GET', next, key);
+          if (wasDone && page.body.length === 0) emptyAfterDone += 1;
+          seen.push(...(page.body as { id: number }[]).map((event) => event.id));
+          next = /^<([^>]+)>; rel="next"$/.exec(page.link)?.[1] ?? assert.fail(`no next link: ${page.link}`);
+        }
+        return seen;
+      };
+      const readers = Array.from({ length: READERS }, (_, r) => walk(r));
+      await Promise.all(
+        Array.from({ length: WRITES / 3 }, async (_, n) => {
+          const pet = await call(on(n), 'POST', '/v1/pets', key, { name: `Pet ${n}`, categoryId: 1 });
+          const order = await call(on(n + 1), 'POST', '/v1/store/orders', key, { petId: pet.body.id });
+          await call(on(n + 2), 'POST', `/v1/store/orders/${order.body.id}/${n % 2 === 0 ? 'cancel' : 'approve'}`, key);
+        }),
+      );
+      const stored = (await handle.db.selectFrom('events').select('id').orderBy('txn').orderBy('id').execute()).map((row) => row.id);
+      total = stored.length;
+      done = true;
+      // pet.created, pet.updated and order.placed, then the action and (for a cancel) pet.updated again.
+      assert.equal(total, (WRITES / 3) * 4 + Math.ceil(WRITES / 6));
+      for (const [r, ids] of (await Promise.all(readers)).entries()) {
+        assert.equal(new Set(ids).size, ids.length, `reader ${r} saw an event twice`);
+        assert.deepEqual(ids, stored, `reader ${r} saw another order or missed events`);
+      }
+    });
+  });
+}
