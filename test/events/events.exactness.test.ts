@@ -13,7 +13,7 @@ import { writeTransaction } from '../../src/db/dialect.js';
 import { insertPet } from '../../src/pets/pets.repository.js';
 import { nextLinkOf } from '../helpers/pages.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { ALL_DIALECTS, describeOnDialect, describeOnPostgres } from '../helpers/test-db.js';
+import { ALL_DIALECTS, createScratchDatabase, describeOnDialect, describeOnPostgres } from '../helpers/test-db.js';
 
 const INSTANCES = 3;
 const WORKFLOWS = 60;
@@ -37,7 +37,9 @@ for (const dialect of ALL_DIALECTS) {
     const apps: TestApp[] = [];
     before(async () => {
       // Readers ask again as soon as an answer comes: no quota may stop them.
-      apps.push(await createTestApp(dialect, { env: NO_QUOTA }));
+      // PostgreSQL: a database of its own, since these writers hold transactions open on purpose, and
+      // any suite's listings in a shared database would wait for them (db/visible-bound.ts).
+      apps.push(await createTestApp(dialect, { env: NO_QUOTA, ...(dialect === 'postgres' ? { database: await createScratchDatabase() } : {}) }));
       for (let i = 1; i < INSTANCES; i++) {
         // Another instance: its own connections to the same data; closing it leaves the data to the first.
         const handle = createDb(apps[0]!.database.url, { poolMax: 5 });
@@ -130,7 +132,8 @@ for (const dialect of ALL_DIALECTS) {
 describeOnPostgres('the events feed and transactions that commit late on postgres', {}, () => {
   let t: TestApp;
   before(async () => {
-    t = await createTestApp('postgres');
+    // A database of its own: the transaction this suite leaves open would hold back other suites' listings.
+    t = await createTestApp('postgres', { database: await createScratchDatabase() });
   });
   after(() => t.close());
 
