@@ -17,7 +17,19 @@ export interface EventPosition {
  * is 0 and ids commit in order. `types`, when given, keeps only those types (read in the walk's
  * index order and skipped, so a rare type costs a longer scan, never a wrong page).
  */
-export async function findEventsAfter(db: Kysely<Database>, query: { after: EventPosition; types?: readonly string[] | undefined; limit: number }): Promise<EventRow[]> {
+export async function findEventsAfter(db: Kysely<Database>, query: EventsAfterQuery): Promise<EventRow[]> {
+  const rows = await selectEventsAfter(db, query).execute();
+  return firstRows(await keepSettledBy(db, rows, (row) => row.txn), query.limit);
+}
+
+export interface EventsAfterQuery {
+  after: EventPosition;
+  types?: readonly string[] | undefined;
+  limit: number;
+}
+
+/** The statement of `findEventsAfter`, before the settled bound is applied (test/events/events.query-plan.test.ts explains it). */
+export function selectEventsAfter(db: Kysely<Database>, query: EventsAfterQuery) {
   const { after } = query;
   let select = withListingSnapshot(
     db,
@@ -27,8 +39,7 @@ export async function findEventsAfter(db: Kysely<Database>, query: { after: Even
       .where(sql<boolean>`(${sql.ref('txn')}, ${sql.ref('id')}) > (${after.txn}, ${after.id})`),
   );
   if (query.types !== undefined) select = select.where('type', 'in', query.types);
-  const rows = await select.orderBy('txn').orderBy('id').limit(pageLimit(query.limit)).execute();
-  return firstRows(await keepSettledBy(db, rows, (row) => row.txn), query.limit);
+  return select.orderBy('txn').orderBy('id').limit(pageLimit(query.limit));
 }
 
 /**
