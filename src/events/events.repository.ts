@@ -2,6 +2,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database, EventRow } from '../db/database.js';
 import { firstRows, pageLimit } from '../db/page-limit.js';
+import { isPostgres } from '../db/dialect.js';
 import { currentSettledBound, keepSettledBy, withListingSnapshot } from '../db/visible-bound.js';
 
 /** Where a reader of the feed stands: after the event with this (txn, id). (0, 0) is before every event. */
@@ -36,7 +37,13 @@ export function selectEventsAfter(db: Kysely<Database>, query: EventsAfterQuery)
     db
       .selectFrom('events')
       .selectAll()
-      .where(sql<boolean>`(${sql.ref('txn')}, ${sql.ref('id')}) > (${after.txn}, ${after.id})`),
+      .where(
+        isPostgres(db)
+          ? sql<boolean>`(${sql.ref('txn')}, ${sql.ref('id')}) > (${after.txn}, ${after.id})`
+          : // SQLite seeks a row value on its first column only, then reads every event of txn 0 (all
+            // of them: SQLite never sets txn) up to the cursor; equality and range seek both columns.
+            sql<boolean>`${sql.ref('txn')} = ${after.txn} and ${sql.ref('id')} > ${after.id}`,
+      ),
   );
   if (query.types !== undefined) select = select.where('type', 'in', query.types);
   return select.orderBy('txn').orderBy('id').limit(pageLimit(query.limit));
