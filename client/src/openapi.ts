@@ -244,7 +244,7 @@ export interface paths {
          *
          *     The store's changes as a feed, oldest first: every change of an animal or an order is recorded as one event in the same transaction as the change (a change that rolls back leaves none), and stays in the feed.
          *
-         *     **Reading it.** Without `cursor` the feed starts at the oldest event kept; `start=latest` answers no event, only the position after the newest one. Every answer, an empty one too, carries `Link: <…>; rel="next"`: after the last event it returned, or at the same position when it returned none. Store that one cursor and ask again from it, now or later: the feed never ends.
+         *     **Reading it.** Without `cursor` the feed starts at the oldest event kept; `start=latest` answers no event, only the position after the newest one. Every answer, an empty one too, carries `Link: <…>; rel="next"`: after the last event it returned, or, when it returned none, at the same position (with a `type` filter, or a key that reads one kind of event: past the events of other types it read, at most 1,000 an answer, so a rare type never costs a read of the whole feed). Store that one cursor and ask again from it, now or later: the feed never ends.
          *
          *     **Exact.** A reader that follows the links never misses an event and never sees one twice, however many instances write at once: an event is shown only once every change that could still come before it has ended. So the feed's order is the order changes became final, which need not be the order of ids.
          *
@@ -2607,7 +2607,7 @@ export interface operations {
             /** @description The events after the position asked for, oldest first (none at the end of the feed, or with `start=latest`). */
             200: {
                 headers: {
-                    /** @description Always: `<…?cursor=…>; rel="next"`, the position after the last event returned (or the same position when none was), with the same `type` filter and `limit`. */
+                    /** @description Always: `<…?cursor=…>; rel="next"`, the position after the last event returned (or, when none was, the same position; past the events of other types read, with a filter), with the same `type` filter and `limit`. */
                     Link?: string;
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;

@@ -37,7 +37,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = asyn
             ...Type.Ref(EventsSchema),
             description: 'The events after the position asked for, oldest first (none at the end of the feed, or with `start=latest`).',
             headers: {
-              Link: header('Always: `<…?cursor=…>; rel="next"`, the position after the last event returned (or the same position when none was), with the same `type` filter and `limit`.'),
+              Link: header('Always: `<…?cursor=…>; rel="next"`, the position after the last event returned (or, when none was, the same position; past the events of other types read, with a filter), with the same `type` filter and `limit`.'),
               ...ANSWER_HEADERS,
             },
           },

@@ -37,9 +37,10 @@ export async function listEvents(db: Kysely<Database>, query: ListEventsQuery & 
     return { events: [], nextCursor: cursors.encode([latest.txn, latest.id], filters) };
   }
   const after = query.cursor === undefined ? START : positionOf(cursors.decode(query.cursor, filters));
-  const rows = await findEventsAfter(db, { after, types: readable.length === EVENT_TYPES.length ? undefined : readable, limit: query.limit });
+  const { rows, readTo } = await findEventsAfter(db, { after, types: readable.length === EVENT_TYPES.length ? undefined : readable, limit: query.limit });
   const last = rows.at(-1);
-  const next = last === undefined ? after : { txn: last.txn, id: last.id };
+  // A filtered answer that read its fill of other types moves past them (readTo), found or not.
+  const next = readTo ?? (last === undefined ? after : { txn: last.txn, id: last.id });
   return { events: rows.map(toEvent), nextCursor: cursors.encode([next.txn, next.id], filters) };
 }
 
