@@ -1,7 +1,8 @@
 /**
  * The events feed's use cases. No HTTP here. Which events a key may read follows its scopes
  * (events.types.ts `scopeToRead`); the feed is a walk of positions (events.repository.ts), and
- * every answer names the position to continue from, also when it holds no event.
+ * every answer names the position to continue from, also when it holds no event. A cursor whose
+ * next events were purged answers 410 `cursor_expired` (events.retention.ts says how that is known).
  */
 import type { Kysely } from 'kysely';
 import type { Database, EventRow } from '../db/database.js';
