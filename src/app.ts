@@ -34,6 +34,7 @@ import { registerOrdersMetrics } from './orders/orders.metrics.js';
 import { ordersRoutes } from './orders/orders.routes.js';
 import { NewOrderSchema, OrderSchema, OrdersSchema, OrderStatusSchema } from './orders/orders.schemas.js';
 import { eventsRoutes } from './events/events.routes.js';
+import { type PurgeSchedule, registerEventPurge } from './events/events.purge-job.js';
 import { EventSchema, EventsSchema, EventTypeSchema } from './events/events.schemas.js';
 import { cursorSecretSource } from './pagination/cursor-secret.js';
 import { petsRoutes } from './pets/pets.routes.js';
@@ -59,7 +60,7 @@ export interface AppDeps {
     | 'shutdownTimeoutMs'
     | 'idempotencyKeyTtlHours'
   > &
-    Partial<Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'rateLimitSyncMs' | 'keyLastUsedFlushMs' | 'pgHoldWarnMs'>>;
+    Partial<Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'rateLimitSyncMs' | 'keyLastUsedFlushMs' | 'pgHoldWarnMs' | 'eventRetentionDays'>>;
   /** What the metrics tell of the database: its dialect and, on PostgreSQL, its pool. */
   database?: Pick<DbHandle, 'dialect' | 'poolStats'>;
   /** The metrics to count into; made here when not given. */
@@ -74,6 +75,8 @@ export interface AppDeps {
   requestTimeoutMs?: number;
   /** Tests only: awaited once a request has reserved its Idempotency-Key (see idempotency/idempotency.hooks.ts). */
   onIdempotencyKeyReserved?: (request: FastifyRequest) => Promise<void>;
+  /** Tests only: runs the events' purge when the test says, instead of every minute (see events/events.purge-job.ts). */
+  eventPurgeSchedule?: PurgeSchedule;
 }
 
 declare module 'fastify' {
@@ -200,6 +203,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: '/v1' },
   );
+  // Off the request path: events older than EVENT_RETENTION_DAYS go, batch by batch.
+  registerEventPurge(app, { db, retentionDays: config.eventRetentionDays ?? CONFIG_DEFAULTS.EVENT_RETENTION_DAYS, schedule: deps.eventPurgeSchedule });
 
   return app;
 }

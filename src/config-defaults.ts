@@ -33,6 +33,7 @@ export const CONFIG_DEFAULTS = {
   RATE_LIMIT_SYNC_MS: 250,
   KEY_LAST_USED_FLUSH_MS: 10_000,
   IDEMPOTENCY_KEY_TTL_HOURS: 24,
+  EVENT_RETENTION_DAYS: 30,
   PG_HOLD_WARN_MS: 5000,
 } as const;
 
@@ -54,6 +55,8 @@ export const CONFIG_RANGES = {
   KEY_LAST_USED_FLUSH_MS: { min: 100, max: 3_600_000 },
   // Up to 30 days: rows are bounded by this times what keys may send (RATE_LIMIT_PER_MINUTE).
   IDEMPOTENCY_KEY_TTL_HOURS: { min: 1, max: 720 },
+  // From a day (what a reader has, at least, to come back) to ten years (each event holds its Pet or Order: the table grows with it).
+  EVENT_RETENTION_DAYS: { min: 1, max: 3650 },
   // From 10 ms, for tests, to a day.
   PG_HOLD_WARN_MS: { min: 10, max: 86_400_000 },
 } as const satisfies Partial<Record<ConfigVariable, { min: number; max: number }>>;

@@ -45,6 +45,8 @@ export interface Config {
   keyLastUsedFlushMs: number;
   /** How long an Idempotency-Key and its answer are kept (hours). */
   idempotencyKeyTtlHours: number;
+  /** How long events are kept in the feed (days); older ones are purged. */
+  eventRetentionDays: number;
   /** PostgreSQL: a transaction of the database holding the listings back longer than this is logged, counted and shown by /readyz. */
   pgHoldWarnMs: number;
 }
@@ -185,6 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitSyncMs: integer('RATE_LIMIT_SYNC_MS'),
     keyLastUsedFlushMs: integer('KEY_LAST_USED_FLUSH_MS'),
     idempotencyKeyTtlHours: integer('IDEMPOTENCY_KEY_TTL_HOURS'),
+    eventRetentionDays: integer('EVENT_RETENTION_DAYS'),
     pgHoldWarnMs: integer('PG_HOLD_WARN_MS'),
   };
   if (problems.length > 0) throw new ConfigError(problems);

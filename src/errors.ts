@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   pet_has_open_order: { status: 409, description: 'The pet has an open (placed or approved) order: its status follows the order and it cannot be removed until the order is delivered or cancelled.' },
   pet_sold_by_order: { status: 409, description: 'The pet was sold by a delivered order: its status stays sold.' },
   idempotency_key_in_use: { status: 409, description: 'A request with this Idempotency-Key is still running; retry after the Retry-After delay to get its answer.' },
+  cursor_expired: { status: 410, description: `Events after the cursor's position were purged (events are kept EVENT_RETENTION_DAYS, ${CONFIG_DEFAULTS.EVENT_RETENTION_DAYS} by default): the reader missed some. An old cursor that missed nothing stays valid.` },
   operation_removed: { status: 410, description: 'The operation was deprecated and has passed its sunset date.' },
   precondition_failed: { status: 412, description: 'If-Match does not name the current ETag: the pet was changed since that ETag was read. Read it again, then retry.' },
   idempotency_key_reused: { status: 422, description: `This Idempotency-Key was already used by this API key for another request (another operation, path or body) while the key is kept (IDEMPOTENCY_KEY_TTL_HOURS, ${CONFIG_DEFAULTS.IDEMPOTENCY_KEY_TTL_HOURS} by default); use a new key for a new request.` },

@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       rateLimitSyncMs: 250,
       keyLastUsedFlushMs: 10000,
       idempotencyKeyTtlHours: 24,
+      eventRetentionDays: 30,
       pgHoldWarnMs: 5000,
     });
   });
@@ -55,6 +56,13 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ IDEMPOTENCY_KEY_TTL_HOURS: '48' }).idempotencyKeyTtlHours, 48);
     for (const value of ['0', '721', '1.5', '24h']) {
       assert.throws(() => loadConfig({ IDEMPOTENCY_KEY_TTL_HOURS: value }), (error: ConfigError) => error.problems.some((p) => p.startsWith('IDEMPOTENCY_KEY_TTL_HOURS must be a whole number from 1 to 720')));
+    }
+  });
+
+  it('EVENT_RETENTION_DAYS > outside 1 to 3650 days > stops the start naming it', () => {
+    assert.equal(loadConfig({ EVENT_RETENTION_DAYS: '90' }).eventRetentionDays, 90);
+    for (const value of ['0', '3651', '1.5', '30d']) {
+      assert.throws(() => loadConfig({ EVENT_RETENTION_DAYS: value }), (error: ConfigError) => error.problems.some((p) => p.startsWith('EVENT_RETENTION_DAYS must be a whole number from 1 to 3650')));
     }
   });
 

@@ -242,11 +242,13 @@ export interface paths {
          * Read the store's changes
          * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
          *
-         *     The store's changes as a feed, oldest first: every change of an animal or an order is recorded as one event in the same transaction as the change (a change that rolls back leaves none), and stays in the feed.
+         *     The store's changes as a feed, oldest first: every change of an animal or an order is recorded as one event in the same transaction as the change (a change that rolls back leaves none), and stays in the feed until it is purged (**Retention**, below).
          *
          *     **Reading it.** Without `cursor` the feed starts at the oldest event kept; `start=latest` answers no event, only the position after the newest one. Every answer, an empty one too, carries `Link: <…>; rel="next"`: after the last event it returned, or, when it returned none, at the same position (with a `type` filter, or a key that reads one kind of event: past the events of other types it read, at most 1,000 an answer, so a rare type never costs a read of the whole feed). Store that one cursor and ask again from it, now or later: the feed never ends.
          *
          *     **Exact.** A reader that follows the links never misses an event and never sees one twice, however many instances write at once: an event is shown only once every change that could still come before it has ended. So the feed's order is the order changes became final, which need not be the order of ids.
+         *
+         *     **Retention.** Events are kept `EVENT_RETENTION_DAYS` (30 by default), then purged, oldest first. A cursor whose next events were purged answers 410 `cursor_expired`, so a reader knows it missed events rather than skipping them silently; an old cursor that missed nothing (an idle feed's) stays valid.
          *
          *     **Scopes.** Animal events (`pet.*`) need `pets:read`, order events (`order.*`) `orders:read`. Events a key may not read are left out of its answers; asking only for types it may not read (`type=order.*` with `pets:read` alone) answers 403 `insufficient_scope`.
          *
@@ -496,6 +498,7 @@ export interface components {
              *     - `pet_has_open_order` (409): The pet has an open (placed or approved) order: its status follows the order and it cannot be removed until the order is delivered or cancelled.
              *     - `pet_sold_by_order` (409): The pet was sold by a delivered order: its status stays sold.
              *     - `idempotency_key_in_use` (409): A request with this Idempotency-Key is still running; retry after the Retry-After delay to get its answer.
+             *     - `cursor_expired` (410): Events after the cursor's position were purged (events are kept EVENT_RETENTION_DAYS, 30 by default): the reader missed some. An old cursor that missed nothing stays valid.
              *     - `operation_removed` (410): The operation was deprecated and has passed its sunset date.
              *     - `precondition_failed` (412): If-Match does not name the current ETag: the pet was changed since that ETag was read. Read it again, then retry.
              *     - `idempotency_key_reused` (422): This Idempotency-Key was already used by this API key for another request (another operation, path or body) while the key is kept (IDEMPOTENCY_KEY_TTL_HOURS, 24 by default); use a new key for a new request.
@@ -508,7 +511,7 @@ export interface components {
              *     - `service_unavailable` (503): The database cannot be reached, is locked, or did not answer in time, or a change kept colliding with concurrent ones; retry after the Retry-After delay. On a write, the write may or may not have happened.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "bad_request" | "invalid_idempotency_key" | "unauthorized" | "insufficient_scope" | "pet_not_found" | "order_not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "pet_not_available" | "order_state_conflict" | "pet_has_open_order" | "pet_sold_by_order" | "idempotency_key_in_use" | "operation_removed" | "precondition_failed" | "idempotency_key_reused" | "expectation_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "bad_request" | "invalid_idempotency_key" | "unauthorized" | "insufficient_scope" | "pet_not_found" | "order_not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "pet_not_available" | "order_state_conflict" | "pet_has_open_order" | "pet_sold_by_order" | "idempotency_key_in_use" | "cursor_expired" | "operation_removed" | "precondition_failed" | "idempotency_key_reused" | "expectation_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
             /** @description Human-readable description; it names the offending field when there is one. Wording may change. */
             message: string;
             /** @description The HTTP status code of the response. */
@@ -2595,7 +2598,7 @@ export interface operations {
                 type?: ("pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.approved" | "order.delivered" | "order.cancelled" | "pet.*" | "order.*")[];
                 /** @description `latest`: answer no event, only the `Link` to the events that come after the newest one, to follow the store from now on. Not with `cursor`. */
                 start?: "latest";
-                /** @description Opaque position from the `Link: <…>; rel="next"` header of a previous answer, signed by the service. Use it with the same `type` filter it was made for; `limit` may change. Without it the feed starts at the oldest event kept. A cursor that was altered, made by anyone else or for other filters answers 400 `invalid_cursor`. */
+                /** @description Opaque position from the `Link: <…>; rel="next"` header of a previous answer, signed by the service. Use it with the same `type` filter it was made for; `limit` may change. Without it the feed starts at the oldest event kept. A cursor that was altered, made by anyone else or for other filters answers 400 `invalid_cursor`; one whose next events were purged (kept `EVENT_RETENTION_DAYS`), 410 `cursor_expired`. */
                 cursor?: string;
             };
             header?: never;
@@ -2656,6 +2659,21 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
                     "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Events after the cursor were purged (kept `EVENT_RETENTION_DAYS`): the reader missed some. Start again without a cursor or with `start=latest`, and catch up from the listings. An old cursor that missed nothing stays valid. Codes: `cursor_expired`. */
+            410: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
                     /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */

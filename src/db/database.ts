@@ -94,9 +94,20 @@ interface EventTable {
   changed: string | null;
 }
 
+/**
+ * One row: the feed position (txn, id) of the newest event purged, (0, 0) before any purge
+ * (migration 2026-11-27T03-events-retention, src/events/events.retention.ts).
+ */
+interface EventsRetentionTable {
+  singleton: number;
+  purgedTxn: number;
+  purgedId: number;
+}
+
 export interface Database {
   pets: PetTable;
   events: EventTable;
+  eventsRetention: EventsRetentionTable;
   idempotencyKeys: IdempotencyKeyTable;
   orders: OrderTable;
   apiKeys: ApiKeyTable;

@@ -40,7 +40,8 @@ export async function keepNewIdsAboveStoredOnes(db: Kysely<any>): Promise<{ rais
   if (!isPostgres(db)) return {};
   // The next transaction id (xmax of a snapshot) plus the offset is the smallest id a new row can get.
   // The events' txn is made like the ids (migration 2026-11-27T02): a stored one above the new ones would break the feed's order.
-  const largest = sql`greatest((select max(id) from pets), (select max(id) from orders), (select max(txn) from events))`;
+  // So is the position of the newest purged event (2026-11-27T03): new events below it would be behind every cursor.
+  const largest = sql`greatest((select max(id) from pets), (select max(id) from orders), (select max(txn) from events), (select purged_txn from events_retention))`;
   const behind = sql<{ largest: string | null; behind: boolean }>`select ${largest}::text as largest,
     ${largest} >= pg_snapshot_xmax(pg_current_snapshot())::text::bigint + animal_store_id_offset() as behind`;
   if (!(await behind.execute(db)).rows[0]?.behind) return {};
@@ -54,6 +55,18 @@ export async function keepNewIdsAboveStoredOnes(db: Kysely<any>): Promise<{ rais
       as ${sql.lit(`select ${offset.toString()}::bigint`)}`.execute(trx);
     return { raisedTo: offset };
   });
+}
+
+/**
+ * The database's clock, in epoch milliseconds: what the events' `occurred_at` is written with
+ * (migration 2026-11-27T02), so times compared with it need no agreement between the clocks of
+ * the service's machines and the database's.
+ */
+export async function databaseNowMs(db: Kysely<any>): Promise<number> {
+  const now = isPostgres(db)
+    ? sql<{ now: number }>`select (extract(epoch from clock_timestamp()) * 1000)::bigint as now`
+    : sql<{ now: number }>`select cast(round((julianday('now') - 2440587.5) * 86400000) as integer) as now`;
+  return Number((await now.execute(db)).rows[0]!.now);
 }
 
 /**

@@ -17,6 +17,7 @@ import * as idsFromTransactions from './migrations/2026-11-26T08-ids-from-transa
 import * as fullCaseFolding from './migrations/2026-11-27T00-full-case-folding.js';
 import * as dropKeyPrefixIndex from './migrations/2026-11-27T01-drop-key-prefix-index.js';
 import * as events from './migrations/2026-11-27T02-events.js';
+import * as eventsRetention from './migrations/2026-11-27T03-events-retention.js';
 
 // Listed by hand rather than read from a folder, so the compiled package needs no file-system lookup.
 const MIGRATIONS: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-27T00-full-case-folding': fullCaseFolding,
   '2026-11-27T01-drop-key-prefix-index': dropKeyPrefixIndex,
   '2026-11-27T02-events': events,
+  '2026-11-27T03-events-retention': eventsRetention,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

@@ -14,3 +14,7 @@ export interface EventCursorFilters {
 }
 
 export const eventCursors = positionCodecPerSecret<EventCursorFilters>({ listing: 'events', filterNames: ['type'], parts: 2 });
+
+/** The message of 410 `cursor_expired`: what was lost, and how to go on. */
+export const CURSOR_EXPIRED_MESSAGE =
+  'events after this cursor were purged (events are kept EVENT_RETENTION_DAYS): some were missed. Start again without a cursor (the oldest event kept) or with start=latest, and catch up from the listings';

@@ -42,6 +42,11 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = asyn
             },
           },
           400: errorResponse('A query parameter is invalid, `start` and `cursor` were both sent, or the cursor is invalid.', ['validation_failed', 'invalid_cursor'], HEADERS.rateLimit),
+          410: errorResponse(
+            'Events after the cursor were purged (kept `EVENT_RETENTION_DAYS`): the reader missed some. Start again without a cursor or with `start=latest`, and catch up from the listings. An old cursor that missed nothing stays valid.',
+            ['cursor_expired'],
+            HEADERS.rateLimit,
+          ),
           ...COMMON_ERROR_RESPONSES,
         },
       },

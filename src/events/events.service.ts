@@ -1,15 +1,17 @@
 /**
  * The events feed's use cases. No HTTP here. Which events a key may read follows its scopes
  * (events.types.ts `scopeToRead`); the feed is a walk of positions (events.repository.ts), and
- * every answer names the position to continue from, also when it holds no event.
+ * every answer names the position to continue from, also when it holds no event. A cursor whose
+ * next events were purged answers 410 `cursor_expired` (events.retention.ts says how that is known).
  */
 import type { Kysely } from 'kysely';
 import type { Database, EventRow } from '../db/database.js';
 import { AppError } from '../errors.js';
 import type { Scope } from '../keys/scopes.js';
 import { toOrder } from '../orders/orders.service.js';
-import { eventCursors } from './events.cursor.js';
+import { CURSOR_EXPIRED_MESSAGE, eventCursors } from './events.cursor.js';
 import { type EventPosition, findEventsAfter, latestEventPosition } from './events.repository.js';
+import { isBefore, readPurgedPosition } from './events.retention.js';
 import type { Event, ListEventsQuery } from './events.schemas.js';
 import { EVENT_TYPES, type EventType, expandTypeFilter, scopeToRead } from './events.types.js';
 
@@ -33,15 +35,28 @@ export async function listEvents(db: Kysely<Database>, query: ListEventsQuery & 
     ]);
   }
   if (query.start === 'latest') {
-    const latest = await latestEventPosition(db);
+    // On SQLite the newest event is the largest id kept: once every event is purged, the purged position is later.
+    const latest = later(await latestEventPosition(db), await readPurgedPosition(db));
     return { events: [], nextCursor: cursors.encode([latest.txn, latest.id], filters) };
   }
   const after = query.cursor === undefined ? START : positionOf(cursors.decode(query.cursor, filters));
   const { rows, readTo } = await findEventsAfter(db, { after, types: readable.length === EVENT_TYPES.length ? undefined : readable, limit: query.limit });
+  // Read after the page, never before: a purge that removed events after `after` before the page
+  // was read has moved it past `after` by then (a purge and its move commit together), so a page
+  // with a gap is never answered; one that ran after the page was read may make this a 410 too.
+  const purged = await readPurgedPosition(db);
+  if (query.cursor !== undefined && isBefore(after, purged)) {
+    throw new AppError('cursor_expired', CURSOR_EXPIRED_MESSAGE);
+  }
   const last = rows.at(-1);
-  // A filtered answer that read its fill of other types moves past them (readTo), found or not.
-  const next = readTo ?? (last === undefined ? after : { txn: last.txn, id: last.id });
+  // A filtered answer that read its fill of other types moves past them (readTo), found or not;
+  // without a cursor the walk starts at the oldest event kept: every position up to the purged one is gone.
+  const next = readTo ?? (last === undefined ? later(after, purged) : { txn: last.txn, id: last.id });
   return { events: rows.map(toEvent), nextCursor: cursors.encode([next.txn, next.id], filters) };
+}
+
+function later(a: EventPosition, b: EventPosition): EventPosition {
+  return isBefore(a, b) ? b : a;
 }
 
 /**

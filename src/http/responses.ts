@@ -5,6 +5,7 @@
 import { Type } from '@sinclair/typebox';
 import { CONFIG_DEFAULTS } from '../config-defaults.js';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
+import { CURSOR_EXPIRED_MESSAGE } from '../events/events.cursor.js';
 import { GET_PET_REMOVED_MESSAGE } from '../pets/get-pet-deprecation.js';
 import { MAX_DETAILS, MAX_NAME_SHOWN } from './validation.js';
 
@@ -58,6 +59,7 @@ const EXAMPLES: Record<ErrorCode, string> = {
   order_not_found: 'no order has id 7',
   route_not_found: 'no operation at GET /v1/animals',
   method_not_allowed: 'DELETE is not allowed on /v1/pets; allowed: GET, HEAD, POST',
+  cursor_expired: CURSOR_EXPIRED_MESSAGE,
   operation_removed: GET_PET_REMOVED_MESSAGE,
   pet_not_available: 'pet 42 is pending; only an available pet can be ordered',
   order_state_conflict: 'order 7 is delivered; cancel applies only to a placed or approved order',

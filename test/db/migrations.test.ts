@@ -140,4 +140,15 @@ describeOnPostgres('every start on postgres, after the migrations', {}, () => {
     // Nothing to raise at the next start.
     assert.deepEqual(await keepNewIdsAboveStoredOnes(db), {});
   });
+
+  it('when only the purged position of the events is above them (every copied event purged) > raises the offset, so new events come after it', async () => {
+    const { db } = database;
+    const purgedTxn = 2_000_000_000_000;
+    await db.updateTable('eventsRetention').set({ purgedTxn, purgedId: 5 }).execute();
+    const { raisedTo } = await keepNewIdsAboveStoredOnes(db);
+    assert.equal(raisedTo, BigInt(purgedTxn) + 1n);
+    await createPet(db, { name: 'After', categoryId: 1 });
+    const [event] = await db.selectFrom('events').select('txn').orderBy('txn', 'desc').limit(1).execute();
+    assert.ok(event!.txn > purgedTxn, `${event!.txn} > ${purgedTxn}`);
+  });
 });
