@@ -104,6 +104,74 @@ interface EventsRetentionTable {
   purgedId: number;
 }
 
+/**
+ * A webhook endpoint of the store (src/webhooks/, migration 2026-11-27T04-webhooks). The signing
+ * secret is kept as it is (the service signs with it); the previous one signs too until it expires.
+ */
+interface WebhookEndpointTable {
+  id: Generated<number>;
+  url: string;
+  description: string | null;
+  /** JSON array of the event types and groups (`pet.*`) asked for. */
+  events: string;
+  /** JSON array of the event types the creating key could read: the endpoint keeps them. */
+  allowedTypes: string;
+  status: 'enabled' | 'disabled';
+  /** Why the service disabled it (the receiver answered 410, it failed for days); null otherwise. */
+  disabledReason: string | null;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: EpochMs | null;
+  createdByKeyId: number | null;
+  /** The first failure of the current run of failures; null once a delivery succeeds. */
+  failingSince: EpochMs | null;
+  createdAt: ColumnType<EpochMs, EpochMs, never>;
+  updatedAt: EpochMs;
+}
+
+export type WebhookDeliveryState = 'pending' | 'succeeded' | 'failed';
+
+/** One message (an event or a `webhook.test`) to one endpoint, sent until it succeeds or its schedule ends. */
+interface WebhookDeliveryTable {
+  id: Generated<number>;
+  endpointId: number;
+  /** The `webhook-id` header: the same on every attempt. */
+  messageId: string;
+  /** The event delivered; null for a `webhook.test`. */
+  eventId: number | null;
+  eventType: string;
+  /** The body exactly as sent. */
+  payload: string;
+  state: WebhookDeliveryState;
+  attempts: Generated<number>;
+  /** When pending: when the next attempt is due. */
+  nextAttemptAt: EpochMs | null;
+  /** The dispatcher that claimed it, until `leaseUntil`; after that another may send it again. */
+  leaseOwner: string | null;
+  leaseUntil: EpochMs | null;
+  createdAt: ColumnType<EpochMs, EpochMs, never>;
+  lastAttemptAt: EpochMs | null;
+}
+
+/** One attempt of a delivery and what came of it. */
+interface WebhookAttemptTable {
+  id: Generated<number>;
+  deliveryId: number;
+  attemptedAt: EpochMs;
+  durationMs: number;
+  /** The receiver's status, or null when it did not answer (then `error` says why). */
+  statusCode: number | null;
+  error: string | null;
+  outcome: 'succeeded' | 'failed';
+}
+
+/** One row: the feed position (txn, id) up to which events were fanned out into deliveries. */
+interface WebhookDispatchTable {
+  singleton: number;
+  fannedTxn: number;
+  fannedId: number;
+}
+
 export interface Database {
   pets: PetTable;
   events: EventTable;
@@ -112,6 +180,10 @@ export interface Database {
   orders: OrderTable;
   apiKeys: ApiKeyTable;
   serviceSecrets: ServiceSecretTable;
+  webhookEndpoints: WebhookEndpointTable;
+  webhookDeliveries: WebhookDeliveryTable;
+  webhookAttempts: WebhookAttemptTable;
+  webhookDispatch: WebhookDispatchTable;
 }
 
 export type PetRow = Selectable<PetTable>;
@@ -122,3 +194,8 @@ export type ApiKeyRow = Selectable<ApiKeyTable>;
 export type NewApiKeyRow = Insertable<ApiKeyTable>;
 export type EventRow = Selectable<EventTable>;
 export type IdempotencyKeyRow = Selectable<IdempotencyKeyTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointTable>;
+export type NewWebhookEndpointRow = Insertable<WebhookEndpointTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;
+export type NewWebhookDeliveryRow = Insertable<WebhookDeliveryTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptTable>;

@@ -18,6 +18,7 @@ import * as fullCaseFolding from './migrations/2026-11-27T00-full-case-folding.j
 import * as dropKeyPrefixIndex from './migrations/2026-11-27T01-drop-key-prefix-index.js';
 import * as events from './migrations/2026-11-27T02-events.js';
 import * as eventsRetention from './migrations/2026-11-27T03-events-retention.js';
+import * as webhooks from './migrations/2026-11-27T04-webhooks.js';
 
 // Listed by hand rather than read from a folder, so the compiled package needs no file-system lookup.
 const MIGRATIONS: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-27T01-drop-key-prefix-index': dropKeyPrefixIndex,
   '2026-11-27T02-events': events,
   '2026-11-27T03-events-retention': eventsRetention,
+  '2026-11-27T04-webhooks': webhooks,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
