@@ -34,6 +34,10 @@ export const CONFIG_DEFAULTS = {
   KEY_LAST_USED_FLUSH_MS: 10_000,
   IDEMPOTENCY_KEY_TTL_HOURS: 24,
   EVENT_RETENTION_DAYS: 30,
+  /** Empty: every webhook URL must be https and resolve only to public addresses. */
+  WEBHOOK_ALLOWED_HOSTS: '',
+  /** Seconds before each attempt of a delivery: at once, then as Standard Webhooks suggests. */
+  WEBHOOK_RETRY_SCHEDULE: '0,5,300,1800,7200,18000,36000,36000',
   PG_HOLD_WARN_MS: 5000,
 } as const;
 

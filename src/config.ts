@@ -47,6 +47,10 @@ export interface Config {
   idempotencyKeyTtlHours: number;
   /** How long events are kept in the feed (days); older ones are purged. */
   eventRetentionDays: number;
+  /** Host names or addresses a webhook may be sent to although they are not public (lower case, IPv6 without brackets); http allowed for them. */
+  webhookAllowedHosts: string[];
+  /** Seconds before each attempt of a webhook delivery, from the first; after the last, the delivery has failed. */
+  webhookRetryScheduleSeconds: number[];
   /** PostgreSQL: a transaction of the database holding the listings back longer than this is logged, counted and shown by /readyz. */
   pgHoldWarnMs: number;
 }
@@ -161,6 +165,11 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`REDIS_KEY_PREFIX must have 1 to 64 letters, digits or :_.- (got ${JSON.stringify(redisKeyPrefix)})`);
   }
 
+  const webhookAllowedHosts = parseWebhookAllowedHosts(read('WEBHOOK_ALLOWED_HOSTS'));
+  if ('problem' in webhookAllowedHosts) problems.push(webhookAllowedHosts.problem);
+  const webhookRetrySchedule = parseRetrySchedule(read('WEBHOOK_RETRY_SCHEDULE'));
+  if ('problem' in webhookRetrySchedule) problems.push(webhookRetrySchedule.problem);
+
   // Unset, the public URL follows PORT: the document a local process serves names that process.
   const localBaseUrl = `http://localhost:${port || CONFIG_DEFAULTS.PORT}/v1`;
 
@@ -188,6 +197,8 @@ export function loadConfig(env: Env = process.env): Config {
     keyLastUsedFlushMs: integer('KEY_LAST_USED_FLUSH_MS'),
     idempotencyKeyTtlHours: integer('IDEMPOTENCY_KEY_TTL_HOURS'),
     eventRetentionDays: integer('EVENT_RETENTION_DAYS'),
+    webhookAllowedHosts: 'hosts' in webhookAllowedHosts ? webhookAllowedHosts.hosts : [],
+    webhookRetryScheduleSeconds: 'seconds' in webhookRetrySchedule ? webhookRetrySchedule.seconds : [],
     pgHoldWarnMs: integer('PG_HOLD_WARN_MS'),
   };
   if (problems.length > 0) throw new ConfigError(problems);
@@ -200,4 +211,26 @@ export function parseByteSize(raw: string): number | undefined {
   const match = /^(\d+)\s*([a-z]*)$/i.exec(raw);
   const unit = match && BYTE_UNITS[match[2]!.toLowerCase()];
   return match && unit ? Number(match[1]) * unit : undefined;
+}
+
+/** Most attempts a webhook delivery may get, and the longest wait before one (a week). */
+export const WEBHOOK_RETRY_SCHEDULE_LIMITS = { attempts: 20, maxSeconds: 604_800 } as const;
+
+/** WEBHOOK_ALLOWED_HOSTS: comma-separated host names or IP addresses (IPv6 with or without brackets). */
+export function parseWebhookAllowedHosts(raw: string): { hosts: string[] } | { problem: string } {
+  if (raw === '') return { hosts: [] };
+  const hosts = raw.split(',').map((part) => part.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1'));
+  const bad = hosts.filter((host) => !/^[a-z0-9]([a-z0-9.-]{0,252})$/.test(host) && !/^[0-9a-f:.]{2,45}$/.test(host));
+  if (bad.length > 0) return { problem: `WEBHOOK_ALLOWED_HOSTS must be comma-separated host names or IP addresses, without scheme or port (got ${JSON.stringify(raw)})` };
+  return { hosts: [...new Set(hosts)] };
+}
+
+/** WEBHOOK_RETRY_SCHEDULE: comma-separated whole seconds, one per attempt, the first before the first attempt. */
+export function parseRetrySchedule(raw: string): { seconds: number[] } | { problem: string } {
+  const parts = raw.split(',').map((part) => part.trim());
+  const { attempts, maxSeconds } = WEBHOOK_RETRY_SCHEDULE_LIMITS;
+  if (parts.length > attempts || !parts.every((part) => /^\d{1,7}$/.test(part) && Number(part) <= maxSeconds)) {
+    return { problem: `WEBHOOK_RETRY_SCHEDULE must be 1 to ${attempts} comma-separated whole seconds from 0 to ${maxSeconds}, one per attempt (got ${JSON.stringify(raw)})` };
+  }
+  return { seconds: parts.map(Number) };
 }

@@ -29,6 +29,8 @@ describe('loadConfig', () => {
       keyLastUsedFlushMs: 10000,
       idempotencyKeyTtlHours: 24,
       eventRetentionDays: 30,
+      webhookAllowedHosts: [],
+      webhookRetryScheduleSeconds: [0, 5, 300, 1800, 7200, 18000, 36000, 36000],
       pgHoldWarnMs: 5000,
     });
   });
@@ -56,6 +58,20 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ IDEMPOTENCY_KEY_TTL_HOURS: '48' }).idempotencyKeyTtlHours, 48);
     for (const value of ['0', '721', '1.5', '24h']) {
       assert.throws(() => loadConfig({ IDEMPOTENCY_KEY_TTL_HOURS: value }), (error: ConfigError) => error.problems.some((p) => p.startsWith('IDEMPOTENCY_KEY_TTL_HOURS must be a whole number from 1 to 720')));
+    }
+  });
+
+  it('WEBHOOK_ALLOWED_HOSTS > names and addresses > kept in lower case, IPv6 without brackets; a scheme or port stops the start', () => {
+    assert.deepEqual(loadConfig({ WEBHOOK_ALLOWED_HOSTS: ' Hooks.Internal ,127.0.0.1,[::1]' }).webhookAllowedHosts, ['hooks.internal', '127.0.0.1', '::1']);
+    for (const value of ['https://hooks.internal', 'hooks.internal:8443', 'a b', 'hooks.internal,,x']) {
+      assert.throws(() => loadConfig({ WEBHOOK_ALLOWED_HOSTS: value }), (error: ConfigError) => error.problems.some((p) => p.startsWith('WEBHOOK_ALLOWED_HOSTS must be')), value);
+    }
+  });
+
+  it('WEBHOOK_RETRY_SCHEDULE > whole seconds, 1 to 20 of them, each up to a week > anything else stops the start', () => {
+    assert.deepEqual(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0, 1,2' }).webhookRetryScheduleSeconds, [0, 1, 2]);
+    for (const value of ['-1', '1.5', '604801', 'soon', '0,', Array(21).fill('1').join(',')]) {
+      assert.throws(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: value }), (error: ConfigError) => error.problems.some((p) => p.startsWith('WEBHOOK_RETRY_SCHEDULE must be')), value);
     }
   });
 
