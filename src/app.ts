@@ -41,6 +41,9 @@ import { petsRoutes } from './pets/pets.routes.js';
 import { registerOperationPhases, registerRequestPipeline } from './request-pipeline.js';
 import { connectRedis } from './redis/redis-link.js';
 import { NewPetSchema, PetPatchSchema, PetSchema, PetsSchema, PetStatusSchema } from './pets/pets.schemas.js';
+import { webhookEndpointsRoutes } from './webhooks/webhook-endpoints.routes.js';
+import { NewWebhookEndpointSchema, WebhookEndpointPatchSchema, WebhookEndpointSchema, WebhookEndpointsSchema, WebhookEndpointWithSecretSchema } from './webhooks/webhook-endpoints.schemas.js';
+import { type HostLookup, systemLookup } from './webhooks/webhook-url-policy.js';
 
 export interface AppDeps {
   db: Kysely<Database>;
@@ -60,7 +63,7 @@ export interface AppDeps {
     | 'shutdownTimeoutMs'
     | 'idempotencyKeyTtlHours'
   > &
-    Partial<Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'rateLimitSyncMs' | 'keyLastUsedFlushMs' | 'pgHoldWarnMs' | 'eventRetentionDays'>>;
+    Partial<Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'rateLimitSyncMs' | 'keyLastUsedFlushMs' | 'pgHoldWarnMs' | 'eventRetentionDays' | 'webhookAllowedHosts' | 'webhookRetryScheduleSeconds'>>;
   /** What the metrics tell of the database: its dialect and, on PostgreSQL, its pool. */
   database?: Pick<DbHandle, 'dialect' | 'poolStats'>;
   /** The metrics to count into; made here when not given. */
@@ -77,6 +80,8 @@ export interface AppDeps {
   onIdempotencyKeyReserved?: (request: FastifyRequest) => Promise<void>;
   /** Tests only: runs the events' purge when the test says, instead of every minute (see events/events.purge-job.ts). */
   eventPurgeSchedule?: PurgeSchedule;
+  /** Tests only: how webhook URLs' host names are resolved (a stub answering private addresses, say); the system's resolver by default. */
+  webhookLookup?: HostLookup;
 }
 
 declare module 'fastify' {
@@ -106,6 +111,11 @@ const SHARED_SCHEMAS = [
   EventTypeSchema,
   EventSchema,
   EventsSchema,
+  NewWebhookEndpointSchema,
+  WebhookEndpointPatchSchema,
+  WebhookEndpointSchema,
+  WebhookEndpointsSchema,
+  WebhookEndpointWithSecretSchema,
   ErrorSchema,
 ] as SchemaObject[];
 
@@ -200,6 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(petsRoutes, { db, now, cursorSecret });
       await v1.register(ordersRoutes, { db, now, cursorSecret });
       await v1.register(eventsRoutes, { db, cursorSecret });
+      await v1.register(webhookEndpointsRoutes, { db, now, cursorSecret, allowedHosts: config.webhookAllowedHosts ?? [], lookup: deps.webhookLookup ?? systemLookup });
     },
     { prefix: '/v1' },
   );

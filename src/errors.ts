@@ -5,6 +5,7 @@
  */
 import { CONFIG_DEFAULTS } from './config-defaults.js';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency/idempotency-key.js';
+import { WEBHOOK_ENDPOINTS_MAX } from './webhooks/webhook-endpoints.limits.js';
 
 export const ERROR_CODES = {
   validation_failed: { status: 400, description: 'A parameter or the body is missing, has the wrong type, or breaks a limit.' },
@@ -16,6 +17,7 @@ export const ERROR_CODES = {
   insufficient_scope: { status: 403, description: 'The API key is valid but lacks the scope this operation needs; WWW-Authenticate names it.' },
   pet_not_found: { status: 404, description: 'No pet has this id.' },
   order_not_found: { status: 404, description: 'No order has this id.' },
+  webhook_endpoint_not_found: { status: 404, description: 'No webhook endpoint has this id.' },
   route_not_found: { status: 404, description: 'No operation lives at this path.' },
   method_not_allowed: { status: 405, description: 'The path exists but not with this method; see the Allow header.' },
   request_timeout: { status: 408, description: 'The request was not received completely in time.' },
@@ -23,6 +25,7 @@ export const ERROR_CODES = {
   order_state_conflict: { status: 409, description: 'The order is not in a status this action applies to (approve a placed order, deliver an approved one, cancel an open one). The message names its status.' },
   pet_has_open_order: { status: 409, description: 'The pet has an open (placed or approved) order: its status follows the order and it cannot be removed until the order is delivered or cancelled.' },
   pet_sold_by_order: { status: 409, description: 'The pet was sold by a delivered order: its status stays sold.' },
+  webhook_endpoint_limit: { status: 409, description: `The store has ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints, the most it may have: remove one before adding another.` },
   idempotency_key_in_use: { status: 409, description: 'A request with this Idempotency-Key is still running; retry after the Retry-After delay to get its answer.' },
   cursor_expired: { status: 410, description: `Events after the cursor's position were purged (events are kept EVENT_RETENTION_DAYS, ${CONFIG_DEFAULTS.EVENT_RETENTION_DAYS} by default): the reader missed some. An old cursor that missed nothing stays valid.` },
   operation_removed: { status: 410, description: 'The operation was deprecated and has passed its sunset date.' },

@@ -61,9 +61,9 @@ function later(a: EventPosition, b: EventPosition): EventPosition {
 
 /**
  * The types asked for (every type when none) that the scopes may read; 403 when that leaves none,
- * since the key asked only for what it may not see.
+ * since the key asked only for what it may not see. The webhook endpoints take the same rule.
  */
-function readableTypes(asked: readonly EventType[] | undefined, scopes: readonly Scope[]): EventType[] {
+export function readableTypes(asked: readonly EventType[] | undefined, scopes: readonly Scope[]): EventType[] {
   const wanted = asked ?? EVENT_TYPES;
   const readable = wanted.filter((type) => scopes.includes(scopeToRead(type)));
   if (readable.length === 0) {

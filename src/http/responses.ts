@@ -8,6 +8,7 @@ import { ERROR_CODES, type ErrorCode } from '../errors.js';
 import { CURSOR_EXPIRED_MESSAGE } from '../events/events.cursor.js';
 import { GET_PET_REMOVED_MESSAGE } from '../pets/get-pet-deprecation.js';
 import { MAX_DETAILS, MAX_NAME_SHOWN } from './validation.js';
+import { WEBHOOK_ENDPOINTS_MAX } from '../webhooks/webhook-endpoints.limits.js';
 
 export const ErrorSchema = Type.Object(
   {
@@ -57,6 +58,8 @@ const EXAMPLES: Record<ErrorCode, string> = {
   insufficient_scope: 'this key lacks the scope pets:write that POST /v1/pets needs; its scopes: pets:read',
   pet_not_found: 'no pet has id 42',
   order_not_found: 'no order has id 7',
+  webhook_endpoint_not_found: 'no webhook endpoint has id 1',
+  webhook_endpoint_limit: `the store has ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints, the most it may have; remove one first`,
   route_not_found: 'no operation at GET /v1/animals',
   method_not_allowed: 'DELETE is not allowed on /v1/pets; allowed: GET, HEAD, POST',
   cursor_expired: CURSOR_EXPIRED_MESSAGE,
