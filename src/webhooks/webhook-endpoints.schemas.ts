@@ -7,6 +7,7 @@ import { DISPLAY_TEXT_PATTERN, DISPLAY_TEXT_RULE } from '../display-text.js';
 import { EVENT_TYPE_GROUPS, EVENT_TYPES, type EventType, type EventTypeFilter } from '../events/events.types.js';
 import { pageLimitSchema } from '../pagination/page-size.js';
 import { MAX_EXACT_INTEGER } from '../pets/pets.schemas.js';
+import { WEBHOOK_SECRET_BYTES } from './webhook-secret.js';
 import { WEBHOOK_URL_MAX_LENGTH } from './webhook-url-policy.js';
 
 export const DESCRIPTION_MAX_LENGTH = 500;
@@ -93,7 +94,7 @@ export const WebhookEndpointWithSecretSchema = Type.Object(
     secret: Type.String({
       pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$',
       description:
-        'The signing secret (Standard Webhooks): `whsec_` and the base64 of 32 random bytes; a receiver keys HMAC-SHA256 with the decoded bytes. **Shown only in this answer**: store it now.',
+        `The signing secret (Standard Webhooks): \`whsec_\` and the base64 of ${WEBHOOK_SECRET_BYTES} random bytes; a receiver keys HMAC-SHA256 with the decoded bytes. **Shown only in this answer**: store it now.`,
       examples: [SAMPLE_SECRET],
     }),
   },

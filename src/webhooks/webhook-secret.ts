@@ -7,10 +7,10 @@
 import { randomBytes } from 'node:crypto';
 
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
-const SECRET_BYTES = 32;
+export const WEBHOOK_SECRET_BYTES = 32;
 
 export function generateWebhookSecret(): string {
-  return `${WEBHOOK_SECRET_PREFIX}${randomBytes(SECRET_BYTES).toString('base64')}`;
+  return `${WEBHOOK_SECRET_PREFIX}${randomBytes(WEBHOOK_SECRET_BYTES).toString('base64')}`;
 }
 
 /** How long the secret a rotation replaced still signs deliveries, beside the new one. */
