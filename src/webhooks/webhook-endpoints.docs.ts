@@ -1,5 +1,4 @@
 /** The OpenAPI prose of the webhook endpoints, kept apart so the routes read at a glance. */
-import { CONFIG_DEFAULTS } from '../config-defaults.js';
 import { WEBHOOK_ENDPOINTS_MAX } from './webhook-endpoints.limits.js';
 import { PREVIOUS_SECRET_GRACE_MS } from './webhook-secret.js';
 import { LOOKUP_TIMEOUT_MS, WEBHOOK_URL_MAX_LENGTH } from './webhook-url-policy.js';
@@ -7,7 +6,7 @@ import { LOOKUP_TIMEOUT_MS, WEBHOOK_URL_MAX_LENGTH } from './webhook-url-policy.
 const GRACE_HOURS = PREVIOUS_SECRET_GRACE_MS / 3_600_000;
 
 /** The rules of webhook-url-policy.ts, in words. */
-export const URL_RULES = `**Which URLs are accepted.** An absolute \`https\` URL of at most ${WEBHOOK_URL_MAX_LENGTH} characters, any port, without user name or password (the signature authenticates the sender) and without fragment. Its host must be public: an IP address that is loopback, private, link-local, unique-local, carrier-grade NAT, multicast, unspecified, reserved or otherwise not public unicast (IPv4-mapped IPv6 addresses included) is refused, and so is a name that resolves to any such address. A name that does not resolve (yet), or whose lookup takes more than ${LOOKUP_TIMEOUT_MS / 1000} s, is accepted: every delivery checks the address it connects to again. The operator's \`WEBHOOK_ALLOWED_HOSTS\` (${CONFIG_DEFAULTS.WEBHOOK_ALLOWED_HOSTS === '' ? 'none by default' : `\`${CONFIG_DEFAULTS.WEBHOOK_ALLOWED_HOSTS}\` by default`}) are exempt from the address check and may use \`http\` too. A refused URL answers 400 \`validation_failed\` naming \`body.url\` and why.`;
+const URL_RULES = `**Which URLs are accepted.** An absolute \`https\` URL of at most ${WEBHOOK_URL_MAX_LENGTH} characters, any port, without user name or password (the signature authenticates the sender) and without fragment. Its host must be public: an IP address that is loopback, private, link-local, unique-local, carrier-grade NAT, multicast, unspecified, reserved or otherwise not public unicast (IPv4-mapped IPv6 addresses included) is refused, and so is a name that resolves to any such address. A name that does not resolve (yet), or whose lookup takes more than ${LOOKUP_TIMEOUT_MS / 1000} s, is accepted: every delivery checks the address it connects to again. The hosts the operator lists in \`WEBHOOK_ALLOWED_HOSTS\` (none by default) are exempt from the address check and may use \`http\` too. A refused URL answers 400 \`validation_failed\` naming \`body.url\` and why.`;
 
 const RECEIVES = `**What it receives.** \`events\` names exact types or groups (\`pet.*\`); the endpoint receives those the API key that set them could read (\`allowedTypes\`: \`pets:read\` for pet events, \`orders:read\` for order events), whatever becomes of that key later. Types the key may not read are left out; naming only such types answers 403 \`insufficient_scope\`.`;
 

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 
-export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+const WEBHOOK_SECRET_PREFIX = 'whsec_';
 export const WEBHOOK_SECRET_BYTES = 32;
 
 export function generateWebhookSecret(): string {
