@@ -40,7 +40,18 @@ interface Seeded {
   orderToDeliver: number;
   orderToCancel: number;
   orderToRead: number;
+  /** Webhook endpoints: one read, changed and rotated; one removed. */
+  webhookEndpointToRead: number;
+  webhookEndpointToRemove: number;
 }
+
+/**
+ * The only webhook URL the positive pass sends. Specmatic invents URLs that are no URL, or not
+ * https, which the contract refuses (400). A name under `.invalid` never resolves (RFC 6761), so
+ * the service accepts it without any address to check ("a name that does not resolve yet is
+ * accepted"), and nothing is ever sent anywhere. test/webhooks covers the refusals.
+ */
+const CONTRACT_WEBHOOK_URL = 'https://hooks.contract-test.invalid/events';
 
 /** Creates, through the API itself, the animals and orders the tests act on. */
 async function seed(baseUrl: string, key: string): Promise<Seeded> {
@@ -64,6 +75,8 @@ async function seed(baseUrl: string, key: string): Promise<Seeded> {
     orderToDeliver: await order(await pet('Coco')),
     orderToCancel: await order(await pet('Nala')),
     orderToRead: await order(await pet('Olly')),
+    webhookEndpointToRead: (await call('POST', '/webhook-endpoints', { url: CONTRACT_WEBHOOK_URL, events: ['pet.*'] })).id,
+    webhookEndpointToRemove: (await call('POST', '/webhook-endpoints', { url: CONTRACT_WEBHOOK_URL, events: ['order.*'] })).id,
   };
   await call('POST', `/store/orders/${seeded.orderToDeliver}/approve`);
   return seeded;
@@ -85,7 +98,7 @@ type Contract = {
  */
 function withoutCursors(): Contract {
   const contract = JSON.parse(readFileSync(CONTRACT, 'utf8')) as Contract;
-  for (const path of ['/pets', '/store/orders', '/events']) {
+  for (const path of ['/pets', '/store/orders', '/events', '/webhook-endpoints']) {
     const get = contract.paths[path]!.get!;
     if (!get.parameters?.some((p) => p.name === 'cursor')) throw new Error(`withoutCursors: GET ${path} has no cursor: update scripts/contract-test.ts`);
     get.parameters = get.parameters.filter((p) => p.name !== 'cursor');
@@ -120,6 +133,13 @@ function narrowedContract(seeded: Seeded): Contract {
   only('/store/orders/{orderId}/deliver', 'post', 'orderId', seeded.orderToDeliver);
   only('/store/orders/{orderId}/cancel', 'post', 'orderId', seeded.orderToCancel);
   contract.components.schemas.NewOrder!.properties.petId!.enum = [seeded.petToOrder];
+  only('/webhook-endpoints/{endpointId}', 'get', 'endpointId', seeded.webhookEndpointToRead);
+  only('/webhook-endpoints/{endpointId}', 'patch', 'endpointId', seeded.webhookEndpointToRead);
+  only('/webhook-endpoints/{endpointId}', 'delete', 'endpointId', seeded.webhookEndpointToRemove);
+  only('/webhook-endpoints/{endpointId}/rotate-secret', 'post', 'endpointId', seeded.webhookEndpointToRead);
+
+  // Webhook URLs: an invented string is no https URL (400); see CONTRACT_WEBHOOK_URL.
+  for (const schema of ['NewWebhookEndpoint', 'WebhookEndpointPatch']) contract.components.schemas[schema]!.properties.url!.enum = [CONTRACT_WEBHOOK_URL];
 
   // If-Match: an invented tag never matches the animal's state (412); `*` matches any state.
   only('/pets/{petId}', 'patch', 'If-Match', '*');
@@ -132,6 +152,11 @@ function narrowedContract(seeded: Seeded): Contract {
   // digits it generates correctly, and the display-text rule accepts them all. Answers are still
   // checked against the real pattern (Pet); the property tests send every other kind of name.
   for (const schema of ['NewPet', 'PetPatch']) contract.components.schemas[schema]!.properties.name!.pattern = '^[A-Za-z0-9][A-Za-z0-9 ]*$';
+  // The same display-text rule on webhook endpoints' descriptions (the patch's is a string or null).
+  contract.components.schemas.NewWebhookEndpoint!.properties.description!.pattern = '^[A-Za-z0-9][A-Za-z0-9 ]*$';
+  for (const choice of contract.components.schemas.WebhookEndpointPatch!.properties.description!.anyOf as Record<string, unknown>[]) {
+    if (choice.type === 'string') choice.pattern = '^[A-Za-z0-9][A-Za-z0-9 ]*$';
+  }
   parameter('/pets', 'get', 'name').schema.pattern = '^[A-Za-z0-9]+$';
 
   // Idempotency-Key: Specmatic sends its shortest and longest strings ("0", "000…", "fff…") for
@@ -139,7 +164,7 @@ function narrowedContract(seeded: Seeded): Contract {
   // can be repeated get a random UUID per request, as the contract asks. Those that use up what
   // they act on (a removal, an order, a transition) can succeed once: their variants are sent as
   // retries of one request with one key, which the contract answers with the first answer.
-  const usesUp = new Set(['deletePet', 'placeOrder', 'approveOrder', 'deliverOrder', 'cancelOrder']);
+  const usesUp = new Set(['deletePet', 'placeOrder', 'approveOrder', 'deliverOrder', 'cancelOrder', 'deleteWebhookEndpoint']);
   for (const methods of Object.values(contract.paths)) {
     for (const candidate of Object.values(methods)) {
       const key = candidate.parameters?.find((p) => p.in === 'header' && p.name === 'Idempotency-Key');

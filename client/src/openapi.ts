@@ -288,7 +288,7 @@ export interface paths {
          *
          *     **What it receives.** `events` names exact types or groups (`pet.*`); the endpoint receives those the API key that set them could read (`allowedTypes`: `pets:read` for pet events, `orders:read` for order events), whatever becomes of that key later. Types the key may not read are left out; naming only such types answers 403 `insufficient_scope`.
          *
-         *     **Which URLs are accepted.** An absolute `https` URL of at most 2048 characters, any port, without user name or password (the signature authenticates the sender) and without fragment. Its host must be public: an IP address that is loopback, private, link-local, unique-local, carrier-grade NAT, multicast, unspecified, reserved or otherwise not public unicast (IPv4-mapped IPv6 addresses included) is refused, and so is a name that resolves to any such address. A name that does not resolve (yet), or whose lookup takes more than 2 s, is accepted: every delivery checks the address it connects to again. The operator's `WEBHOOK_ALLOWED_HOSTS` (none by default) are exempt from the address check and may use `http` too. A refused URL answers 400 `validation_failed` naming `body.url` and why.
+         *     **Which URLs are accepted.** An absolute `https` URL of at most 2048 characters, any port, without user name or password (the signature authenticates the sender) and without fragment. Its host must be public: an IP address that is loopback, private, link-local, unique-local, carrier-grade NAT, multicast, unspecified, reserved or otherwise not public unicast (IPv4-mapped IPv6 addresses included) is refused, and so is a name that resolves to any such address. A name that does not resolve (yet), or whose lookup takes more than 2 s, is accepted: every delivery checks the address it connects to again. The hosts the operator lists in `WEBHOOK_ALLOWED_HOSTS` (none by default) are exempt from the address check and may use `http` too. A refused URL answers 400 `validation_failed` naming `body.url` and why.
          *
          *     **Requires scope `webhooks:write`** (add, change and remove webhook endpoints); a key without it gets 403 `insufficient_scope`.
          *
@@ -342,7 +342,7 @@ export interface paths {
          *
          *     **Status.** `disabled` stops deliveries; `enabled` starts them again and clears `disabledReason` and the endpoint's run of failures.
          *
-         *     **Which URLs are accepted.** An absolute `https` URL of at most 2048 characters, any port, without user name or password (the signature authenticates the sender) and without fragment. Its host must be public: an IP address that is loopback, private, link-local, unique-local, carrier-grade NAT, multicast, unspecified, reserved or otherwise not public unicast (IPv4-mapped IPv6 addresses included) is refused, and so is a name that resolves to any such address. A name that does not resolve (yet), or whose lookup takes more than 2 s, is accepted: every delivery checks the address it connects to again. The operator's `WEBHOOK_ALLOWED_HOSTS` (none by default) are exempt from the address check and may use `http` too. A refused URL answers 400 `validation_failed` naming `body.url` and why.
+         *     **Which URLs are accepted.** An absolute `https` URL of at most 2048 characters, any port, without user name or password (the signature authenticates the sender) and without fragment. Its host must be public: an IP address that is loopback, private, link-local, unique-local, carrier-grade NAT, multicast, unspecified, reserved or otherwise not public unicast (IPv4-mapped IPv6 addresses included) is refused, and so is a name that resolves to any such address. A name that does not resolve (yet), or whose lookup takes more than 2 s, is accepted: every delivery checks the address it connects to again. The hosts the operator lists in `WEBHOOK_ALLOWED_HOSTS` (none by default) are exempt from the address check and may use `http` too. A refused URL answers 400 `validation_failed` naming `body.url` and why.
          *
          *     **Requires scope `webhooks:write`** (add, change and remove webhook endpoints); a key without it gets 403 `insufficient_scope`.
          *
@@ -602,7 +602,7 @@ export interface components {
              */
             url: string;
             /**
-             * @description The event types to receive: each an exact type (`order.delivered`) or a group (`pet.*`, `order.*`), each once. The endpoint receives those of them that the API key which set them could read (`allowedTypes`); naming only types that key may not read answers 403 `insufficient_scope`.
+             * @description The event types to receive: each an exact type (`order.delivered`) or a group (`pet.*`, `order.*`); one given twice counts once (it is kept once). The endpoint receives those of them that the API key which set them could read (`allowedTypes`); naming only types that key may not read answers 403 `insufficient_scope`.
              * @example [
              *       "pet.*",
              *       "order.delivered"
@@ -634,7 +634,7 @@ export interface components {
              */
             url?: string;
             /**
-             * @description The event types to receive: each an exact type (`order.delivered`) or a group (`pet.*`, `order.*`), each once. The endpoint receives those of them that the API key which set them could read (`allowedTypes`); naming only types that key may not read answers 403 `insufficient_scope`.
+             * @description The event types to receive: each an exact type (`order.delivered`) or a group (`pet.*`, `order.*`); one given twice counts once (it is kept once). The endpoint receives those of them that the API key which set them could read (`allowedTypes`); naming only types that key may not read answers 403 `insufficient_scope`.
              * @example [
              *       "pet.*",
              *       "order.delivered"
@@ -688,7 +688,7 @@ export interface components {
              */
             description?: string;
             /**
-             * @description The event types to receive: each an exact type (`order.delivered`) or a group (`pet.*`, `order.*`), each once. The endpoint receives those of them that the API key which set them could read (`allowedTypes`); naming only types that key may not read answers 403 `insufficient_scope`.
+             * @description The event types to receive: each an exact type (`order.delivered`) or a group (`pet.*`, `order.*`); one given twice counts once (it is kept once). The endpoint receives those of them that the API key which set them could read (`allowedTypes`); naming only types that key may not read answers 403 `insufficient_scope`.
              * @example [
              *       "pet.*",
              *       "order.delivered"
@@ -765,7 +765,7 @@ export interface components {
              */
             description?: string;
             /**
-             * @description The event types to receive: each an exact type (`order.delivered`) or a group (`pet.*`, `order.*`), each once. The endpoint receives those of them that the API key which set them could read (`allowedTypes`); naming only types that key may not read answers 403 `insufficient_scope`.
+             * @description The event types to receive: each an exact type (`order.delivered`) or a group (`pet.*`, `order.*`); one given twice counts once (it is kept once). The endpoint receives those of them that the API key which set them could read (`allowedTypes`); naming only types that key may not read answers 403 `insufficient_scope`.
              * @example [
              *       "pet.*",
              *       "order.delivered"

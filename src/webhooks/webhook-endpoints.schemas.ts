@@ -31,9 +31,8 @@ const urlSchema = Type.String({
 const eventsSchema = Type.Array(Type.Unsafe<EventTypeFilter>({ type: 'string', enum: [...EVENT_FILTER_VALUES] }), {
   minItems: 1,
   maxItems: EVENT_FILTER_VALUES.length,
-  uniqueItems: true,
   description:
-    'The event types to receive: each an exact type (`order.delivered`) or a group (`pet.*`, `order.*`), each once. The endpoint receives those of them that the API key which set them could read (`allowedTypes`); naming only types that key may not read answers 403 `insufficient_scope`.',
+    'The event types to receive: each an exact type (`order.delivered`) or a group (`pet.*`, `order.*`); one given twice counts once (it is kept once). The endpoint receives those of them that the API key which set them could read (`allowedTypes`); naming only types that key may not read answers 403 `insufficient_scope`.',
   examples: [['pet.*', 'order.delivered']],
 });
 

@@ -55,7 +55,7 @@ export async function createWebhookEndpoint(context: WebhookEndpointsContext, in
     return insertWebhookEndpoint(trx, {
       url,
       description: input.description ?? null,
-      events: JSON.stringify(input.events),
+      events: JSON.stringify(distinct(input.events)),
       allowedTypes: JSON.stringify(allowedTypes),
       status: 'enabled',
       disabledReason: null,
@@ -114,7 +114,7 @@ export async function updateWebhookEndpoint(context: WebhookEndpointsContext, id
     const readsAgain = patch.url !== undefined || patch.events !== undefined;
     const changed = await updateWebhookEndpointRow(trx, id, {
       ...(url === undefined ? {} : { url }),
-      ...(patch.events === undefined ? {} : { events: JSON.stringify(patch.events) }),
+      ...(patch.events === undefined ? {} : { events: JSON.stringify(distinct(patch.events)) }),
       ...(readsAgain ? { allowedTypes: JSON.stringify(allowedTypesFor(events, key)) } : {}),
       ...(patch.description === undefined ? {} : { description: patch.description }),
       ...(patch.status === undefined ? {} : { status: patch.status, disabledReason: null }),
@@ -154,6 +154,11 @@ async function acceptableUrl(text: string, policy: WebhookUrlPolicy): Promise<st
   if (verdict.accepted) return verdict.url;
   const message = `body.url ${verdict.reason}`;
   throw new AppError('validation_failed', message, [{ field: 'body.url', message }]);
+}
+
+/** Each event filter once, in the order first given: a type named twice counts once. */
+function distinct(events: readonly EventTypeFilter[]): EventTypeFilter[] {
+  return [...new Set(events)];
 }
 
 function endpointNotFound(id: number): AppError {

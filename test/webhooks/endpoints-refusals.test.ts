@@ -67,7 +67,6 @@ for (const dialect of ALL_DIALECTS) {
       const cases: [unknown, RegExp][] = [
         [{ ...GOOD, events: ['pet.sold'] }, /^body\.events\.0 must be one of: pet\.created/],
         [{ ...GOOD, events: [] }, /^body\.events must have at least 1 items/],
-        [{ ...GOOD, events: ['pet.*', 'pet.*'] }, /^body\.events /],
         [{ ...GOOD, secret: 'whsec_mine' }, /^body\.secret is not a known field/],
         [{ ...GOOD, id: 7 }, /^body\.id must not be sent/],
         [{ ...GOOD, events: 'pet.*' }, /^body\.events must be an array/],

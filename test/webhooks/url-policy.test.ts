@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { checkWebhookUrl, isOperatorAllowedHost, isPublicAddress, type HostLookup } from '../../src/webhooks/webhook-url-policy.js';
 import { STUB_DNS, stubLookup } from '../helpers/stub-lookup.js';
 
-const policy = { allowedHosts: [] as string[], lookup: stubLookup(STUB_DNS) };
+const policy: { allowedHosts: string[]; lookup: HostLookup } = { allowedHosts: [], lookup: stubLookup(STUB_DNS) };
 
 describe('isPublicAddress', () => {
   it('non-public addresses of every kind > false', () => {
