@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createDb } from '../../src/db/create-db.js';
+import { SCOPES } from '../../src/keys/scopes.js';
 import { call, createKey, KEY_PATTERN, listKeysJson, servedSuite, unique, uniqueCategory } from '../helpers/cli-e2e.js';
 import { assertErrorBody } from '../helpers/error-body.js';
 import { type RunningService, runCli, spawnService } from '../helpers/spawn-service.js';
@@ -117,7 +118,7 @@ for (const dialect of ALL_DIALECTS) {
         const [heading, ...rows] = table.stdout.trimEnd().split('\n');
         assert.deepEqual(heading!.split('\t'), ['ID', 'PREFIX', 'NAME', 'SCOPES', 'CREATED', 'EXPIRES', 'REVOKED', 'LAST USED']);
         assert.equal(rows.find((row) => row.split('\t')[2] === name)?.split('\t')[3], 'pets:write');
-        const allScopesId = (await listKeysJson(databaseUrl)).find((k) => k.scopes.length === 4)?.id;
+        const allScopesId = (await listKeysJson(databaseUrl)).find((k) => k.scopes.length === SCOPES.length)?.id;
         const everything = rows.find((row) => row.split('\t')[0] === String(allScopesId));
         assert.equal(everything?.split('\t')[3], 'pets:read,pets:write,orders:read,orders:write,webhooks:read,webhooks:write');
       });
