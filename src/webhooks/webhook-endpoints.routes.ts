@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { SAMPLE_STORE } from '../docs-examples.js';
 import { AppError } from '../errors.js';
-import { expandTypeFilter, type EventTypeFilter, scopeToRead } from '../events/events.types.js';
+import { EVENT_TYPES, expandTypeFilter, type EventTypeFilter, scopeToRead } from '../events/events.types.js';
 import { acceptJsonAs, JSON_MEDIA_TYPE, MERGE_PATCH_MEDIA_TYPE } from '../http/json-body.js';
 import { refuseRemovalOfRequired } from '../http/merge-patch.js';
 import { COMMON_ERROR_RESPONSES, errorResponse, HEADERS, header, WRITE_ERROR_RESPONSES } from '../http/responses.js';
@@ -28,6 +28,7 @@ import {
   getWebhookEndpoint,
   listWebhookEndpoints,
   rotateWebhookEndpointSecret,
+  type ActingKey,
   updateWebhookEndpoint,
 } from './webhook-endpoints.service.js';
 import type { HostLookup } from './webhook-url-policy.js';
@@ -87,7 +88,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsR
       },
     },
     async (request, reply) => {
-      const endpoint = await withReadChallenge(reply, request.body.events, () => createWebhookEndpoint(context, request.body, request.apiKey!));
+      const endpoint = await withReadChallenge(reply, request.body.events, request.apiKey!, () => createWebhookEndpoint(context, request.body, request.apiKey!));
       return reply.code(201).header('location', `/v1/webhook-endpoints/${endpoint.id}`).send(endpoint);
     },
   );
@@ -176,7 +177,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsR
         preValidation: async (request) => refuseRemovalOfRequired(request.body, ['url', 'events', 'status']),
       },
       async (request, reply) =>
-        withReadChallenge(reply, request.body.events, () => updateWebhookEndpoint(context, request.params.endpointId, request.body, request.apiKey!)),
+        withReadChallenge(reply, request.body.events, request.apiKey!, () => updateWebhookEndpoint(context, request.params.endpointId, request.body, request.apiKey!)),
     );
   });
 
@@ -232,15 +233,17 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsR
 
 /**
  * Runs `work`; when the key may read none of the event types asked for, the 403 carries the
- * challenge naming the scopes that would (RFC 6750 §3.1), as the events feed's does.
+ * challenge naming the scopes that would (RFC 6750 §3.1), as the events feed's does. A patch that
+ * names no `events` was refused for the stored ones: the challenge names the read scopes the key lacks.
  */
-async function withReadChallenge<T>(reply: FastifyReply, events: readonly EventTypeFilter[] | undefined, work: () => Promise<T>): Promise<T> {
+async function withReadChallenge<T>(reply: FastifyReply, events: readonly EventTypeFilter[] | undefined, key: ActingKey, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof AppError && error.code === 'insufficient_scope' && events !== undefined) {
-      const needed = new Set(expandTypeFilter(events).map(scopeToRead));
-      reply.header('www-authenticate', `Bearer realm="animal-store", error="insufficient_scope", scope="${[...needed].join(' ')}"`);
+    if (error instanceof AppError && error.code === 'insufficient_scope') {
+      const needed = new Set((events === undefined ? EVENT_TYPES : expandTypeFilter(events)).map(scopeToRead));
+      const lacking = [...needed].filter((scope) => !key.scopes.includes(scope));
+      reply.header('www-authenticate', `Bearer realm="animal-store", error="insufficient_scope", scope="${lacking.join(' ')}"`);
     }
     throw error;
   }

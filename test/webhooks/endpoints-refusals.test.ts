@@ -57,7 +57,9 @@ for (const dialect of ALL_DIALECTS) {
       const full = (await post({ ...GOOD, events: ['order.*'] })).json<{ id: number }>();
       const patch = (body: object) =>
         t.app.inject({ method: 'PATCH', url: `/v1/webhook-endpoints/${full.id}`, headers: { ...writer, 'content-type': 'application/json' }, payload: body });
-      assertErrorBody(await patch({ url: 'https://receiver.example/mine' }), { status: 403, code: 'insufficient_scope' });
+      const redirected = await patch({ url: 'https://receiver.example/mine' });
+      assertErrorBody(redirected, { status: 403, code: 'insufficient_scope' });
+      assert.match(String(redirected.headers['www-authenticate']), /scope="orders:read"/);
       const described = await patch({ description: 'only words' });
       assert.equal(described.statusCode, 200, described.body);
       assert.deepEqual(described.json<{ allowedTypes: string[] }>().allowedTypes, ['order.placed', 'order.approved', 'order.delivered', 'order.cancelled']);
@@ -119,9 +121,12 @@ for (const dialect of ALL_DIALECTS) {
       await refusedUrl('https://127.0.0.2/hooks', /non-public address/);
     });
 
-    it('the cap > past WEBHOOK_ENDPOINTS_MAX endpoints, 409 webhook_endpoint_limit; after a removal one may be added again', async () => {
-      const { count } = await t.database.db.selectFrom('webhookEndpoints').select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
-      for (let n = Number(count); n < WEBHOOK_ENDPOINTS_MAX; n++) assert.equal((await post(GOOD)).statusCode, 201);
+    it('the cap > past WEBHOOK_ENDPOINTS_MAX endpoints, also when the last ones are asked for at once, 409 webhook_endpoint_limit; after a removal one may be added again', async () => {
+      const stored = async () => Number((await t.database.db.selectFrom('webhookEndpoints').select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow()).count);
+      for (let n = await stored(); n < WEBHOOK_ENDPOINTS_MAX - 4; n++) assert.equal((await post(GOOD)).statusCode, 201);
+      const racing = await Promise.all(Array.from({ length: 12 }, () => post(GOOD)));
+      assert.deepEqual(racing.map((response) => response.statusCode).sort(), [...Array(4).fill(201), ...Array(8).fill(409)]);
+      assert.equal(await stored(), WEBHOOK_ENDPOINTS_MAX);
       assertErrorBody(await post(GOOD), { status: 409, code: 'webhook_endpoint_limit', message: `the store has ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints, the most it may have; remove one first` });
       const { id } = await t.database.db.selectFrom('webhookEndpoints').select('id').orderBy('id').limit(1).executeTakeFirstOrThrow();
       assert.equal((await t.app.inject({ method: 'DELETE', url: `/v1/webhook-endpoints/${id}`, headers: t.auth })).statusCode, 204);
