@@ -47,6 +47,8 @@ export interface Config {
   idempotencyKeyTtlHours: number;
   /** How long events are kept in the feed (days); older ones are purged. */
   eventRetentionDays: number;
+  /** Most live streams of the events feed one key may hold open on one process. */
+  eventStreamsPerKey: number;
   /** PostgreSQL: a transaction of the database holding the listings back longer than this is logged, counted and shown by /readyz. */
   pgHoldWarnMs: number;
 }
@@ -188,6 +190,7 @@ export function loadConfig(env: Env = process.env): Config {
     keyLastUsedFlushMs: integer('KEY_LAST_USED_FLUSH_MS'),
     idempotencyKeyTtlHours: integer('IDEMPOTENCY_KEY_TTL_HOURS'),
     eventRetentionDays: integer('EVENT_RETENTION_DAYS'),
+    eventStreamsPerKey: integer('EVENT_STREAMS_PER_KEY'),
     pgHoldWarnMs: integer('PG_HOLD_WARN_MS'),
   };
   if (problems.length > 0) throw new ConfigError(problems);
