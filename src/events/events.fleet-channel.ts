@@ -14,7 +14,7 @@ import cluster from 'node:cluster';
 import type { RedisLink } from '../redis/redis-link.js';
 
 /** Shortest time between two messages of one process. */
-export const PUBLISH_GAP_MS = 50;
+const PUBLISH_GAP_MS = 50;
 const REDIS_CHANNEL = 'events-changed';
 const IPC_TYPE = 'animal-store:events-changed';
 

@@ -93,6 +93,6 @@ export async function streamWalk(
 }
 
 /** One Server-Sent Events frame: `id` (the cursor after the event), `event` (its type), `data` (the Event as JSON, one line). */
-export function eventFrame(event: Event, cursor: string): string {
+function eventFrame(event: Event, cursor: string): string {
   return `id: ${cursor}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }

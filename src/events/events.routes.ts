@@ -36,7 +36,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = asyn
         summary: "Read the store's changes",
         ...beta(LIST_EVENTS_DESCRIPTION),
         querystring: ListEventsQuerySchema,
-        headers: Type.Object({ 'Last-Event-ID': Type.Optional(Type.String({ maxLength: 200, description: LAST_EVENT_ID_DESCRIPTION })) }),
+        headers: Type.Object({ 'Last-Event-ID': Type.Optional(Type.String({ description: LAST_EVENT_ID_DESCRIPTION })) }),
         response: {
           200: {
             description: `The events after the position asked for, oldest first (none at the end of the feed, or with \`start=latest\`); with \`Accept: ${EVENT_STREAM_MEDIA_TYPE}\`, the live stream.`,

@@ -52,7 +52,7 @@ export const EventsSchema = Type.Array(Type.Ref(EventSchema), {
 });
 
 /** The longest long poll (`wait`), in seconds. */
-export const MAX_WAIT_SECONDS = 30;
+const MAX_WAIT_SECONDS = 30;
 
 const TYPE_FILTER_VALUES: readonly EventTypeFilter[] = [...EVENT_TYPES, ...EVENT_TYPE_GROUPS];
 

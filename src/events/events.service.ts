@@ -15,12 +15,6 @@ import { isBefore, readPurgedPosition } from './events.retention.js';
 import type { Event, ListEventsQuery } from './events.schemas.js';
 import { EVENT_TYPES, type EventType, expandTypeFilter, scopeToRead } from './events.types.js';
 
-export interface EventPage {
-  events: Event[];
-  /** Where the next answer starts: after the last event of this one, or where this one started. */
-  nextCursor: string;
-}
-
 const START: EventPosition = { txn: 0, id: 0 };
 
 /**
@@ -37,13 +31,6 @@ export interface EventWalk {
   /** Whether the walk began with start=latest: its first answer is empty, whatever follows the position. */
   startsLatest: boolean;
   cursorOf(position: EventPosition): string;
-}
-
-/** One answer of the feed, for a key with these scopes. */
-export async function listEvents(db: Kysely<Database>, query: ListEventsQuery & { limit: number }, scopes: readonly Scope[], cursorSecret: string): Promise<EventPage> {
-  const walk = await startWalk(db, query, scopes, cursorSecret);
-  const page = await readFirstPage(db, walk);
-  return { events: page.events, nextCursor: walk.cursorOf(page.next) };
 }
 
 /** The first answer of a walk, at once: none with start=latest, else its first page. */

@@ -27,7 +27,7 @@ import type { FeedChangeChannel } from './events.fleet-channel.js';
 import { readFeedFrontier } from './events.repository.js';
 
 /** How often each process looks at the feed for its waiters, whatever it was told. */
-export const RECHECK_MS = 1000;
+const RECHECK_MS = 1000;
 
 /** One reader's view of the signal, from its first read to its end. */
 export interface FeedWatch {
