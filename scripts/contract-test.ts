@@ -11,8 +11,9 @@
  *   ones that exist; each narrowing says why. It only narrows: every request it allows, the
  *   contract allows.
  * - negative: every invalid variant of openapi.json itself must be refused (4xx). Only the
- *   `cursor` parameters are taken out (`withoutCursors`): an invented cursor would make every
- *   request fail for that reason instead of the one tested.
+ *   `cursor` parameters (and the events feed's `Last-Event-ID`, a cursor too) are taken out
+ *   (`withoutCursors`): an invented cursor would make every request fail for that reason instead
+ *   of the one tested; so is the feed's live stream, which Specmatic cannot read.
  *
  * Exits non-zero on any failure: Specmatic's summary line and its exit code are both checked,
  * because its npm wrapper exits 0 on failures, and a pass that runs too few tests fails too.
@@ -83,7 +84,7 @@ async function seed(baseUrl: string, key: string): Promise<Seeded> {
 }
 
 type Parameter = { name: string; in: string; required?: boolean; schema: Record<string, unknown> };
-type Operation = { operationId: string; parameters?: Parameter[] };
+type Operation = { operationId: string; parameters?: Parameter[]; responses?: Record<string, { content?: Record<string, unknown> }> };
 type Contract = {
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> };
@@ -93,16 +94,21 @@ type Contract = {
  * openapi.json without the `cursor` parameters. Cursors are signed by the service: any other
  * value is 400 `invalid_cursor`, as the contract says, and Specmatic cannot follow `Link`. It
  * would send an invented cursor with most requests, which fails them all (positive tests) or
- * makes them fail for that reason instead of the one tested (negative tests). test/pagination
- * and test/events cover cursors.
+ * makes them fail for that reason instead of the one tested (negative tests). The events feed's
+ * `Last-Event-ID` header is a cursor too. test/pagination and test/events cover cursors.
  */
 function withoutCursors(): Contract {
   const contract = JSON.parse(readFileSync(CONTRACT, 'utf8')) as Contract;
   for (const path of ['/pets', '/store/orders', '/events', '/webhook-endpoints']) {
     const get = contract.paths[path]!.get!;
     if (!get.parameters?.some((p) => p.name === 'cursor')) throw new Error(`withoutCursors: GET ${path} has no cursor: update scripts/contract-test.ts`);
-    get.parameters = get.parameters.filter((p) => p.name !== 'cursor');
+    get.parameters = get.parameters.filter((p) => p.name !== 'cursor' && p.name !== 'Last-Event-ID');
   }
+  // The feed's live stream (`text/event-stream`, a response that never ends): Specmatic expects it
+  // without sending `Accept: text/event-stream`, and could not read it if it did. test/events covers it.
+  const streamed = contract.paths['/events']!.get!.responses?.['200']?.content;
+  if (!streamed?.['text/event-stream']) throw new Error('withoutCursors: GET /events has no text/event-stream answer: update scripts/contract-test.ts');
+  delete streamed['text/event-stream'];
   return contract;
 }
 
@@ -140,6 +146,11 @@ function narrowedContract(seeded: Seeded): Contract {
 
   // Webhook URLs: an invented string is no https URL (400); see CONTRACT_WEBHOOK_URL.
   for (const schema of ['NewWebhookEndpoint', 'WebhookEndpointPatch']) contract.components.schemas[schema]!.properties.url!.enum = [CONTRACT_WEBHOOK_URL];
+
+  // wait: a long poll with no event to answer holds its answer up to `wait` seconds, longer than
+  // Specmatic's request timeout (10 s); the positive pass asks for the answer at once. The negative
+  // pass still sends invalid values of `wait` (refused before any waiting); test/events covers waits.
+  only('/events', 'get', 'wait', 0);
 
   // If-Match: an invented tag never matches the animal's state (412); `*` matches any state.
   only('/pets/{petId}', 'patch', 'If-Match', '*');

@@ -23,6 +23,7 @@ import { registerServiceIndex } from './http/service-index.js';
 import { requestIdOf } from './http/request-context.js';
 import { createRouteTable } from './http/route-table.js';
 import { createValidatorCompiler } from './http/validation.js';
+import { bearerTokenOf } from './access/authentication.js';
 import { createSharedRateLimit } from './access/shared-rate-limit.js';
 import { redactApiKeys } from './keys/api-key-token.js';
 import { subscribeToRevocations } from './keys/key-revocations.js';
@@ -63,7 +64,7 @@ export interface AppDeps {
     | 'shutdownTimeoutMs'
     | 'idempotencyKeyTtlHours'
   > &
-    Partial<Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'rateLimitSyncMs' | 'keyLastUsedFlushMs' | 'pgHoldWarnMs' | 'eventRetentionDays' | 'webhookAllowedHosts' | 'webhookRetryScheduleSeconds'>>;
+    Partial<Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'rateLimitSyncMs' | 'keyLastUsedFlushMs' | 'pgHoldWarnMs' | 'eventRetentionDays' | 'eventStreamsPerKey' | 'webhookAllowedHosts' | 'webhookRetryScheduleSeconds'>>;
   /** What the metrics tell of the database: its dialect and, on PostgreSQL, its pool. */
   database?: Pick<DbHandle, 'dialect' | 'poolStats'>;
   /** The metrics to count into; made here when not given. */
@@ -82,6 +83,10 @@ export interface AppDeps {
   eventPurgeSchedule?: PurgeSchedule;
   /** Tests only: how webhook URLs' host names are resolved (a stub answering private addresses, say); the system's resolver by default. */
   webhookLookup?: HostLookup;
+  /** Tests only: how often an idle events stream writes its keep-alive comment (15 s by default). */
+  eventKeepAliveMs?: number;
+  /** Tests only: how often each process looks at the feed for its waiting readers (every second by default). */
+  eventRecheckMs?: number;
 }
 
 declare module 'fastify' {
@@ -209,7 +214,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const cursorSecret = cursorSecretSource(db, config.cursorSecret);
       await v1.register(petsRoutes, { db, now, cursorSecret });
       await v1.register(ordersRoutes, { db, now, cursorSecret });
-      await v1.register(eventsRoutes, { db, cursorSecret });
+      const live = {
+        redis,
+        streamsPerKey: config.eventStreamsPerKey ?? CONFIG_DEFAULTS.EVENT_STREAMS_PER_KEY,
+        keepAliveMs: deps.eventKeepAliveMs,
+        recheckMs: deps.eventRecheckMs,
+        // A stream outlives the check of its request: its key is verified again before each batch (revocations included).
+        keyStillUsable: async (request: FastifyRequest) => (await verifier.verify(bearerTokenOf(request.headers.authorization) ?? '')).key?.id === request.apiKey?.id,
+      };
+      await v1.register(eventsRoutes, { db, cursorSecret, live });
       await v1.register(webhookEndpointsRoutes, { db, now, cursorSecret, allowedHosts: config.webhookAllowedHosts ?? [], lookup: deps.webhookLookup ?? systemLookup });
     },
     { prefix: '/v1' },

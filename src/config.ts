@@ -51,6 +51,9 @@ export interface Config {
   webhookAllowedHosts: string[];
   /** Seconds before each attempt of a webhook delivery, from the first; after the last, the delivery has failed. */
   webhookRetryScheduleSeconds: number[];
+
+  /** Most live streams of the events feed one key may hold open on one process. */
+  eventStreamsPerKey: number;
   /** PostgreSQL: a transaction of the database holding the listings back longer than this is logged, counted and shown by /readyz. */
   pgHoldWarnMs: number;
 }
@@ -199,6 +202,8 @@ export function loadConfig(env: Env = process.env): Config {
     eventRetentionDays: integer('EVENT_RETENTION_DAYS'),
     webhookAllowedHosts: 'hosts' in webhookAllowedHosts ? webhookAllowedHosts.hosts : [],
     webhookRetryScheduleSeconds: 'seconds' in webhookRetrySchedule ? webhookRetrySchedule.seconds : [],
+
+    eventStreamsPerKey: integer('EVENT_STREAMS_PER_KEY'),
     pgHoldWarnMs: integer('PG_HOLD_WARN_MS'),
   };
   if (problems.length > 0) throw new ConfigError(problems);

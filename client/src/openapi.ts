@@ -250,6 +250,8 @@ export interface paths {
          *
          *     **Retention.** Events are kept `EVENT_RETENTION_DAYS` (30 by default), then purged, oldest first. A cursor whose next events were purged answers 410 `cursor_expired`, so a reader knows it missed events rather than skipping them silently; an old cursor that missed nothing (an idle feed's) stays valid.
          *
+         *     **Waiting for events.** `wait=N` (a long poll) holds an answer that would hold no event until one is there or N seconds have passed. A stream (`Accept: text/event-stream`) sends every event as it comes, and stays open. Either learns of a change made through the same instance at once, and of one made through another instance within about a second (at once with Redis); an event may take as long as the change before it to show (**Exact**, above).
+         *
          *     **Scopes.** Animal events (`pet.*`) need `pets:read`, order events (`order.*`) `orders:read`. Events a key may not read are left out of its answers; asking only for types it may not read (`type=order.*` with `pets:read` alone) answers 403 `insufficient_scope`.
          *
          *     **Requires scope `pets:read` (list and fetch animals) or `orders:read` (read the store's orders)**; a key with neither gets 403 `insufficient_scope`.
@@ -844,11 +846,12 @@ export interface components {
              *     - `unsupported_media_type` (415): The body is not application/json in UTF-8.
              *     - `headers_too_large` (431): The request headers are larger than the server accepts.
              *     - `rate_limited` (429): Too many requests with this key this minute, or too many failed key verifications from this address (then only for tokens no key could match); retry after the Retry-After delay.
+             *     - `too_many_streams` (429): This key already holds as many live streams of the events feed as one instance allows (EVENT_STREAMS_PER_KEY, 5 by default); close one, or retry after the Retry-After delay.
              *     - `internal_error` (500): An unexpected failure; the request id in X-Request-Id finds it in the log.
              *     - `service_unavailable` (503): The database cannot be reached, is locked, or did not answer in time, or a change kept colliding with concurrent ones; retry after the Retry-After delay. On a write, the write may or may not have happened.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "bad_request" | "invalid_idempotency_key" | "unauthorized" | "insufficient_scope" | "pet_not_found" | "order_not_found" | "webhook_endpoint_not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "pet_not_available" | "order_state_conflict" | "pet_has_open_order" | "pet_sold_by_order" | "webhook_endpoint_limit" | "idempotency_key_in_use" | "cursor_expired" | "operation_removed" | "precondition_failed" | "idempotency_key_reused" | "expectation_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "bad_request" | "invalid_idempotency_key" | "unauthorized" | "insufficient_scope" | "pet_not_found" | "order_not_found" | "webhook_endpoint_not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "pet_not_available" | "order_state_conflict" | "pet_has_open_order" | "pet_sold_by_order" | "webhook_endpoint_limit" | "idempotency_key_in_use" | "cursor_expired" | "operation_removed" | "precondition_failed" | "idempotency_key_reused" | "expectation_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "too_many_streams" | "internal_error" | "service_unavailable";
             /** @description Human-readable description; it names the offending field when there is one. Wording may change. */
             message: string;
             /** @description The HTTP status code of the response. */
@@ -2935,19 +2938,24 @@ export interface operations {
                 type?: ("pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.approved" | "order.delivered" | "order.cancelled" | "pet.*" | "order.*")[];
                 /** @description `latest`: answer no event, only the `Link` to the events that come after the newest one, to follow the store from now on. Not with `cursor`. */
                 start?: "latest";
+                /** @description Long poll: when no event would be answered, hold the answer until one is there or this many seconds (0 to 30, decimal digits) have passed, then answer as usual (with its `Link`). 0, the default, answers at once. With `start=latest`: the first events after the newest one. A key's long polls waiting on one instance are capped at `EVENT_STREAMS_PER_KEY`: the next is answered at once. A stopping instance answers its waiting long polls at once. */
+                wait?: number;
                 /** @description Opaque position from the `Link: <…>; rel="next"` header of a previous answer, signed by the service. Use it with the same `type` filter it was made for; `limit` may change. Without it the feed starts at the oldest event kept. A cursor that was altered, made by anyone else or for other filters answers 400 `invalid_cursor`; one whose next events were purged (kept `EVENT_RETENTION_DAYS`), 410 `cursor_expired`. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Streams only (`Accept: text/event-stream`): the `id:` of the last frame received, to resume after it. It wins over `cursor` and `start`, and is checked as a cursor is (made for the same `type` filter; 400 `invalid_cursor` otherwise, 410 `cursor_expired` when its next events were purged). */
+                "Last-Event-ID"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The events after the position asked for, oldest first (none at the end of the feed, or with `start=latest`). */
+            /** @description The events after the position asked for, oldest first (none at the end of the feed, or with `start=latest`); with `Accept: text/event-stream`, the live stream. */
             200: {
                 headers: {
-                    /** @description Always: `<…?cursor=…>; rel="next"`, the position after the last event returned (or, when none was, the same position; past the events of other types read, with a filter), with the same `type` filter and `limit`. */
+                    /** @description Always on `application/json` answers: `<…?cursor=…>; rel="next"`, the position after the last event returned (or, when none was, the same position; past the events of other types read, with a filter), with the same `type` filter and `limit`. */
                     Link?: string;
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;
@@ -2959,6 +2967,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Events"];
+                    "text/event-stream": string;
                 };
             };
             /** @description A query parameter is invalid, `start` and `cursor` were both sent, or the cursor is invalid. Codes: `validation_failed`, `invalid_cursor`. */
@@ -3021,7 +3030,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address; or, for a stream, the key already holds `EVENT_STREAMS_PER_KEY` streams on this instance. Codes: `rate_limited`, `too_many_streams`. */
             429: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */

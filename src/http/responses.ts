@@ -73,6 +73,7 @@ const EXAMPLES: Record<ErrorCode, string> = {
   payload_too_large: 'body is larger than 65536 bytes',
   unsupported_media_type: 'body must be application/json, not text/plain',
   rate_limited: `more than ${CONFIG_DEFAULTS.RATE_LIMIT_PER_MINUTE} requests in one minute with this key; retry after 17 s`,
+  too_many_streams: `this key already holds ${CONFIG_DEFAULTS.EVENT_STREAMS_PER_KEY} streams of the events feed on this instance (EVENT_STREAMS_PER_KEY); close one or retry after 5 s`,
   internal_error: 'internal error; quote the X-Request-Id header when reporting it',
   service_unavailable: 'the database is not reachable; retry later',
 };
