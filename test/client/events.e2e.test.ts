@@ -101,9 +101,9 @@ for (const dialect of ALL_DIALECTS) {
 
     it('events() > resumed from the cursor yielded after any event, inside an answer or at its end > yields exactly the events after it', async () => {
       await purgeEventsBefore(database.db, (await databaseNowMs(database.db)) + DAY_MS);
-      const start = await latestCursor(client);
       await createPets(7, 8100);
-      const walked = await take(client.events({ cursor: start, limit: 3 }), 7);
+      // From the start of the feed (no cursor): its seven events, in answers of three.
+      const walked = await take(client.events({ limit: 3 }), 7);
       assert.equal(walked.length, 7);
       for (const [index, { cursor }] of walked.entries()) {
         const rest = walked.slice(index + 1).map((item) => item.event.id);
@@ -111,8 +111,9 @@ for (const dialect of ALL_DIALECTS) {
         assert.deepEqual(resumed.map((item) => item.event.id), rest, `resumed after event ${index + 1} of 7 (${cursor})`);
       }
       // Inside an answer the cursor is the client's (answer start, count, id); at an answer's end, the service's own.
-      assert.match(walked[0]!.cursor, /~1~\d+$/);
-      assert.doesNotMatch(walked[2]!.cursor, /~/);
+      // The first answer without a cursor is of one event: there is no cursor to resume inside it from.
+      assert.deepEqual(walked.map((item) => item.cursor.includes('~')), [false, true, true, false, true, true, false]);
+      assert.match(walked[1]!.cursor, /~1~\d+$/);
     });
 
     it("events() > a resume cursor whose event is not the one at its position, or not a cursor > refused as invalid_cursor, never a silent skip", async () => {
