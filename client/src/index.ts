@@ -96,8 +96,8 @@ export function createAnimalStoreClient(options: AnimalStoreClientOptions) {
      */
     events(options: FollowEventsOptions = {}): AsyncGenerator<FeedItem, void, undefined> {
       return followEvents(options, async (query: FeedQuery, signal) => {
-        // `wait` is sent even while openapi.json does not name it yet.
-        const { data, response } = await unwrap(raw.GET('/events', { params: { query: query as Omit<FeedQuery, 'wait'> }, signal }));
+        // openapi-fetch sends every field of the query, so `wait` goes too, also while openapi.json does not name it.
+        const { data, response } = await unwrap(raw.GET('/events', { params: { query }, signal }));
         return { items: data, link: response.headers.get('link') };
       });
     },
