@@ -16,7 +16,15 @@ import { type RetryOptions, retryingFetch } from './retry.js';
 export { AnimalStoreError, type AnimalStoreErrorCode } from './errors.js';
 export type { Event, EventTypeFilter, FeedItem, FollowEventsOptions } from './events.js';
 export type { RetryOptions } from './retry.js';
-export { verifyWebhook, type VerifyWebhookOptions, type WebhookHeaders, WebhookVerificationError, type WebhookVerificationFailure } from './webhooks.js';
+export {
+  verifyWebhook,
+  type VerifyWebhookOptions,
+  type WebhookHeaders,
+  type WebhookPayload,
+  type WebhookTestEvent,
+  WebhookVerificationError,
+  type WebhookVerificationFailure,
+} from './webhooks.js';
 export type { components, operations, paths } from './openapi.js';
 
 export type Pet = components['schemas']['Pet'];

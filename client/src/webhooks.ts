@@ -7,6 +7,19 @@
  */
 import type { Event } from './events.js';
 
+/**
+ * The body of `POST /v1/webhook-endpoints/{id}/test`: signed and sent like an event, no event of the feed.
+ * Written here until openapi.json describes it (then: the generated `WebhookTestEvent`).
+ */
+export interface WebhookTestEvent {
+  type: 'webhook.test';
+  occurredAt: string;
+  data: { endpointId: number; message: string };
+}
+
+/** What a delivery carries: an Event of the feed, or a test message. */
+export type WebhookPayload = Event | WebhookTestEvent;
+
 export type WebhookVerificationFailure =
   /** `webhook-id`, `webhook-timestamp` or `webhook-signature` is absent or empty. */
   | 'missing_headers'
@@ -91,12 +104,12 @@ function signedContent(id: string, timestamp: string, body: string | Uint8Array)
 }
 
 /**
- * The Event of a webhook delivery, once its signature and timestamp are checked; throws
+ * The payload of a webhook delivery (an Event, or a `webhook.test` message), once its signature and timestamp are checked; throws
  * WebhookVerificationError otherwise. `body` must be the request's raw body, byte for byte as it
  * came (a string or bytes): a body parsed and serialised again no longer matches its signature.
  * `secret` may be several (during a rotation): any one matching suffices.
  */
-export async function verifyWebhook(secret: string | readonly string[], headers: WebhookHeaders, body: string | Uint8Array, options: VerifyWebhookOptions = {}): Promise<Event> {
+export async function verifyWebhook(secret: string | readonly string[], headers: WebhookHeaders, body: string | Uint8Array, options: VerifyWebhookOptions = {}): Promise<WebhookPayload> {
   const secrets = typeof secret === 'string' ? [secret] : secret;
   if (secrets.length === 0) throw new TypeError('verifyWebhook: no secret given');
   const keys = await Promise.all(secrets.map(importSecret));
@@ -122,7 +135,7 @@ export async function verifyWebhook(secret: string | readonly string[], headers:
   if (!matched) throw new WebhookVerificationError('no_matching_signature', 'no v1 signature of webhook-signature matches the secret');
 
   try {
-    return JSON.parse(typeof body === 'string' ? body : new TextDecoder().decode(body)) as Event;
+    return JSON.parse(typeof body === 'string' ? body : new TextDecoder().decode(body)) as WebhookPayload;
   } catch {
     throw new WebhookVerificationError('invalid_payload', 'the body is signed but is not JSON');
   }

@@ -103,6 +103,13 @@ describe('verifyWebhook', () => {
     assert.equal(await refusal([OTHER_SECRET, newSecret()], headers, BODY), 'no_matching_signature');
   });
 
+  it('verifyWebhook > a webhook.test message > answered as it came, typed apart from the events', async () => {
+    const message = { type: 'webhook.test', occurredAt: '2026-11-27T09:30:00.000Z', data: { endpointId: 3, message: 'A test message' } };
+    const payload = await verifyWebhook(SECRET, signed(JSON.stringify(message)), JSON.stringify(message));
+    assert.deepEqual(payload, message);
+    assert.equal(payload.type === 'webhook.test' ? payload.data.endpointId : undefined, 3);
+  });
+
   it('verifyWebhook > signed correctly but not JSON > invalid_payload', async () => {
     assert.equal(await refusal(SECRET, signed('not json'), 'not json'), 'invalid_payload');
   });
