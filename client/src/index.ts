@@ -105,7 +105,9 @@ export function createAnimalStoreClient(options: AnimalStoreClientOptions) {
     events(options: FollowEventsOptions = {}): AsyncGenerator<FeedItem, void, undefined> {
       return followEvents(options, async (query: FeedQuery, signal) => {
         // openapi-fetch sends every field of the query, so `wait` goes too, also while openapi.json does not name it.
-        const { data, response } = await unwrap(raw.GET('/events', { params: { query }, signal }));
+        // The same path streams Server-Sent Events to `Accept: text/event-stream`: ask for the JSON page.
+        const { data, response } = await unwrap(raw.GET('/events', { params: { query }, headers: { accept: 'application/json' }, signal }));
+        if (!Array.isArray(data)) throw new AnimalStoreError({ code: 'unexpected_response', status: response.status, message: 'the events feed answered something else than a JSON array' });
         return { items: data, link: response.headers.get('link') };
       });
     },
