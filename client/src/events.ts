@@ -28,7 +28,10 @@ export interface FollowEventsOptions {
   start?: 'latest';
   /** Events per request, 1 to 100; 100 by default. */
   limit?: number;
-  /** Long poll: sent as `wait=<seconds>` (0 to 30), the service holds a request that finds nothing until an event comes. Not sent when omitted. */
+  /**
+   * Long poll: sent as `wait=<seconds>` (0 to 30), the service holds a request that finds nothing until an
+   * event comes; 25 s by default (under the 30 s idle timeout of common proxies). `0` polls every `pollIntervalMs` instead.
+   */
   wait?: number;
   /** How long to pause when an answer brought nothing new and was not held by a long poll; 1,000 ms by default. */
   pollIntervalMs?: number;
@@ -106,9 +109,13 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/** How long each request of the feed may be held when it finds nothing, unless the caller says otherwise. */
+export const DEFAULT_WAIT_SECONDS = 25;
+
 /** Every event of the feed from the position asked for, for ever: ends only when `signal` aborts or the consumer stops iterating. */
 export async function* followEvents(options: FollowEventsOptions, fetchPage: FetchFeedPage): AsyncGenerator<FeedItem, void, undefined> {
-  const { signal, types, wait } = options;
+  const { signal, types } = options;
+  const wait = options.wait ?? DEFAULT_WAIT_SECONDS;
   if (options.start !== undefined && options.cursor !== undefined) throw new TypeError('events(): give either start or cursor, not both');
   const limit = options.limit ?? 100;
   const position = options.cursor === undefined ? { cursor: undefined, handled: 0, lastId: undefined } : parseFeedCursor(options.cursor);
@@ -123,7 +130,7 @@ export async function* followEvents(options: FollowEventsOptions, fetchPage: Fet
     if (types !== undefined) query.type = types;
     if (from !== undefined) query.cursor = from;
     if (start !== undefined) query.start = start;
-    if (wait !== undefined) query.wait = wait;
+    if (wait > 0) query.wait = wait;
     let page: Awaited<ReturnType<FetchFeedPage>>;
     const askedAt = Date.now();
     try {
@@ -149,7 +156,7 @@ export async function* followEvents(options: FollowEventsOptions, fetchPage: Fet
     start = undefined;
     // Nothing new and the position did not move: the feed is caught up. A long poll that was held has
     // waited already; one answered at once (wait=0, too many waiting, a stopping instance) must not spin.
-    const held = wait !== undefined && wait > 0 && Date.now() - askedAt >= wait * 500;
+    const held = wait > 0 && Date.now() - askedAt >= wait * 500;
     if (page.items.length === 0 && !moved && !held) await pause(options.pollIntervalMs ?? 1000, signal);
   }
 }

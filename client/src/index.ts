@@ -15,6 +15,7 @@ import { type RetryOptions, retryingFetch } from './retry.js';
 
 export { AnimalStoreError, type AnimalStoreErrorCode } from './errors.js';
 export type { Event, EventTypeFilter, FeedItem, FollowEventsOptions } from './events.js';
+export { DEFAULT_WAIT_SECONDS } from './events.js';
 export type { RetryOptions } from './retry.js';
 export {
   verifyWebhook,

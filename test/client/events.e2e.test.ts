@@ -7,16 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { type AnimalStoreClient, AnimalStoreError, createAnimalStoreClient, type FeedItem, type FollowEventsOptions } from '../../client/src/index.js';
+import { type AnimalStoreClient, AnimalStoreError, createAnimalStoreClient, DEFAULT_WAIT_SECONDS, type FeedItem, type FollowEventsOptions } from '../../client/src/index.js';
 import { databaseNowMs } from '../../src/db/dialect.js';
-import { ListEventsQuerySchema } from '../../src/events/events.schemas.js';
 import { purgeEventsBefore } from '../../src/events/events.retention.js';
 import { type RunningService, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, createTestDatabase, describeOnDialect, type TestDatabase } from '../helpers/test-db.js';
 import { waitUntil, withDeadline } from '../helpers/wait-for.js';
 
 const DAY_MS = 86_400_000;
-const SERVICE_HAS_WAIT = 'wait' in ListEventsQuerySchema.properties;
 
 /** The first `count` items of an endless iterator; leaving the loop ends it. */
 async function take<T>(items: AsyncIterable<T>, count: number): Promise<T[]> {
@@ -67,7 +65,7 @@ for (const dialect of ALL_DIALECTS) {
           return response;
         },
       });
-      const first = take(counting.events({ ...options, start: 'latest', pollIntervalMs: 20 }), 1);
+      const first = take(counting.events({ ...options, start: 'latest', wait: 0, pollIntervalMs: 20 }), 1);
       await waitUntil(() => answered >= 1, { deadlineMs: 10_000, everyMs: 5, what: 'the answer to start=latest' });
       return { first };
     };
@@ -174,13 +172,13 @@ for (const dialect of ALL_DIALECTS) {
       assert.deepEqual(retried.map((item) => item.event), direct.map((item) => item.event));
     });
 
-    it('events() > the signal aborts while the caught-up feed pauses > the loop ends without an error', async () => {
+    it('events() > wait: 0, the signal aborts while the caught-up feed pauses > the loop ends without an error', async () => {
       const controller = new AbortController();
       let requests = 0;
       const counting = createAnimalStoreClient({ baseUrl: service.baseUrl, apiKey: key, fetch: (request) => (requests++, fetch(request)) });
       const loop = (async () => {
         const items: FeedItem[] = [];
-        for await (const item of counting.events({ start: 'latest', pollIntervalMs: 600_000, signal: controller.signal })) items.push(item);
+        for await (const item of counting.events({ start: 'latest', wait: 0, pollIntervalMs: 600_000, signal: controller.signal })) items.push(item);
         return items;
       })();
       // Two requests: start=latest, then the one that finds nothing and pauses for ten minutes.
@@ -216,7 +214,19 @@ for (const dialect of ALL_DIALECTS) {
       assert.deepEqual(await withDeadline(loop, 10_000, 'the loop to end on abort'), []);
     });
 
-    it('events() > wait: 10 (long poll) > sent as wait=10; an event written while the request is held ends it', { skip: !SERVICE_HAS_WAIT && 'the feed has no wait=N yet on this branch' }, async () => {
+    it('events() > no wait given > each request is a long poll of 25 s (wait=25)', async () => {
+      const controller = new AbortController();
+      const urls: URL[] = [];
+      const recording = createAnimalStoreClient({ baseUrl: service.baseUrl, apiKey: key, fetch: (request) => (urls.push(new URL(request.url)), fetch(request)) });
+      const next = take(recording.events({ cursor: await latestCursor(client), signal: controller.signal }), 1);
+      await waitUntil(() => urls.length >= 1, { deadlineMs: 10_000, everyMs: 5, what: 'the long poll' });
+      const pet = await client.createPet({ name: 'Long polled by default', categoryId: 8501 });
+      assert.deepEqual((await withDeadline(next, 30_000, 'the long-polled event'))[0]!.event.data, pet);
+      assert.deepEqual(urls.map((url) => url.searchParams.get('wait')), urls.map(() => String(DEFAULT_WAIT_SECONDS)));
+      assert.equal(DEFAULT_WAIT_SECONDS, 25);
+    });
+
+    it('events() > wait: 10 (long poll) > sent as wait=10; an event written while the request is held ends it', async () => {
       const urls: URL[] = [];
       const recording = createAnimalStoreClient({ baseUrl: service.baseUrl, apiKey: key, fetch: (request) => (urls.push(new URL(request.url)), fetch(request)) });
       // From a cursor, not start=latest, so the event below comes after the position whenever the request arrives.
