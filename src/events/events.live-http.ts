@@ -49,10 +49,13 @@ export function createEventsLive(app: FastifyInstance, db: Kysely<Database>, opt
   registerEventsMetrics(app.metrics.registry, db, readers);
   // First thing in a stop: waiting long polls answer, streams end, before the server waits for them.
   app.addHook('preClose', async () => wakeup.close());
-  // The client hung up (or the answer went out): whatever still waits for it stops.
+  // The client hung up (or the answer went out): whatever still waits for it stops. It may have hung
+  // up already, while the request was read or authenticated: its 'close' has gone then, and a stream
+  // would hold its key's place until the next event tried to reach it.
   const goneSignal = (reply: FastifyReply) => {
     const gone = new AbortController();
-    reply.raw.once('close', () => gone.abort());
+    if (reply.raw.destroyed) gone.abort();
+    else reply.raw.once('close', () => gone.abort());
     return AbortSignal.any([gone.signal, wakeup.stopping]);
   };
 
