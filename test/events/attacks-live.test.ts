@@ -4,9 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { type ClientRequest, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { after, before, it } from 'node:test';
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import { type Kysely, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, sql, type UnknownRow } from 'kysely';
+import type { Database } from '../../src/db/database.js';
 import { sampleValue } from '../helpers/metrics.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
@@ -40,6 +41,17 @@ class HoldNextRead implements KyselyPlugin {
       await armed.released;
     }
     return result;
+  }
+}
+
+/** `count` pets with long names written at once in SQL (their events too, by the triggers): megabytes of feed. */
+async function writeManyPets(db: Kysely<Database>, dialect: string, count: number): Promise<void> {
+  if (dialect === 'sqlite') {
+    await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${count})
+      insert into pets (name, category_id, status, created_at) select printf('%0200d', i), 1, 'available', 1 from n`.execute(db);
+  } else {
+    // An id is its transaction's by default: one statement writing many pets gives them their own, below every new one.
+    await sql`insert into pets (id, name, category_id, status, created_at) select i, lpad(i::text, 200, '0'), 1, 'available', 1 from generate_series(1, ${count}) i`.execute(db);
   }
 }
 
@@ -77,6 +89,30 @@ for (const dialect of ALL_DIALECTS) {
     it('Attack (issue 17): a client that hangs up before its stream starts > its place is given back, not held until an event comes', async () => {
       await hangUpDuringRead('events', '/v1/events', { accept: 'text/event-stream' });
       await waitUntil(async () => (await gauge('animal_store_event_streams_open')) === 0, { deadlineMs: 5_000, what: 'a stream nobody reads holds its place' });
+    });
+  });
+
+  describeOnDialect(dialect, `Attack (issue 17): stopping under a live feed on ${dialect}`, {}, () => {
+    it('Attack (issue 17): a stream whose client never reads, megabytes behind > the app still stops at once (the client resumes from its last id)', async () => {
+      const t = await createTestApp(dialect);
+      let reader: net.Socket | undefined;
+      const served: net.Socket[] = [];
+      t.app.server.on('connection', (socket: net.Socket) => served.push(socket));
+      try {
+        await t.app.listen({ port: 0, host: '127.0.0.1' });
+        // More than the socket buffers of both ends hold: the stream waits for its reader to drain.
+        await writeManyPets(t.database.db, dialect, 20_000);
+        reader = net.connect((t.app.server.address() as AddressInfo).port, '127.0.0.1');
+        reader.on('error', () => {});
+        reader.pause();
+        reader.write(`GET /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: ${t.auth.authorization}\r\nAccept: text/event-stream\r\n\r\n`);
+        await waitUntil(() => served.some((socket) => socket.writableLength > 0), { deadlineMs: 30_000, what: 'the stream never filled the socket buffers' });
+        await withDeadline(t.app.close(), 10_000, 'the app waited for a reader that never reads');
+      } finally {
+        reader?.destroy();
+        await t.app.close();
+        await t.database.drop();
+      }
     });
   });
 }
