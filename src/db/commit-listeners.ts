@@ -28,5 +28,14 @@ export function onCommit(db: Kysely<any>, listener: CommitListener): () => void 
 export function announceCommit(db: Kysely<any>): void {
   if (db.isTransaction) return;
   const listeners = listenersByDatabase.get(db.getExecutor().adapter);
-  if (listeners) for (const listener of listeners) listener();
+  if (!listeners) return;
+  for (const listener of listeners) {
+    // The write has committed: a listener failing must not make it answer an error (its client
+    // would write it again) nor keep the other listeners from hearing it.
+    try {
+      listener();
+    } catch (error) {
+      process.emitWarning(error instanceof Error ? error : new Error(String(error)), 'CommitListenerWarning');
+    }
+  }
 }

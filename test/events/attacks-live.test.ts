@@ -7,6 +7,7 @@ import { type ClientRequest, request } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { after, before, it } from 'node:test';
 import { type Kysely, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, sql, type UnknownRow } from 'kysely';
+import { onCommit } from '../../src/db/commit-listeners.js';
 import type { Database } from '../../src/db/database.js';
 import { sampleValue } from '../helpers/metrics.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -89,6 +90,17 @@ for (const dialect of ALL_DIALECTS) {
     it('Attack (issue 17): a client that hangs up before its stream starts > its place is given back, not held until an event comes', async () => {
       await hangUpDuringRead('events', '/v1/events', { accept: 'text/event-stream' });
       await waitUntil(async () => (await gauge('animal_store_event_streams_open')) === 0, { deadlineMs: 5_000, what: 'a stream nobody reads holds its place' });
+    });
+    it('Attack (issue 17): a commit listener that throws > the committed write still answers 201, not a 500 that invites a second one', async () => {
+      const stop = onCommit(t.database.db, () => {
+        throw new Error('a listener that fails');
+      });
+      try {
+        const created = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, 'content-type': 'application/json' }, payload: { name: 'Once', categoryId: 1 } });
+        assert.equal(created.statusCode, 201, created.body);
+      } finally {
+        stop();
+      }
     });
   });
 
