@@ -37,7 +37,8 @@ export function feedChangeChannel(redis: RedisLink | undefined, onError: (error:
   if (cluster.isWorker && process.send) {
     let listener: ((message: { type?: unknown }) => void) | undefined;
     const channel = throttled(
-      () => process.send?.({ type: IPC_TYPE }),
+      // The callback turns a send after the primary's channel closed (a stop racing a commit) into nothing, not a crash.
+      () => process.connected && process.send?.({ type: IPC_TYPE }, undefined, undefined, () => {}),
       (onChange) => {
         listener = (message) => {
           if (message?.type === IPC_TYPE) onChange();
