@@ -39,6 +39,10 @@ import { EventSchema, EventsSchema, EventTypeSchema } from './events/events.sche
 import { cursorSecretSource } from './pagination/cursor-secret.js';
 import { petsRoutes } from './pets/pets.routes.js';
 import { registerOperationPhases, registerRequestPipeline } from './request-pipeline.js';
+import { type DispatcherTestOptions, registerWebhookDispatcher } from './webhooks/webhook-dispatcher.js';
+import { webhookDeliveriesRoutes } from './webhooks/webhook-deliveries.routes.js';
+import { WebhookDeliverySchema, WebhookTestEventSchema } from './webhooks/webhook-deliveries.schemas.js';
+import { registerWebhookMetrics } from './webhooks/webhooks.metrics.js';
 import { connectRedis } from './redis/redis-link.js';
 import { NewPetSchema, PetPatchSchema, PetSchema, PetsSchema, PetStatusSchema } from './pets/pets.schemas.js';
 
@@ -60,7 +64,12 @@ export interface AppDeps {
     | 'shutdownTimeoutMs'
     | 'idempotencyKeyTtlHours'
   > &
-    Partial<Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'rateLimitSyncMs' | 'keyLastUsedFlushMs' | 'pgHoldWarnMs' | 'eventRetentionDays'>>;
+    Partial<
+      Pick<
+        Config,
+        'redisUrl' | 'redisKeyPrefix' | 'rateLimitSyncMs' | 'keyLastUsedFlushMs' | 'pgHoldWarnMs' | 'eventRetentionDays' | 'webhookAllowedHosts' | 'webhookRetryScheduleSeconds' | 'webhookLeaseSeconds'
+      >
+    >;
   /** What the metrics tell of the database: its dialect and, on PostgreSQL, its pool. */
   database?: Pick<DbHandle, 'dialect' | 'poolStats'>;
   /** The metrics to count into; made here when not given. */
@@ -77,6 +86,8 @@ export interface AppDeps {
   onIdempotencyKeyReserved?: (request: FastifyRequest) => Promise<void>;
   /** Tests only: runs the events' purge when the test says, instead of every minute (see events/events.purge-job.ts). */
   eventPurgeSchedule?: PurgeSchedule;
+  /** Tests only: the webhook dispatcher's timeout, DNS lookup and poll (see webhooks/webhook-dispatcher.ts). */
+  webhookDispatcher?: DispatcherTestOptions;
 }
 
 declare module 'fastify' {
@@ -106,6 +117,8 @@ const SHARED_SCHEMAS = [
   EventTypeSchema,
   EventSchema,
   EventsSchema,
+  WebhookTestEventSchema,
+  WebhookDeliverySchema,
   ErrorSchema,
 ] as SchemaObject[];
 
@@ -180,6 +193,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await keyUsage.close();
     await redis?.close();
   });
+  // Off the request path, in every process: events become deliveries, sent and retried (webhooks/webhook-dispatcher.ts).
+  const webhookDispatcher = registerWebhookDispatcher(app, {
+    db,
+    now,
+    metrics: registerWebhookMetrics(metrics.registry, db, now),
+    allowedHosts: config.webhookAllowedHosts ?? [],
+    scheduleSeconds: config.webhookRetryScheduleSeconds ?? CONFIG_DEFAULTS.WEBHOOK_RETRY_SCHEDULE.split(',').map(Number),
+    leaseSeconds: config.webhookLeaseSeconds ?? CONFIG_DEFAULTS.WEBHOOK_LEASE_SECONDS,
+    retentionDays: config.eventRetentionDays ?? CONFIG_DEFAULTS.EVENT_RETENTION_DAYS,
+    test: deps.webhookDispatcher,
+  });
   const verifier = createKeyVerifier(db, { cacheTtlMs: config.keyCacheTtlMs, now, onUse: keyUsage.record });
   if (redis) subscribeToRevocations(redis, verifier, (error) => app.log.warn({ err: error }, 'could not subscribe to key revocations'));
   await app.register(
@@ -200,6 +224,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(petsRoutes, { db, now, cursorSecret });
       await v1.register(ordersRoutes, { db, now, cursorSecret });
       await v1.register(eventsRoutes, { db, cursorSecret });
+      await v1.register(webhookDeliveriesRoutes, { db, now, cursorSecret, dispatcher: webhookDispatcher });
     },
     { prefix: '/v1' },
   );

@@ -51,6 +51,8 @@ export interface Config {
   webhookAllowedHosts: string[];
   /** Seconds before each attempt of a webhook delivery, from the first; after the last, the delivery has failed. */
   webhookRetryScheduleSeconds: number[];
+  /** Seconds a dispatcher holds a delivery it claimed; an attempt times out within half of it (15 s at most). */
+  webhookLeaseSeconds: number;
   /** PostgreSQL: a transaction of the database holding the listings back longer than this is logged, counted and shown by /readyz. */
   pgHoldWarnMs: number;
 }
@@ -199,6 +201,7 @@ export function loadConfig(env: Env = process.env): Config {
     eventRetentionDays: integer('EVENT_RETENTION_DAYS'),
     webhookAllowedHosts: 'hosts' in webhookAllowedHosts ? webhookAllowedHosts.hosts : [],
     webhookRetryScheduleSeconds: 'seconds' in webhookRetrySchedule ? webhookRetrySchedule.seconds : [],
+    webhookLeaseSeconds: integer('WEBHOOK_LEASE_SECONDS'),
     pgHoldWarnMs: integer('PG_HOLD_WARN_MS'),
   };
   if (problems.length > 0) throw new ConfigError(problems);

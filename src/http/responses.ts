@@ -57,6 +57,8 @@ const EXAMPLES: Record<ErrorCode, string> = {
   insufficient_scope: 'this key lacks the scope pets:write that POST /v1/pets needs; its scopes: pets:read',
   pet_not_found: 'no pet has id 42',
   order_not_found: 'no order has id 7',
+  webhook_endpoint_not_found: 'no webhook endpoint has id 3',
+  webhook_delivery_not_found: 'webhook endpoint 3 has no delivery 12',
   route_not_found: 'no operation at GET /v1/animals',
   method_not_allowed: 'DELETE is not allowed on /v1/pets; allowed: GET, HEAD, POST',
   cursor_expired: CURSOR_EXPIRED_MESSAGE,

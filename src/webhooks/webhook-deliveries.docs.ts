@@ -1,0 +1,13 @@
+/** The OpenAPI prose of the webhook deliveries, kept apart so the routes read at a glance. */
+import { SEND_TIMEOUT_MS } from './webhook-sender.js';
+
+export const LIST_DELIVERIES_DESCRIPTION = `Returns at most \`limit\` deliveries of the endpoint, newest first, optionally only those in one state (\`outcome\`). Each delivery is one message (an event, or a test) to this endpoint with its last attempts, newest first: when each was made, how long it took, and the receiver's status or why there was none.
+
+**Pagination.** When more deliveries follow, the response carries \`Link: </v1/webhook-endpoints/{endpointId}/deliveries?…&cursor=…>; rel="next"\`; follow it until no such link comes. Deliveries are kept \`EVENT_RETENTION_DAYS\` once settled.`;
+
+export const RETRY_DELIVERY_DESCRIPTION = `Sends the delivery again now, whatever its state (a failed one, a succeeded one, a pending one waiting for its next attempt), with the same \`webhook-id\` and body. It becomes \`pending\`, due now; answers 202 with it before it is sent. A delivery whose retry schedule was done gets one more attempt. An attempt already in flight finishes first.`;
+
+export const TEST_DELIVERY_DESCRIPTION = `Sends a \`webhook.test\` message to the endpoint now (see the \`webhook.test\` entry of the document's \`webhooks\`), signed like every delivery, under a \`webhook-id\` of its own, so an integrator can check a receiver. Answers 202 with the delivery before it is sent; its attempts show in the endpoint's deliveries. Like any delivery it is retried on failure, and it is sent only while the endpoint is enabled.`;
+
+/** What the OpenAPI document's `webhooks` section says of every message: how it is sent and signed. */
+export const WEBHOOK_MESSAGE_DESCRIPTION = `Sent to each enabled webhook endpoint whose events include the event's type, as a POST whose body is the Event exactly as \`GET /v1/events\` shows it. **Beta.** At least once and in no particular order: a receiver deduplicates by \`webhook-id\`. It succeeds on any 2xx within ${SEND_TIMEOUT_MS / 1000} s; redirects are not followed; other answers are retried on the schedule \`WEBHOOK_RETRY_SCHEDULE\`, later if a 429 or 503 carries \`Retry-After\`; 410 disables the endpoint. Signed as Standard Webhooks says (standardwebhooks.com): verify with any Standard Webhooks library, or the client's \`verifyWebhook\`.`;
