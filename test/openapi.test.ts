@@ -156,7 +156,7 @@ describe('openapi.json', () => {
 
   it('each operation > lists the scope its route declares in its security requirement and its description, and documents the 403', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
-    const declared = { listPets: 'pets:read', createPet: 'pets:write', getPet: 'pets:read', updatePet: 'pets:write', deletePet: 'pets:write', listOrders: 'orders:read', getOrder: 'orders:read', placeOrder: 'orders:write', approveOrder: 'orders:write', deliverOrder: 'orders:write', cancelOrder: 'orders:write', listEvents: ['pets:read', 'orders:read'] } as const;
+    const declared = { listPets: 'pets:read', createPet: 'pets:write', getPet: 'pets:read', updatePet: 'pets:write', deletePet: 'pets:write', listOrders: 'orders:read', getOrder: 'orders:read', placeOrder: 'orders:write', approveOrder: 'orders:write', deliverOrder: 'orders:write', cancelOrder: 'orders:write', listEvents: ['pets:read', 'orders:read'], listWebhookDeliveries: 'webhooks:read', retryWebhookDelivery: 'webhooks:write', testWebhookEndpoint: 'webhooks:write' } as const;
     const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods as Record<string, { operationId: string; security: unknown; description: string; responses: Record<string, any> }>));
     assert.equal(operations.length, Object.keys(declared).length);
     for (const operation of operations) {

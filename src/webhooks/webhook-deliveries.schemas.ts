@@ -86,5 +86,7 @@ export const ListDeliveriesQuerySchema = Type.Object(
 );
 export type ListDeliveriesQuery = Static<typeof ListDeliveriesQuerySchema>;
 
-export const EndpointParamsSchema = Type.Object({ endpointId: int64('Identifier of the webhook endpoint.', 3) });
-export const DeliveryParamsSchema = Type.Object({ endpointId: int64('Identifier of the webhook endpoint.', 3), deliveryId: int64('Identifier of the delivery.', 12) });
+// No examples: the sample store of /docs has no webhook endpoint a "Try it out" could name.
+const idParam = (description: string) => Type.Integer({ format: 'int64', minimum: 1, maximum: MAX_EXACT_INTEGER, description });
+export const EndpointParamsSchema = Type.Object({ endpointId: idParam('Identifier of the webhook endpoint.') });
+export const DeliveryParamsSchema = Type.Object({ endpointId: idParam('Identifier of the webhook endpoint.'), deliveryId: idParam('Identifier of the delivery.') });

@@ -34,7 +34,8 @@ import type { WebhookMetrics } from './webhooks.metrics.js';
 
 const POLL_MS = 500;
 const MAX_IN_FLIGHT = 64;
-const PER_ENDPOINT_IN_FLIGHT = 8;
+/** Sends in flight to one endpoint per process. */
+export const PER_ENDPOINT_IN_FLIGHT = 8;
 /** Most fan-out batches per round, so claims are not starved by a backlog of events. */
 const FAN_OUT_BATCHES_PER_ROUND = 20;
 const PURGE_INTERVAL_MS = 60_000;
