@@ -37,11 +37,17 @@ export function signingSecrets(endpoint: EndpointForSending, now: number): strin
   return [endpoint.secret, ...previous];
 }
 
-export async function attemptDelivery(context: AttemptContext, claim: { delivery: ClaimedDelivery; endpoint: EndpointForSending; owner: string }, stop: AbortSignal): Promise<void> {
-  const { delivery, endpoint, owner } = claim;
-  const { db, now, log } = context;
-  const attemptedAt = now();
+/** Sends the delivery; settles once the receiver's part is over, with `recorded`, which settles once the outcome is written (it never rejects). */
+export async function attemptDelivery(context: AttemptContext, claim: { delivery: ClaimedDelivery; endpoint: EndpointForSending; owner: string }, stop: AbortSignal): Promise<{ recorded: Promise<void> }> {
+  const { delivery, endpoint } = claim;
+  const attemptedAt = context.now();
   const result = await context.sender.send({ url: endpoint.url, messageId: delivery.messageId, payload: delivery.payload, secrets: signingSecrets(endpoint, attemptedAt) }, stop);
+  return { recorded: record(context, claim, attemptedAt, result) };
+}
+
+async function record(context: AttemptContext, claim: { delivery: ClaimedDelivery; endpoint: EndpointForSending; owner: string }, attemptedAt: number, result: AttemptResult): Promise<void> {
+  const { delivery, endpoint, owner } = claim;
+  const { db, log } = context;
   try {
     if (result.aborted) {
       await releaseDeliveries(db, [delivery.id], owner);

@@ -25,7 +25,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { writeTransaction } from '../db/dialect.js';
 import { attemptDelivery, type AttemptContext } from './webhook-attempt.js';
-import { anyDeliveryDue, claimDueDeliveries, type ClaimedDelivery, findEndpointsForSending, releaseDeliveries } from './webhook-dispatch.repository.js';
+import { anyDeliveryDue, claimDueDeliveries, findEndpointsForSending, releaseDeliveries } from './webhook-dispatch.repository.js';
+import { createSendQueue } from './webhook-send-queue.js';
 import { purgeOldDeliveries } from './webhook-deliveries.retention.js';
 import { FAN_OUT_BATCH, fanOutBatch, hasEventsToFanOut } from './webhook-fan-out.js';
 import { scheduledDelayMs } from './webhook-retry-schedule.js';
@@ -34,6 +35,13 @@ import type { WebhookMetrics } from './webhooks.metrics.js';
 
 const POLL_MS = 500;
 const MAX_IN_FLIGHT = 64;
+/** Deliveries a process holds at most (waiting for a slot or in flight), and per endpoint. */
+const MAX_HELD = 512;
+const PER_ENDPOINT_HELD = 128;
+/** Deliveries claimed at once. */
+const CLAIM_BATCH = 100;
+/** What an attempt's record needs of its lease after the attempt's timeout. */
+const RECORD_MARGIN_MS = 1000;
 /** Sends in flight to one endpoint per process. */
 export const PER_ENDPOINT_IN_FLIGHT = 8;
 /** Most fan-out batches per round, so claims are not starved by a backlog of events. */
@@ -75,14 +83,23 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
   const context: AttemptContext = { db, sender, now, scheduleSeconds: options.scheduleSeconds, metrics: options.metrics, log: app.log };
   const instance = randomUUID();
   const stop = new AbortController();
-  const inFlight = new Map<number, number>();
-  const sends = new Set<Promise<void>>();
-  let total = 0;
   let claims = 0;
   let round: Promise<void> | undefined;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
   let lastPurge = 0;
+
+  const queue = createSendQueue({
+    maxInFlight: MAX_IN_FLIGHT,
+    perEndpoint: PER_ENDPOINT_IN_FLIGHT,
+    // Started only if the attempt, timed out at worst, ends with a second of its lease to spare for its record.
+    canStart: (held) => !stop.signal.aborted && now() + timeoutMs + RECORD_MARGIN_MS <= held.leaseUntil,
+    send: (held) => attemptDelivery(context, held, stop.signal),
+    // Claims again before the lines run dry.
+    sent: (held) => {
+      if (held.total < MAX_HELD / 2 || held.endpoint < PER_ENDPOINT_HELD / 2) kick();
+    },
+  });
 
   const firstAttemptAt = () => now() + (scheduledDelayMs(options.scheduleSeconds, 0) ?? 0);
 
@@ -98,42 +115,23 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
     }
   };
 
-  /** Claims what this process has room for; answers whether it claimed a full batch (more may be due). */
+  /** Claims what this process has room for; answers whether it claimed all it asked for (more may be due). */
   const claim = async (): Promise<boolean> => {
-    const room = MAX_IN_FLIGHT - total;
-    if (room <= 0 || !(await anyDeliveryDue(db, now()))) return false;
+    const held = queue.held();
+    const limit = Math.min(CLAIM_BATCH, MAX_HELD - held.total);
+    if (limit <= 0 || !(await anyDeliveryDue(db, now()))) return false;
     const owner = `${instance}:${++claims}`;
-    const skipEndpoints = [...inFlight].filter(([, count]) => count >= PER_ENDPOINT_IN_FLIGHT).map(([id]) => id);
+    // An endpoint holding its share is left out, so one with a backlog never crowds out the others.
+    const skipEndpoints = [...held.byEndpoint].filter(([, count]) => count >= PER_ENDPOINT_HELD).map(([id]) => id);
     const at = now();
-    const claimed = await writeTransaction(db, (trx) => claimDueDeliveries(trx, { owner, now: at, leaseUntil: at + leaseMs, limit: room, skipEndpoints }));
+    const leaseUntil = at + leaseMs;
+    const claimed = await writeTransaction(db, (trx) => claimDueDeliveries(trx, { owner, now: at, leaseUntil, limit, skipEndpoints }));
     if (claimed.length === 0) return false;
     const endpoints = new Map((await findEndpointsForSending(db, [...new Set(claimed.map((d) => d.endpointId))])).map((e) => [e.id, e]));
-    const giveBack: number[] = [];
-    for (const delivery of claimed) {
-      const endpoint = endpoints.get(delivery.endpointId);
-      const busy = inFlight.get(delivery.endpointId) ?? 0;
-      if (endpoint === undefined || busy >= PER_ENDPOINT_IN_FLIGHT || stop.signal.aborted) {
-        giveBack.push(delivery.id);
-        continue;
-      }
-      start(delivery, { endpoint, owner });
-    }
+    const giveBack = claimed.filter((delivery) => !endpoints.has(delivery.endpointId) || stop.signal.aborted).map((delivery) => delivery.id);
+    queue.add(claimed.filter((delivery) => !giveBack.includes(delivery.id)).map((delivery) => ({ delivery, endpoint: endpoints.get(delivery.endpointId)!, owner, leaseUntil })));
     await releaseDeliveries(db, giveBack, owner);
-    return claimed.length === room && giveBack.length === 0;
-  };
-
-  const start = (delivery: ClaimedDelivery, claimed: { endpoint: Parameters<typeof attemptDelivery>[1]['endpoint']; owner: string }) => {
-    total++;
-    inFlight.set(delivery.endpointId, (inFlight.get(delivery.endpointId) ?? 0) + 1);
-    const send = attemptDelivery(context, { delivery, ...claimed }, stop.signal).finally(() => {
-      total--;
-      const left = (inFlight.get(delivery.endpointId) ?? 1) - 1;
-      if (left === 0) inFlight.delete(delivery.endpointId);
-      else inFlight.set(delivery.endpointId, left);
-      sends.delete(send);
-      kick();
-    });
-    sends.add(send);
+    return claimed.length === limit;
   };
 
   const purge = async () => {
@@ -179,7 +177,10 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
     stop.abort();
     clearTimeout(timer);
     await round;
-    await Promise.allSettled([...sends]);
+    // What waited for a slot goes back at once; what was in flight is aborted and gives itself back.
+    const waiting = queue.takeWaiting();
+    await Promise.allSettled([...new Set(waiting.map((held) => held.owner))].map((owner) => releaseDeliveries(db, waiting.filter((held) => held.owner === owner).map((held) => held.delivery.id), owner)));
+    await queue.drain();
     sender.close();
   });
   return { kick };
