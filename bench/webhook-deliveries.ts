@@ -22,9 +22,9 @@ import { backendCpu, bulkInsertPets, postgresTarget, sqliteTarget, type Target }
 
 const EVENTS = intFromEnv('WEBHOOK_BENCH_EVENTS', 5000, 100, 1_000_000);
 /** The floor. */
-export const WEBHOOK_DELIVERIES_TARGET_PER_SECOND = 500;
+const WEBHOOK_DELIVERIES_TARGET_PER_SECOND = 500;
 
-export interface WebhookBenchResult {
+interface WebhookBenchResult {
   database: Target['label'];
   events: number;
   seconds: number;

@@ -21,6 +21,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createDb } from '../src/db/create-db.js';
 import { REPO_ROOT, runCli, spawnService } from '../test/helpers/spawn-service.js';
 
 const JAR = join(REPO_ROOT, 'node_modules/specmatic/specmatic.jar');
@@ -40,6 +41,9 @@ interface Seeded {
   orderToDeliver: number;
   orderToCancel: number;
   orderToRead: number;
+  /** A webhook endpoint (disabled: nothing is sent) and one of its deliveries. */
+  webhookEndpoint: number;
+  webhookDelivery: number;
 }
 
 /** Creates, through the API itself, the animals and orders the tests act on. */
@@ -55,7 +59,7 @@ async function seed(baseUrl: string, key: string): Promise<Seeded> {
   };
   const pet = async (name: string) => (await call('POST', '/pets', { name, categoryId: 3 })).id;
   const order = async (petId: number) => (await call('POST', '/store/orders', { petId })).id;
-  const seeded: Seeded = {
+  const seeded: Omit<Seeded, 'webhookEndpoint' | 'webhookDelivery'> = {
     petToChange: await pet('Rex'),
     petToRead: await pet('Bella'),
     petToRemove: await pet('Max'),
@@ -66,7 +70,19 @@ async function seed(baseUrl: string, key: string): Promise<Seeded> {
     orderToRead: await order(await pet('Olly')),
   };
   await call('POST', `/store/orders/${seeded.orderToDeliver}/approve`);
-  return seeded;
+  // Written straight into the table until the endpoints' API is there to make one.
+  const handle = createDb(databaseUrl);
+  try {
+    const now = Date.now();
+    const endpoint = await handle.db
+      .insertInto('webhookEndpoints')
+      .values({ url: 'https://hooks.example.com/contract', description: null, events: '["pet.*"]', allowedTypes: '["pet.created"]', status: 'disabled', disabledReason: null, secret: `whsec_${Buffer.alloc(24).toString('base64')}`, createdAt: now, updatedAt: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { ...seeded, webhookEndpoint: endpoint.id, webhookDelivery: (await call('POST', `/webhook-endpoints/${endpoint.id}/test`)).id };
+  } finally {
+    await handle.close();
+  }
 }
 
 type Parameter = { name: string; in: string; required?: boolean; schema: Record<string, unknown> };
@@ -85,7 +101,7 @@ type Contract = {
  */
 function withoutCursors(): Contract {
   const contract = JSON.parse(readFileSync(CONTRACT, 'utf8')) as Contract;
-  for (const path of ['/pets', '/store/orders', '/events']) {
+  for (const path of ['/pets', '/store/orders', '/events', '/webhook-endpoints/{endpointId}/deliveries']) {
     const get = contract.paths[path]!.get!;
     if (!get.parameters?.some((p) => p.name === 'cursor')) throw new Error(`withoutCursors: GET ${path} has no cursor: update scripts/contract-test.ts`);
     get.parameters = get.parameters.filter((p) => p.name !== 'cursor');
@@ -120,6 +136,10 @@ function narrowedContract(seeded: Seeded): Contract {
   only('/store/orders/{orderId}/deliver', 'post', 'orderId', seeded.orderToDeliver);
   only('/store/orders/{orderId}/cancel', 'post', 'orderId', seeded.orderToCancel);
   contract.components.schemas.NewOrder!.properties.petId!.enum = [seeded.petToOrder];
+  only('/webhook-endpoints/{endpointId}/deliveries', 'get', 'endpointId', seeded.webhookEndpoint);
+  only('/webhook-endpoints/{endpointId}/test', 'post', 'endpointId', seeded.webhookEndpoint);
+  only('/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry', 'post', 'endpointId', seeded.webhookEndpoint);
+  only('/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry', 'post', 'deliveryId', seeded.webhookDelivery);
 
   // If-Match: an invented tag never matches the animal's state (412); `*` matches any state.
   only('/pets/{petId}', 'patch', 'If-Match', '*');

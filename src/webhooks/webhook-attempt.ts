@@ -32,7 +32,7 @@ export interface AttemptContext {
 }
 
 /** The secrets that sign now: the current one, and the previous one until its rotation ends. */
-export function signingSecrets(endpoint: EndpointForSending, now: number): string[] {
+function signingSecrets(endpoint: EndpointForSending, now: number): string[] {
   const previous = endpoint.previousSecret !== null && (endpoint.previousSecretExpiresAt ?? 0) > now ? [endpoint.previousSecret] : [];
   return [endpoint.secret, ...previous];
 }

@@ -7,7 +7,7 @@ import { MAX_EXACT_INTEGER } from '../pets/pets.schemas.js';
 /** Attempts shown with each delivery, newest first; `attemptCount` tells how many were made. */
 export const ATTEMPTS_SHOWN = 10;
 
-export const DELIVERY_STATES = ['pending', 'succeeded', 'failed'] as const satisfies readonly WebhookDeliveryState[];
+const DELIVERY_STATES = ['pending', 'succeeded', 'failed'] as const satisfies readonly WebhookDeliveryState[];
 
 const int64 = (description: string, example: number) => Type.Integer({ format: 'int64', minimum: 1, maximum: MAX_EXACT_INTEGER, description, examples: [example] });
 const timestamp = (description: string) => Type.String({ format: 'date-time', description, examples: ['2026-11-27T09:30:00.000Z'] });

@@ -190,7 +190,7 @@ export async function disableEndpoint(trx: Kysely<Database>, endpointId: number,
 }
 
 /** Ends the pending deliveries of an endpoint: for a disabled endpoint (here, and when an operator disables one). */
-export async function stopPendingDeliveries(db: Kysely<Database>, endpointId: number): Promise<void> {
+async function stopPendingDeliveries(db: Kysely<Database>, endpointId: number): Promise<void> {
   await db.updateTable('webhookDeliveries').set({ state: 'failed', nextAttemptAt: null }).where('endpointId', '=', endpointId).where('state', '=', 'pending').execute();
 }
 

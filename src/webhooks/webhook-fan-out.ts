@@ -41,7 +41,7 @@ export interface FanOutBatch {
 }
 
 /** The `webhook-id` of an event's deliveries: the same on every attempt and for every endpoint. */
-export function eventMessageId(eventId: number): string {
+function eventMessageId(eventId: number): string {
   return `evt_${eventId}`;
 }
 

@@ -7,7 +7,7 @@
  */
 import type { ClaimedDelivery, EndpointForSending } from './webhook-dispatch.repository.js';
 
-export interface HeldDelivery {
+interface HeldDelivery {
   delivery: ClaimedDelivery;
   endpoint: EndpointForSending;
   owner: string;

@@ -26,9 +26,9 @@ const RESPONSE_BODY_CAP = 64 * 1024;
 export const REFUSED_NOT_PUBLIC = 'refused: not a public address';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-export const USER_AGENT = `animal-store-webhooks/${VERSION}`;
+const USER_AGENT = `animal-store-webhooks/${VERSION}`;
 
-export interface WebhookMessage {
+interface WebhookMessage {
   url: string;
   /** The `webhook-id` header. */
   messageId: string;
@@ -140,7 +140,7 @@ export function createWebhookSender(options: SenderOptions): WebhookSender {
   return {
     send,
     close() {
-      for (const group of Object.values(agents)) for (const agent of Object.values(group)) agent.destroy();
+      for (const agent of [agents.allowed['http:'], agents.allowed['https:'], agents.filtered['http:'], agents.filtered['https:']]) agent.destroy();
     },
   };
 }

@@ -17,10 +17,10 @@ import type { Database } from '../db/database.js';
 import { countDueDeliveries } from './webhook-dispatch.repository.js';
 
 /** The most due deliveries one scrape counts: the gauge says "at least this many" beyond it. */
-export const DUE_COUNT_CAP = 100_000;
+const DUE_COUNT_CAP = 100_000;
 
-export const ATTEMPT_OUTCOMES = ['succeeded', 'failed', 'refused'] as const;
-export const DISABLE_REASONS = ['receiver_gone', 'failing'] as const;
+const ATTEMPT_OUTCOMES = ['succeeded', 'failed', 'refused'] as const;
+const DISABLE_REASONS = ['receiver_gone', 'failing'] as const;
 
 export interface WebhookMetrics {
   attempts: Counter<'outcome'>;

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { issueApiKey } from '../../src/keys/keys.service.js';
+import { TEST_MESSAGE } from '../../src/webhooks/webhook-deliveries.service.js';
 import { assertErrorBody } from '../helpers/error-body.js';
 import { walkPages } from '../helpers/pages.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -117,7 +118,7 @@ for (const dialect of ALL_DIALECTS) {
       const [message] = await withDeadline(hooks.waitFor(1), WAIT_MS, 'the test message to arrive');
       assert.equal(message!.headers['webhook-id'], delivery.messageId);
       const body = new Webhook(endpoint.secret).verify(message!.body, message!.headers as Record<string, string>) as Record<string, unknown>;
-      assert.deepEqual(body, { type: 'webhook.test', occurredAt: new Date(t.clock.now).toISOString(), data: { endpointId: endpoint.id, message: 'A test message from animal-store: this endpoint receives webhooks.' } });
+      assert.deepEqual(body, { type: 'webhook.test', occurredAt: new Date(t.clock.now).toISOString(), data: { endpointId: endpoint.id, message: TEST_MESSAGE } });
       const again = await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpoint.id}/test`, headers: t.auth });
       assert.notEqual((again.json() as Delivery).messageId, delivery.messageId, 'each test has its own webhook-id');
     });

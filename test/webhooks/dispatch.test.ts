@@ -7,7 +7,9 @@
 import assert from 'node:assert/strict';
 import { afterEach, before, after, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import { FAILING_DISABLE_MS } from '../../src/webhooks/webhook-attempt.js';
 import { PER_ENDPOINT_IN_FLIGHT } from '../../src/webhooks/webhook-dispatcher.js';
+import { REFUSED_NOT_PUBLIC } from '../../src/webhooks/webhook-sender.js';
 import { insertWebhookEndpoint, newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-endpoint-row.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
@@ -148,7 +150,7 @@ for (const dialect of ALL_DIALECTS) {
 
     it('an endpoint failing for 5 days > disabled (failing) at its next failure; one failing for less is not', async () => {
       const hooks = await receiver(() => ({ status: 500 }));
-      const fiveDays = 5 * 86_400_000;
+      const fiveDays = FAILING_DISABLE_MS;
       const old = await insertWebhookEndpoint(t.database.db, { url: hooks.url, failingSince: t.clock.now - fiveDays });
       const recent = await insertWebhookEndpoint(t.database.db, { url: hooks.url, failingSince: t.clock.now - fiveDays + 1 });
       await createPet('Failing');
@@ -206,7 +208,8 @@ for (const dialect of ALL_DIALECTS) {
             .select(['webhookAttempts.error', 'webhookAttempts.statusCode'])
             .where('webhookDeliveries.endpointId', '=', endpoint.id)
             .executeTakeFirstOrThrow();
-          assert.deepEqual(attempt, { error: 'refused: not a public address', statusCode: null });
+          assert.deepEqual(attempt, { error: REFUSED_NOT_PUBLIC, statusCode: null });
+          assert.equal(REFUSED_NOT_PUBLIC, 'refused: not a public address');
         }
         assert.deepEqual([...new Set(looked)], ['hooks.example.com'], 'the name was looked up at connection time; the IP literal was refused without a lookup');
         assert.match((await refusing.app.inject({ method: 'GET', url: '/metrics' })).body, /animal_store_webhook_attempts_total\{outcome="refused"\} [2-9]/);
