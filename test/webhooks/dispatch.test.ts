@@ -11,6 +11,7 @@ import { FAILING_DISABLE_MS } from '../../src/webhooks/webhook-attempt.js';
 import { PER_ENDPOINT_IN_FLIGHT } from '../../src/webhooks/webhook-dispatcher.js';
 import { REFUSED_NOT_PUBLIC } from '../../src/webhooks/webhook-sender.js';
 import { insertWebhookEndpoint, newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-endpoint-row.js';
+import { sampleValue } from '../helpers/metrics.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 import { waitUntil, withDeadline } from '../helpers/wait-for.js';
@@ -146,6 +147,9 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal(delivery!.nextAttemptAt, null);
       assert.equal(hooks.received.length, 3);
       assert.equal((await endpointRow(endpoint.id)).failingSince, t.clock.now);
+      const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+      assert.ok(sampleValue(metrics, 'animal_store_webhook_deliveries_failed_total')! >= 1);
+      assert.ok(sampleValue(metrics, 'animal_store_webhook_attempts_total', { outcome: 'failed' })! >= 3);
     });
 
     it('an endpoint failing for 5 days > disabled (failing) at its next failure; one failing for less is not', async () => {
@@ -172,8 +176,14 @@ for (const dialect of ALL_DIALECTS) {
       for (let i = 0; i < 3; i++) await createPet(`Busy ${i}`);
       await withDeadline(quick.waitFor(3), WAIT_MS, 'the other endpoint to get its deliveries while the first hangs');
       assert.equal(hanging.received.length, PER_ENDPOINT_IN_FLIGHT, 'the hanging endpoint\'s other deliveries wait for its slots');
-      const pending = await t.database.db.selectFrom('webhookDeliveries').select('id').where('endpointId', '=', stuck.id).where('state', '=', 'pending').execute();
-      assert.equal(pending.length, PER_ENDPOINT_IN_FLIGHT + 4 + 3);
+      // The other endpoint's deliveries all settle; the hanging one's stay pending, every one due (the clock is fixed).
+      await waitUntil(async () => (await t.database.db.selectFrom('webhookDeliveries').select('id').where('endpointId', '!=', stuck.id).where('state', '=', 'pending').execute()).length === 0, {
+        deadlineMs: WAIT_MS,
+        what: 'the other endpoint\'s deliveries to settle',
+      });
+      const pending = await t.database.db.selectFrom('webhookDeliveries').select('id').where('state', '=', 'pending').execute();
+      assert.ok(pending.length >= PER_ENDPOINT_IN_FLIGHT + 4);
+      assert.equal(sampleValue((await t.app.inject({ method: 'GET', url: '/metrics' })).body, 'animal_store_webhook_deliveries_due'), pending.length);
     });
 
     it('an address that is not public at connection time > the attempt is refused, nothing connects', async () => {
