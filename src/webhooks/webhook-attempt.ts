@@ -41,7 +41,14 @@ function signingSecrets(endpoint: EndpointForSending, now: number): string[] {
 export async function attemptDelivery(context: AttemptContext, claim: { delivery: ClaimedDelivery; endpoint: EndpointForSending; owner: string }, stop: AbortSignal): Promise<{ recorded: Promise<void> }> {
   const { delivery, endpoint } = claim;
   const attemptedAt = context.now();
-  const result = await context.sender.send({ url: endpoint.url, messageId: delivery.messageId, payload: delivery.payload, secrets: signingSecrets(endpoint, attemptedAt) }, stop);
+  let result: AttemptResult;
+  try {
+    result = await context.sender.send({ url: endpoint.url, messageId: delivery.messageId, payload: delivery.payload, secrets: signingSecrets(endpoint, attemptedAt) }, stop);
+  } catch (error) {
+    // A stored secret that cannot sign (not `whsec_…`), say: a failed attempt like another, never a crash.
+    context.log.error({ err: error, deliveryId: delivery.id, endpointId: endpoint.id }, 'a webhook attempt could not be made');
+    result = { error: 'internal: the message could not be signed or sent', durationMs: 0 };
+  }
   return { recorded: record(context, claim, attemptedAt, result) };
 }
 

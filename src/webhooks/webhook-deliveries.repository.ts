@@ -1,7 +1,7 @@
 /** SQL of the deliveries' routes: an endpoint's deliveries with their last attempts, a retry by hand, a test message. */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database, NewWebhookDeliveryRow, WebhookAttemptRow, WebhookDeliveryRow, WebhookDeliveryState } from '../db/database.js';
-import { singleWrite } from '../db/dialect.js';
+import { idIn, idListParameter, singleWrite } from '../db/dialect.js';
 import { firstRows, pageLimit } from '../db/page-limit.js';
 
 export type DeliveryListRow = Omit<WebhookDeliveryRow, 'payload' | 'leaseOwner' | 'leaseUntil'>;
@@ -22,12 +22,18 @@ export async function findDeliveries(
   return firstRows(await select.orderBy('id', 'desc').limit(pageLimit(query.limit)).execute(), query.limit);
 }
 
-/** The last `perDelivery` attempts of each delivery, newest first: one statement per delivery, each reading the index (delivery_id, id) backwards. */
+/** The last `perDelivery` attempts of each delivery, newest first, in one statement (a window over the index (delivery_id, id)). */
 export async function findLastAttempts(db: Kysely<Database>, deliveryIds: readonly number[], perDelivery: number): Promise<Map<number, WebhookAttemptRow[]>> {
-  const lists = await Promise.all(
-    deliveryIds.map((deliveryId) => db.selectFrom('webhookAttempts').selectAll().where('deliveryId', '=', deliveryId).orderBy('id', 'desc').limit(perDelivery).execute()),
-  );
-  return new Map(deliveryIds.map((id, i) => [id, lists[i]!]));
+  const lists = new Map<number, WebhookAttemptRow[]>(deliveryIds.map((id) => [id, []]));
+  if (deliveryIds.length === 0) return lists;
+  const ranked = db
+    .selectFrom('webhookAttempts')
+    .selectAll()
+    .select(sql<number>`row_number() over (partition by ${sql.ref('delivery_id')} order by ${sql.ref('id')} desc)`.as('rank'))
+    .where(idIn(db, idListParameter(db, deliveryIds), 'delivery_id'));
+  const rows = await db.selectFrom(ranked.as('ranked')).selectAll().where('rank', '<=', perDelivery).orderBy('deliveryId').orderBy('id', 'desc').execute();
+  for (const { rank: _rank, ...attempt } of rows) lists.get(attempt.deliveryId)?.push(attempt);
+  return lists;
 }
 
 /** Makes a delivery due now, whatever its state: a retry by hand. Its lease, if an attempt is in flight, is left to it. */

@@ -2,7 +2,8 @@
  * Retention of webhook deliveries: those created more than EVENT_RETENTION_DAYS ago that are no
  * longer pending go, with their attempts (the foreign key cascades), in short batches, by the
  * dispatcher of every process once a minute (webhook-dispatcher.ts). A pending one stays until it
- * succeeds or fails, whatever its age (a schedule lasts days at most).
+ * succeeds or fails, whatever its age (a schedule lasts days at most), unless its endpoint is
+ * disabled (nobody sends it then).
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
@@ -25,7 +26,18 @@ export async function purgeOldDeliveries(db: Kysely<Database>, cutoff: number, o
     const deleted = await singleWrite(db, (trx) =>
       trx
         .deleteFrom('webhookDeliveries')
-        .where('id', 'in', trx.selectFrom('webhookDeliveries').select('id').where('createdAt', '<', cutoff).where('state', '!=', 'pending').orderBy('id').limit(batchSize))
+        .where(
+          'id',
+          'in',
+          trx
+            .selectFrom('webhookDeliveries')
+            .select('id')
+            .where('createdAt', '<', cutoff)
+            // A pending one whose endpoint is disabled is sent by nobody: it goes too.
+            .where((eb) => eb.or([eb('state', '!=', 'pending'), eb.not(eb.exists(eb.selectFrom('webhookEndpoints').select('id').whereRef('webhookEndpoints.id', '=', 'webhookDeliveries.endpointId').where('status', '=', 'enabled')))]))
+            .orderBy('id')
+            .limit(batchSize),
+        )
         .executeTakeFirst(),
     );
     purged += Number(deleted.numDeletedRows);

@@ -189,9 +189,18 @@ export async function disableEndpoint(trx: Kysely<Database>, endpointId: number,
   return true;
 }
 
-/** Ends the pending deliveries of an endpoint: for a disabled endpoint (here, and when an operator disables one). */
+/**
+ * Ends the pending deliveries of a disabled endpoint. Their leases go too, so an attempt still in
+ * flight to it (in this process or another) finds its lease lost and records nothing: it cannot
+ * make a delivery pending again for an endpoint that no dispatcher sends to.
+ */
 async function stopPendingDeliveries(db: Kysely<Database>, endpointId: number): Promise<void> {
-  await db.updateTable('webhookDeliveries').set({ state: 'failed', nextAttemptAt: null }).where('endpointId', '=', endpointId).where('state', '=', 'pending').execute();
+  await db
+    .updateTable('webhookDeliveries')
+    .set({ state: 'failed', nextAttemptAt: null, leaseOwner: null, leaseUntil: null })
+    .where('endpointId', '=', endpointId)
+    .where('state', '=', 'pending')
+    .execute();
 }
 
 /** Pending deliveries due now, counted up to `cap` (a backlog of millions costs no more than `cap`). */

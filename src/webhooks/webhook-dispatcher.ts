@@ -174,11 +174,13 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
 
   app.addHook('onReady', async () => kick());
   app.addHook('onClose', async () => {
+    // What waits for a slot goes back at once (taken before the aborted sends free their slots and
+    // the lines move on); what is in flight is aborted and gives itself back; a claim still running
+    // gives back all it took.
+    const waiting = queue.takeWaiting();
     stop.abort();
     clearTimeout(timer);
     await round;
-    // What waited for a slot goes back at once; what was in flight is aborted and gives itself back.
-    const waiting = queue.takeWaiting();
     await Promise.allSettled([...new Set(waiting.map((held) => held.owner))].map((owner) => releaseDeliveries(db, waiting.filter((held) => held.owner === owner).map((held) => held.delivery.id), owner)));
     await queue.drain();
     sender.close();

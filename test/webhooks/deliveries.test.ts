@@ -123,6 +123,23 @@ for (const dialect of ALL_DIALECTS) {
       assert.notEqual((again.json() as Delivery).messageId, delivery.messageId, 'each test has its own webhook-id');
     });
 
+    it('GET deliveries > shows the last 10 attempts of each, newest first, and counts them all', async () => {
+      const endpoint = await insertWebhookEndpoint(t.database.db, { url: 'http://127.0.0.1:9/never', status: 'disabled' });
+      const test = (await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpoint.id}/test`, headers: t.auth })).json() as Delivery;
+      const other = (await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpoint.id}/test`, headers: t.auth })).json() as Delivery;
+      for (let i = 1; i <= 12; i++) {
+        await t.database.db.insertInto('webhookAttempts').values({ deliveryId: test.id, attemptedAt: i * 1000, durationMs: i, statusCode: 500 + i, error: `answered ${500 + i}`, outcome: 'failed' }).execute();
+      }
+      await t.database.db.insertInto('webhookAttempts').values({ deliveryId: other.id, attemptedAt: 1000, durationMs: 1, statusCode: 204, error: null, outcome: 'succeeded' }).execute();
+      await t.database.db.updateTable('webhookDeliveries').set({ attempts: 12 }).where('id', '=', test.id).execute();
+      const [newest, shown] = await list(endpoint.id);
+      assert.equal(newest!.id, other.id);
+      assert.deepEqual(newest!.attempts.map((a) => a.statusCode), [204]);
+      assert.equal(shown!.attemptCount, 12);
+      assert.deepEqual(shown!.attempts.map((a) => a.durationMs), [12, 11, 10, 9, 8, 7, 6, 5, 4, 3]);
+      assert.equal(shown!.attempts[0]!.attemptedAt, new Date(12_000).toISOString());
+    });
+
     it('unknown endpoint or delivery > 404 with its code; a body other than {} > 400', async () => {
       const endpoint = await insertWebhookEndpoint(t.database.db, { url: 'http://127.0.0.1:9/never' , status: 'disabled' });
       const other = await insertWebhookEndpoint(t.database.db, { url: 'http://127.0.0.1:9/other', status: 'disabled' });

@@ -91,7 +91,9 @@ for (const dialect of ALL_DIALECTS) {
       await insert('failed', 1000);
       const oldPending = await insert('pending', 1000);
       const recent = await insert('failed', 5000);
-      assert.equal(await purgeOldDeliveries(database.db, 2000, { batchSize: 1 }), 2);
+      const disabled = await insertWebhookEndpoint(database.db, { url: 'https://f.example.com/', status: 'disabled' });
+      await database.db.insertInto('webhookDeliveries').values({ endpointId: disabled.id, messageId: 'm_disabled', eventId: null, eventType: 'webhook.test', payload: '{}', state: 'pending', nextAttemptAt: 1000, createdAt: 1000 }).execute();
+      assert.equal(await purgeOldDeliveries(database.db, 2000, { batchSize: 1 }), 3, 'an old pending delivery of a disabled endpoint goes too');
       assert.deepEqual((await deliveries()).map((row) => row.id), [oldPending.id, recent.id]);
       assert.equal((await database.db.selectFrom('webhookAttempts').select('id').execute()).length, 0);
       await clear();
