@@ -11,8 +11,9 @@
  *   ones that exist; each narrowing says why. It only narrows: every request it allows, the
  *   contract allows.
  * - negative: every invalid variant of openapi.json itself must be refused (4xx). Only the
- *   `cursor` parameters are taken out (`withoutCursors`): an invented cursor would make every
- *   request fail for that reason instead of the one tested.
+ *   `cursor` parameters (and the events feed's `Last-Event-ID`, a cursor too) are taken out
+ *   (`withoutCursors`): an invented cursor would make every request fail for that reason instead
+ *   of the one tested; so is the feed's live stream, which Specmatic cannot read.
  *
  * Exits non-zero on any failure: Specmatic's summary line and its exit code are both checked,
  * because its npm wrapper exits 0 on failures, and a pass that runs too few tests fails too.
@@ -21,7 +22,6 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDb } from '../src/db/create-db.js';
 import { REPO_ROOT, runCli, spawnService } from '../test/helpers/spawn-service.js';
 
 const JAR = join(REPO_ROOT, 'node_modules/specmatic/specmatic.jar');
@@ -41,10 +41,21 @@ interface Seeded {
   orderToDeliver: number;
   orderToCancel: number;
   orderToRead: number;
-  /** A webhook endpoint (disabled: nothing is sent) and one of its deliveries. */
+  /** A webhook endpoint for the deliveries' operations, and one of its deliveries. */
   webhookEndpoint: number;
   webhookDelivery: number;
+  /** Webhook endpoints: one read, changed and rotated; one removed. */
+  webhookEndpointToRead: number;
+  webhookEndpointToRemove: number;
 }
+
+/**
+ * The only webhook URL the positive pass sends. Specmatic invents URLs that are no URL, or not
+ * https, which the contract refuses (400). A name under `.invalid` never resolves (RFC 6761), so
+ * the service accepts it without any address to check ("a name that does not resolve yet is
+ * accepted"), and nothing is ever sent anywhere. test/webhooks covers the refusals.
+ */
+const CONTRACT_WEBHOOK_URL = 'https://hooks.contract-test.invalid/events';
 
 /** Creates, through the API itself, the animals and orders the tests act on. */
 async function seed(baseUrl: string, key: string): Promise<Seeded> {
@@ -68,25 +79,17 @@ async function seed(baseUrl: string, key: string): Promise<Seeded> {
     orderToDeliver: await order(await pet('Coco')),
     orderToCancel: await order(await pet('Nala')),
     orderToRead: await order(await pet('Olly')),
+    webhookEndpointToRead: (await call('POST', '/webhook-endpoints', { url: CONTRACT_WEBHOOK_URL, events: ['pet.*'] })).id,
+    webhookEndpointToRemove: (await call('POST', '/webhook-endpoints', { url: CONTRACT_WEBHOOK_URL, events: ['order.*'] })).id,
   };
   await call('POST', `/store/orders/${seeded.orderToDeliver}/approve`);
-  // Written straight into the table until the endpoints' API is there to make one.
-  const handle = createDb(databaseUrl);
-  try {
-    const now = Date.now();
-    const endpoint = await handle.db
-      .insertInto('webhookEndpoints')
-      .values({ url: 'https://hooks.example.com/contract', description: null, events: '["pet.*"]', allowedTypes: '["pet.created"]', status: 'disabled', disabledReason: null, secret: `whsec_${Buffer.alloc(24).toString('base64')}`, createdAt: now, updatedAt: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { ...seeded, webhookEndpoint: endpoint.id, webhookDelivery: (await call('POST', `/webhook-endpoints/${endpoint.id}/test`)).id };
-  } finally {
-    await handle.close();
-  }
+  // Deliveries: one endpoint of their own (its URL never resolves: its attempts fail, nothing is sent) and a test message to it.
+  const webhookEndpoint = (await call('POST', '/webhook-endpoints', { url: CONTRACT_WEBHOOK_URL, events: ['pet.created'] })).id;
+  return { ...seeded, webhookEndpoint, webhookDelivery: (await call('POST', `/webhook-endpoints/${webhookEndpoint}/test`)).id };
 }
 
 type Parameter = { name: string; in: string; required?: boolean; schema: Record<string, unknown> };
-type Operation = { operationId: string; parameters?: Parameter[] };
+type Operation = { operationId: string; parameters?: Parameter[]; responses?: Record<string, { content?: Record<string, unknown> }> };
 type Contract = {
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> };
@@ -96,16 +99,21 @@ type Contract = {
  * openapi.json without the `cursor` parameters. Cursors are signed by the service: any other
  * value is 400 `invalid_cursor`, as the contract says, and Specmatic cannot follow `Link`. It
  * would send an invented cursor with most requests, which fails them all (positive tests) or
- * makes them fail for that reason instead of the one tested (negative tests). test/pagination
- * and test/events cover cursors.
+ * makes them fail for that reason instead of the one tested (negative tests). The events feed's
+ * `Last-Event-ID` header is a cursor too. test/pagination and test/events cover cursors.
  */
 function withoutCursors(): Contract {
   const contract = JSON.parse(readFileSync(CONTRACT, 'utf8')) as Contract;
-  for (const path of ['/pets', '/store/orders', '/events', '/webhook-endpoints/{endpointId}/deliveries']) {
+  for (const path of ['/pets', '/store/orders', '/events', '/webhook-endpoints', '/webhook-endpoints/{endpointId}/deliveries']) {
     const get = contract.paths[path]!.get!;
     if (!get.parameters?.some((p) => p.name === 'cursor')) throw new Error(`withoutCursors: GET ${path} has no cursor: update scripts/contract-test.ts`);
-    get.parameters = get.parameters.filter((p) => p.name !== 'cursor');
+    get.parameters = get.parameters.filter((p) => p.name !== 'cursor' && p.name !== 'Last-Event-ID');
   }
+  // The feed's live stream (`text/event-stream`, a response that never ends): Specmatic expects it
+  // without sending `Accept: text/event-stream`, and could not read it if it did. test/events covers it.
+  const streamed = contract.paths['/events']!.get!.responses?.['200']?.content;
+  if (!streamed?.['text/event-stream']) throw new Error('withoutCursors: GET /events has no text/event-stream answer: update scripts/contract-test.ts');
+  delete streamed['text/event-stream'];
   return contract;
 }
 
@@ -140,6 +148,18 @@ function narrowedContract(seeded: Seeded): Contract {
   only('/webhook-endpoints/{endpointId}/test', 'post', 'endpointId', seeded.webhookEndpoint);
   only('/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry', 'post', 'endpointId', seeded.webhookEndpoint);
   only('/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry', 'post', 'deliveryId', seeded.webhookDelivery);
+  only('/webhook-endpoints/{endpointId}', 'get', 'endpointId', seeded.webhookEndpointToRead);
+  only('/webhook-endpoints/{endpointId}', 'patch', 'endpointId', seeded.webhookEndpointToRead);
+  only('/webhook-endpoints/{endpointId}', 'delete', 'endpointId', seeded.webhookEndpointToRemove);
+  only('/webhook-endpoints/{endpointId}/rotate-secret', 'post', 'endpointId', seeded.webhookEndpointToRead);
+
+  // Webhook URLs: an invented string is no https URL (400); see CONTRACT_WEBHOOK_URL.
+  for (const schema of ['NewWebhookEndpoint', 'WebhookEndpointPatch']) contract.components.schemas[schema]!.properties.url!.enum = [CONTRACT_WEBHOOK_URL];
+
+  // wait: a long poll with no event to answer holds its answer up to `wait` seconds, longer than
+  // Specmatic's request timeout (10 s); the positive pass asks for the answer at once. The negative
+  // pass still sends invalid values of `wait` (refused before any waiting); test/events covers waits.
+  only('/events', 'get', 'wait', 0);
 
   // If-Match: an invented tag never matches the animal's state (412); `*` matches any state.
   only('/pets/{petId}', 'patch', 'If-Match', '*');
@@ -152,6 +172,11 @@ function narrowedContract(seeded: Seeded): Contract {
   // digits it generates correctly, and the display-text rule accepts them all. Answers are still
   // checked against the real pattern (Pet); the property tests send every other kind of name.
   for (const schema of ['NewPet', 'PetPatch']) contract.components.schemas[schema]!.properties.name!.pattern = '^[A-Za-z0-9][A-Za-z0-9 ]*$';
+  // The same display-text rule on webhook endpoints' descriptions (the patch's is a string or null).
+  contract.components.schemas.NewWebhookEndpoint!.properties.description!.pattern = '^[A-Za-z0-9][A-Za-z0-9 ]*$';
+  for (const choice of contract.components.schemas.WebhookEndpointPatch!.properties.description!.anyOf as Record<string, unknown>[]) {
+    if (choice.type === 'string') choice.pattern = '^[A-Za-z0-9][A-Za-z0-9 ]*$';
+  }
   parameter('/pets', 'get', 'name').schema.pattern = '^[A-Za-z0-9]+$';
 
   // Idempotency-Key: Specmatic sends its shortest and longest strings ("0", "000…", "fff…") for
@@ -159,7 +184,7 @@ function narrowedContract(seeded: Seeded): Contract {
   // can be repeated get a random UUID per request, as the contract asks. Those that use up what
   // they act on (a removal, an order, a transition) can succeed once: their variants are sent as
   // retries of one request with one key, which the contract answers with the first answer.
-  const usesUp = new Set(['deletePet', 'placeOrder', 'approveOrder', 'deliverOrder', 'cancelOrder']);
+  const usesUp = new Set(['deletePet', 'placeOrder', 'approveOrder', 'deliverOrder', 'cancelOrder', 'deleteWebhookEndpoint']);
   for (const methods of Object.values(contract.paths)) {
     for (const candidate of Object.values(methods)) {
       const key = candidate.parameters?.find((p) => p.in === 'header' && p.name === 'Idempotency-Key');

@@ -23,6 +23,7 @@ import { registerServiceIndex } from './http/service-index.js';
 import { requestIdOf } from './http/request-context.js';
 import { createRouteTable } from './http/route-table.js';
 import { createValidatorCompiler } from './http/validation.js';
+import { bearerTokenOf } from './access/authentication.js';
 import { createSharedRateLimit } from './access/shared-rate-limit.js';
 import { redactApiKeys } from './keys/api-key-token.js';
 import { subscribeToRevocations } from './keys/key-revocations.js';
@@ -45,6 +46,9 @@ import { WebhookDeliverySchema, WebhookTestEventSchema } from './webhooks/webhoo
 import { registerWebhookMetrics } from './webhooks/webhooks.metrics.js';
 import { connectRedis } from './redis/redis-link.js';
 import { NewPetSchema, PetPatchSchema, PetSchema, PetsSchema, PetStatusSchema } from './pets/pets.schemas.js';
+import { webhookEndpointsRoutes } from './webhooks/webhook-endpoints.routes.js';
+import { NewWebhookEndpointSchema, WebhookEndpointPatchSchema, WebhookEndpointSchema, WebhookEndpointsSchema, WebhookEndpointWithSecretSchema } from './webhooks/webhook-endpoints.schemas.js';
+import { type HostLookup, systemLookup } from './webhooks/webhook-url-policy.js';
 
 export interface AppDeps {
   db: Kysely<Database>;
@@ -64,12 +68,7 @@ export interface AppDeps {
     | 'shutdownTimeoutMs'
     | 'idempotencyKeyTtlHours'
   > &
-    Partial<
-      Pick<
-        Config,
-        'redisUrl' | 'redisKeyPrefix' | 'rateLimitSyncMs' | 'keyLastUsedFlushMs' | 'pgHoldWarnMs' | 'eventRetentionDays' | 'webhookAllowedHosts' | 'webhookRetryScheduleSeconds' | 'webhookLeaseSeconds'
-      >
-    >;
+    Partial<Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'rateLimitSyncMs' | 'keyLastUsedFlushMs' | 'pgHoldWarnMs' | 'eventRetentionDays' | 'eventStreamsPerKey' | 'webhookAllowedHosts' | 'webhookRetryScheduleSeconds' | 'webhookLeaseSeconds'>>;
   /** What the metrics tell of the database: its dialect and, on PostgreSQL, its pool. */
   database?: Pick<DbHandle, 'dialect' | 'poolStats'>;
   /** The metrics to count into; made here when not given. */
@@ -88,6 +87,12 @@ export interface AppDeps {
   eventPurgeSchedule?: PurgeSchedule;
   /** Tests only: the webhook dispatcher's timeout, DNS lookup and poll (see webhooks/webhook-dispatcher.ts). */
   webhookDispatcher?: DispatcherTestOptions;
+  /** Tests only: how webhook URLs' host names are resolved (a stub answering private addresses, say); the system's resolver by default. */
+  webhookLookup?: HostLookup;
+  /** Tests only: how often an idle events stream writes its keep-alive comment (15 s by default). */
+  eventKeepAliveMs?: number;
+  /** Tests only: how often each process looks at the feed for its waiting readers (every second by default). */
+  eventRecheckMs?: number;
 }
 
 declare module 'fastify' {
@@ -119,6 +124,11 @@ const SHARED_SCHEMAS = [
   EventsSchema,
   WebhookTestEventSchema,
   WebhookDeliverySchema,
+  NewWebhookEndpointSchema,
+  WebhookEndpointPatchSchema,
+  WebhookEndpointSchema,
+  WebhookEndpointsSchema,
+  WebhookEndpointWithSecretSchema,
   ErrorSchema,
 ] as SchemaObject[];
 
@@ -223,7 +233,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const cursorSecret = cursorSecretSource(db, config.cursorSecret);
       await v1.register(petsRoutes, { db, now, cursorSecret });
       await v1.register(ordersRoutes, { db, now, cursorSecret });
-      await v1.register(eventsRoutes, { db, cursorSecret });
+      const live = {
+        redis,
+        streamsPerKey: config.eventStreamsPerKey ?? CONFIG_DEFAULTS.EVENT_STREAMS_PER_KEY,
+        keepAliveMs: deps.eventKeepAliveMs,
+        recheckMs: deps.eventRecheckMs,
+        // A stream outlives the check of its request: its key is verified again before each batch (revocations included).
+        keyStillUsable: async (request: FastifyRequest) => (await verifier.verify(bearerTokenOf(request.headers.authorization) ?? '')).key?.id === request.apiKey?.id,
+      };
+      await v1.register(eventsRoutes, { db, cursorSecret, live });
+      await v1.register(webhookEndpointsRoutes, { db, now, cursorSecret, allowedHosts: config.webhookAllowedHosts ?? [], lookup: deps.webhookLookup ?? systemLookup });
       await v1.register(webhookDeliveriesRoutes, { db, now, cursorSecret, dispatcher: webhookDispatcher });
     },
     { prefix: '/v1' },

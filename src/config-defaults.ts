@@ -40,6 +40,8 @@ export const CONFIG_DEFAULTS = {
   WEBHOOK_RETRY_SCHEDULE: '0,5,300,1800,7200,18000,36000,36000',
   /** How long a claimed delivery stays its dispatcher's: past it, another may send it again. */
   WEBHOOK_LEASE_SECONDS: 60,
+
+  EVENT_STREAMS_PER_KEY: 5,
   PG_HOLD_WARN_MS: 5000,
 } as const;
 
@@ -65,6 +67,8 @@ export const CONFIG_RANGES = {
   EVENT_RETENTION_DAYS: { min: 1, max: 3650 },
   // From 2 s (tests of a crash) to an hour: an attempt gets at most half of it (and 15 s) to be answered.
   WEBHOOK_LEASE_SECONDS: { min: 2, max: 3600 },
+  // Each open stream holds a connection and a waiter of the process; each key's are capped, per process.
+  EVENT_STREAMS_PER_KEY: { min: 1, max: 1000 },
   // From 10 ms, for tests, to a day.
   PG_HOLD_WARN_MS: { min: 10, max: 86_400_000 },
 } as const satisfies Partial<Record<ConfigVariable, { min: number; max: number }>>;

@@ -53,6 +53,9 @@ export interface Config {
   webhookRetryScheduleSeconds: number[];
   /** Seconds a dispatcher holds a delivery it claimed; an attempt times out within half of it (15 s at most). */
   webhookLeaseSeconds: number;
+
+  /** Most live streams of the events feed one key may hold open on one process. */
+  eventStreamsPerKey: number;
   /** PostgreSQL: a transaction of the database holding the listings back longer than this is logged, counted and shown by /readyz. */
   pgHoldWarnMs: number;
 }
@@ -202,6 +205,8 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowedHosts: 'hosts' in webhookAllowedHosts ? webhookAllowedHosts.hosts : [],
     webhookRetryScheduleSeconds: 'seconds' in webhookRetrySchedule ? webhookRetrySchedule.seconds : [],
     webhookLeaseSeconds: integer('WEBHOOK_LEASE_SECONDS'),
+
+    eventStreamsPerKey: integer('EVENT_STREAMS_PER_KEY'),
     pgHoldWarnMs: integer('PG_HOLD_WARN_MS'),
   };
   if (problems.length > 0) throw new ConfigError(problems);

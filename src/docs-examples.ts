@@ -23,4 +23,8 @@ export const SAMPLE_STORE = {
   orderToDeliver: 8,
   /** An open order: cancelOrder cancels it. */
   orderToCancel: 9,
+  /** A webhook endpoint: getWebhookEndpoint reads it, updateWebhookEndpoint's first example (`{"status":"enabled"}`) and rotateWebhookEndpointSecret change it and leave it usable. */
+  webhookEndpointToRead: 1,
+  /** Another webhook endpoint: deleteWebhookEndpoint removes it. */
+  webhookEndpointToRemove: 2,
 } as const;

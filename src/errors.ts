@@ -5,6 +5,7 @@
  */
 import { CONFIG_DEFAULTS } from './config-defaults.js';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency/idempotency-key.js';
+import { WEBHOOK_ENDPOINTS_MAX } from './webhooks/webhook-endpoints.limits.js';
 
 export const ERROR_CODES = {
   validation_failed: { status: 400, description: 'A parameter or the body is missing, has the wrong type, or breaks a limit.' },
@@ -25,6 +26,7 @@ export const ERROR_CODES = {
   order_state_conflict: { status: 409, description: 'The order is not in a status this action applies to (approve a placed order, deliver an approved one, cancel an open one). The message names its status.' },
   pet_has_open_order: { status: 409, description: 'The pet has an open (placed or approved) order: its status follows the order and it cannot be removed until the order is delivered or cancelled.' },
   pet_sold_by_order: { status: 409, description: 'The pet was sold by a delivered order: its status stays sold.' },
+  webhook_endpoint_limit: { status: 409, description: `The store has ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints, the most it may have: remove one before adding another.` },
   idempotency_key_in_use: { status: 409, description: 'A request with this Idempotency-Key is still running; retry after the Retry-After delay to get its answer.' },
   cursor_expired: { status: 410, description: `Events after the cursor's position were purged (events are kept EVENT_RETENTION_DAYS, ${CONFIG_DEFAULTS.EVENT_RETENTION_DAYS} by default): the reader missed some. An old cursor that missed nothing stays valid.` },
   operation_removed: { status: 410, description: 'The operation was deprecated and has passed its sunset date.' },
@@ -35,6 +37,7 @@ export const ERROR_CODES = {
   unsupported_media_type: { status: 415, description: 'The body is not application/json in UTF-8.' },
   headers_too_large: { status: 431, description: 'The request headers are larger than the server accepts.' },
   rate_limited: { status: 429, description: 'Too many requests with this key this minute, or too many failed key verifications from this address (then only for tokens no key could match); retry after the Retry-After delay.' },
+  too_many_streams: { status: 429, description: `This key already holds as many live streams of the events feed as one instance allows (EVENT_STREAMS_PER_KEY, ${CONFIG_DEFAULTS.EVENT_STREAMS_PER_KEY} by default); close one, or retry after the Retry-After delay.` },
   internal_error: { status: 500, description: 'An unexpected failure; the request id in X-Request-Id finds it in the log.' },
   service_unavailable: { status: 503, description: 'The database cannot be reached, is locked, or did not answer in time, or a change kept colliding with concurrent ones; retry after the Retry-After delay. On a write, the write may or may not have happened.' },
 } as const satisfies Record<string, { status: number; description: string }>;

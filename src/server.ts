@@ -14,6 +14,7 @@ import { createDb, locationOf, withDb } from './db/create-db.js';
 import { stopListening } from './http/connection-drain.js';
 import { relayLogLines, stdoutLogDestination, workersNeedLogRelay } from './log-destination.js';
 import { migrateToLatest } from './db/migrate.js';
+import { relayFeedChanges } from './events/events.fleet-channel.js';
 import { hasAnyKey, issueApiKey } from './keys/keys.service.js';
 import { gatherWorkerMetrics, offerWorkerMetrics } from './metrics/cluster-metrics.js';
 import { createMetrics } from './metrics/metrics.js';
@@ -150,6 +151,8 @@ function superviseWorkers(config: Config, count: number): Promise<void> {
     if (worker.process.stderr) relayLogLines(worker.process.stderr);
     startedAt.set(worker, Date.now());
   };
+  // A commit in one worker wakes the feed's waiting readers of the others at once (events.fleet-channel.ts).
+  relayFeedChanges();
   for (let i = 0; i < count; i++) fork();
   log.info({ workers: count }, 'workers started');
 

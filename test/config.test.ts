@@ -32,6 +32,8 @@ describe('loadConfig', () => {
       webhookAllowedHosts: [],
       webhookRetryScheduleSeconds: [0, 5, 300, 1800, 7200, 18000, 36000, 36000],
       webhookLeaseSeconds: 60,
+
+      eventStreamsPerKey: 5,
       pgHoldWarnMs: 5000,
     });
   });
@@ -80,6 +82,13 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ EVENT_RETENTION_DAYS: '90' }).eventRetentionDays, 90);
     for (const value of ['0', '3651', '1.5', '30d']) {
       assert.throws(() => loadConfig({ EVENT_RETENTION_DAYS: value }), (error: ConfigError) => error.problems.some((p) => p.startsWith('EVENT_RETENTION_DAYS must be a whole number from 1 to 3650')));
+    }
+  });
+
+  it('EVENT_STREAMS_PER_KEY > outside 1 to 1000 > stops the start naming it', () => {
+    assert.equal(loadConfig({ EVENT_STREAMS_PER_KEY: '12' }).eventStreamsPerKey, 12);
+    for (const value of ['0', '1001', '2.5', 'five']) {
+      assert.throws(() => loadConfig({ EVENT_STREAMS_PER_KEY: value }), (error: ConfigError) => error.problems.some((p) => p.startsWith('EVENT_STREAMS_PER_KEY must be a whole number from 1 to 1000')));
     }
   });
 

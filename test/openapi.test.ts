@@ -65,6 +65,10 @@ describe('openapi.json', () => {
       approveOrder: { orderId: SAMPLE_STORE.orderToApprove },
       deliverOrder: { orderId: SAMPLE_STORE.orderToDeliver },
       cancelOrder: { orderId: SAMPLE_STORE.orderToCancel },
+      getWebhookEndpoint: { endpointId: SAMPLE_STORE.webhookEndpointToRead },
+      updateWebhookEndpoint: { endpointId: SAMPLE_STORE.webhookEndpointToRead },
+      deleteWebhookEndpoint: { endpointId: SAMPLE_STORE.webhookEndpointToRemove },
+      rotateWebhookEndpointSecret: { endpointId: SAMPLE_STORE.webhookEndpointToRead },
     });
     assert.deepEqual(document.components.schemas.NewOrder.examples, [{ petId: SAMPLE_STORE.petToOrder }]);
     assert.deepEqual(document.components.schemas.PetPatch.examples[0], { status: 'sold' });
@@ -132,7 +136,7 @@ describe('openapi.json', () => {
 
   it('each idempotent operation > documents Idempotency-Key, its 409 and 422, and Idempotent-Replayed; the others do not', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
-    const idempotent = ['createPet', 'updatePet', 'deletePet', 'placeOrder', 'approveOrder', 'deliverOrder', 'cancelOrder'];
+    const idempotent = ['createPet', 'updatePet', 'deletePet', 'placeOrder', 'approveOrder', 'deliverOrder', 'cancelOrder', 'createWebhookEndpoint', 'updateWebhookEndpoint', 'deleteWebhookEndpoint', 'rotateWebhookEndpointSecret'];
     const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods as Record<string, any>));
     for (const operation of operations) {
       const header = (operation.parameters ?? []).find((p: { name: string; in: string }) => p.in === 'header' && p.name === 'Idempotency-Key');
@@ -156,7 +160,7 @@ describe('openapi.json', () => {
 
   it('each operation > lists the scope its route declares in its security requirement and its description, and documents the 403', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
-    const declared = { listPets: 'pets:read', createPet: 'pets:write', getPet: 'pets:read', updatePet: 'pets:write', deletePet: 'pets:write', listOrders: 'orders:read', getOrder: 'orders:read', placeOrder: 'orders:write', approveOrder: 'orders:write', deliverOrder: 'orders:write', cancelOrder: 'orders:write', listEvents: ['pets:read', 'orders:read'], listWebhookDeliveries: 'webhooks:read', retryWebhookDelivery: 'webhooks:write', testWebhookEndpoint: 'webhooks:write' } as const;
+    const declared = { listPets: 'pets:read', createPet: 'pets:write', getPet: 'pets:read', updatePet: 'pets:write', deletePet: 'pets:write', listOrders: 'orders:read', getOrder: 'orders:read', placeOrder: 'orders:write', approveOrder: 'orders:write', deliverOrder: 'orders:write', cancelOrder: 'orders:write', listEvents: ['pets:read', 'orders:read'], createWebhookEndpoint: 'webhooks:write', listWebhookEndpoints: 'webhooks:read', getWebhookEndpoint: 'webhooks:read', updateWebhookEndpoint: 'webhooks:write', deleteWebhookEndpoint: 'webhooks:write', rotateWebhookEndpointSecret: 'webhooks:write', listWebhookDeliveries: 'webhooks:read', retryWebhookDelivery: 'webhooks:write', testWebhookEndpoint: 'webhooks:write' } as const;
     const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods as Record<string, { operationId: string; security: unknown; description: string; responses: Record<string, any> }>));
     assert.equal(operations.length, Object.keys(declared).length);
     for (const operation of operations) {

@@ -2,17 +2,30 @@
  * `@animal-store/client`: a typed client for the animal-store API. Types are generated from
  * openapi.json (./openapi.ts), calls are made by openapi-fetch (available as `raw` for anything
  * not wrapped here), and this thin layer adds what the generator does not: every page of a
- * listing as an async iterator, retries of what may safely run twice, an Idempotency-Key per
- * logical create, and one error type, AnimalStoreError.
+ * listing as an async iterator, the events feed followed for ever, retries of what may safely
+ * run twice, an Idempotency-Key per logical create, one error type, AnimalStoreError, and
+ * verifyWebhook for receivers of the service's webhooks.
  */
 import createClient, { type Client } from 'openapi-fetch';
 import { AnimalStoreError, errorFromResponse } from './errors.js';
+import { type FeedItem, type FeedQuery, type FollowEventsOptions, followEvents } from './events.js';
 import type { components, paths } from './openapi.js';
 import { allPages } from './pages.js';
 import { type RetryOptions, retryingFetch } from './retry.js';
 
 export { AnimalStoreError, type AnimalStoreErrorCode } from './errors.js';
+export type { Event, EventTypeFilter, FeedItem, FollowEventsOptions } from './events.js';
+export { DEFAULT_WAIT_SECONDS } from './events.js';
 export type { RetryOptions } from './retry.js';
+export {
+  verifyWebhook,
+  type VerifyWebhookOptions,
+  type WebhookHeaders,
+  type WebhookPayload,
+  type WebhookTestEvent,
+  WebhookVerificationError,
+  type WebhookVerificationFailure,
+} from './webhooks.js';
 export type { components, operations, paths } from './openapi.js';
 
 export type Pet = components['schemas']['Pet'];
@@ -82,6 +95,20 @@ export function createAnimalStoreClient(options: AnimalStoreClientOptions) {
     orders(query: OrderQuery = {}): AsyncGenerator<Order, void, undefined> {
       return allPages('/store/orders', query, async (q) => {
         const { data, response } = await unwrap(raw.GET('/store/orders', { params: { query: q } }));
+        return { items: data, link: response.headers.get('link') };
+      });
+    },
+
+    /**
+     * Every event of the feed from `cursor` (or the oldest kept, or `start: 'latest'`), for ever,
+     * each with the cursor to store once it is handled. Ends when `signal` aborts or the loop stops.
+     */
+    events(options: FollowEventsOptions = {}): AsyncGenerator<FeedItem, void, undefined> {
+      return followEvents(options, async (query: FeedQuery, signal) => {
+        // openapi-fetch sends every field of the query, so `wait` goes too, also while openapi.json does not name it.
+        // The same path streams Server-Sent Events to `Accept: text/event-stream`: ask for the JSON page.
+        const { data, response } = await unwrap(raw.GET('/events', { params: { query }, headers: { accept: 'application/json' }, signal }));
+        if (!Array.isArray(data)) throw new AnimalStoreError({ code: 'unexpected_response', status: response.status, message: 'the events feed answered something else than a JSON array' });
         return { items: data, link: response.headers.get('link') };
       });
     },

@@ -250,6 +250,8 @@ export interface paths {
          *
          *     **Retention.** Events are kept `EVENT_RETENTION_DAYS` (30 by default), then purged, oldest first. A cursor whose next events were purged answers 410 `cursor_expired`, so a reader knows it missed events rather than skipping them silently; an old cursor that missed nothing (an idle feed's) stays valid.
          *
+         *     **Waiting for events.** `wait=N` (a long poll) holds an answer that would hold no event until one is there or N seconds have passed. A stream (`Accept: text/event-stream`) sends every event as it comes, and stays open. Either learns of a change made through the same instance at once, and of one made through another instance within about a second (at once with Redis); an event may take as long as the change before it to show (**Exact**, above).
+         *
          *     **Scopes.** Animal events (`pet.*`) need `pets:read`, order events (`order.*`) `orders:read`. Events a key may not read are left out of its answers; asking only for types it may not read (`type=order.*` with `pets:read` alone) answers 403 `insufficient_scope`.
          *
          *     **Requires scope `pets:read` (list and fetch animals) or `orders:read` (read the store's orders)**; a key with neither gets 403 `insufficient_scope`.
@@ -257,6 +259,120 @@ export interface paths {
         get: operations["listEvents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
+         *
+         *     Returns at most `limit` webhook endpoints in ascending id order, without their secrets. When more follow, the answer carries `Link: </v1/webhook-endpoints?…&cursor=…>; rel="next"`. A store has at most 100, so `limit=100` answers them all at once (an endpoint added while a client follows the links may be passed).
+         *
+         *     **Requires scope `webhooks:read`** (read the store's webhook endpoints and their deliveries); a key without it gets 403 `insufficient_scope`.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Add a webhook endpoint
+         * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
+         *
+         *     Adds a webhook endpoint, enabled, and answers it with its signing secret (`whsec_…`). **The secret is shown only in this answer** (and in a replay of it under the same `Idempotency-Key`): store it now; `rotateWebhookEndpointSecret` makes a new one.
+         *
+         *     **What it receives.** `events` names exact types or groups (`pet.*`); the endpoint receives those the API key that set them could read (`allowedTypes`: `pets:read` for pet events, `orders:read` for order events), whatever becomes of that key later. Types the key may not read are left out; naming only such types answers 403 `insufficient_scope`.
+         *
+         *     **Which URLs are accepted.** An absolute `https` URL of at most 2048 characters, any port, without user name or password (the signature authenticates the sender) and without fragment. Its host must be public: an IP address that is loopback, private, link-local, unique-local, carrier-grade NAT, multicast, unspecified, reserved or otherwise not public unicast (IPv4-mapped IPv6 addresses included) is refused, and so is a name that resolves to any such address. A name that does not resolve (yet), or whose lookup takes more than 2 s, is accepted: every delivery checks the address it connects to again. The hosts the operator lists in `WEBHOOK_ALLOWED_HOSTS` (none by default) are exempt from the address check and may use `http` too. A refused URL answers 400 `validation_failed` naming `body.url` and why.
+         *
+         *     **Requires scope `webhooks:write`** (add, change and remove webhook endpoints); a key without it gets 403 `insufficient_scope`.
+         *
+         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404 and 409 are kept and replayed; answers that changed nothing (400, 401, 403, 412, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs (after a 412: read the animal again, then retry with its new ETag).
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch one webhook endpoint
+         * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
+         *
+         *     Answers the webhook endpoint with this id, without its secret.
+         *
+         *     **Requires scope `webhooks:read`** (read the store's webhook endpoints and their deliveries); a key without it gets 403 `insufficient_scope`.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook endpoint
+         * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
+         *
+         *     Removes a webhook endpoint for good, with its deliveries, pending ones included, and their attempts: none is sent any more (one already on its way may still arrive). Its id is never given to another endpoint.
+         *
+         *     **Requires scope `webhooks:write`** (add, change and remove webhook endpoints); a key without it gets 403 `insufficient_scope`.
+         *
+         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404 and 409 are kept and replayed; answers that changed nothing (400, 401, 403, 412, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs (after a 412: read the animal again, then retry with its new ETag).
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
+         *
+         *     Changes a webhook endpoint with a JSON Merge Patch (RFC 7396), as `application/merge-patch+json` (or `application/json`): `url`, `events`, `description` (`null` removes it), `status`. Answers the endpoint as it now is, never its secret.
+         *
+         *     **Who answers for what it receives.** A patch that sets `url` or `events` sets `allowedTypes` again from what this request's key may read of the endpoint's `events`: a key cannot point an endpoint that receives what it may not read at a URL of its choosing. A patch of `description` or `status` alone leaves `allowedTypes` as it was.
+         *
+         *     **Status.** `disabled` stops deliveries; `enabled` starts them again and clears `disabledReason` and the endpoint's run of failures.
+         *
+         *     **Which URLs are accepted.** An absolute `https` URL of at most 2048 characters, any port, without user name or password (the signature authenticates the sender) and without fragment. Its host must be public: an IP address that is loopback, private, link-local, unique-local, carrier-grade NAT, multicast, unspecified, reserved or otherwise not public unicast (IPv4-mapped IPv6 addresses included) is refused, and so is a name that resolves to any such address. A name that does not resolve (yet), or whose lookup takes more than 2 s, is accepted: every delivery checks the address it connects to again. The hosts the operator lists in `WEBHOOK_ALLOWED_HOSTS` (none by default) are exempt from the address check and may use `http` too. A refused URL answers 400 `validation_failed` naming `body.url` and why.
+         *
+         *     **Requires scope `webhooks:write`** (add, change and remove webhook endpoints); a key without it gets 403 `insufficient_scope`.
+         *
+         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404 and 409 are kept and replayed; answers that changed nothing (400, 401, 403, 412, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs (after a 412: read the animal again, then retry with its new ETag).
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a webhook endpoint's signing secret
+         * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
+         *
+         *     Gives the endpoint a new signing secret and answers it, **shown only in this answer**. For 24 hours (`previousSecretExpiresAt`) deliveries carry a signature made with the secret it replaced beside one made with the new one, so receivers can switch without losing any. A second rotation within those hours ends the oldest secret at once: only the two newest secrets ever sign.
+         *
+         *     **Requires scope `webhooks:write`** (add, change and remove webhook endpoints); a key without it gets 403 `insufficient_scope`.
+         *
+         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404 and 409 are kept and replayed; answers that changed nothing (400, 401, 403, 412, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs (after a 412: read the animal again, then retry with its new ETag).
+         */
+        post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -670,6 +786,227 @@ export interface components {
             }[];
         };
         /**
+         * @description A webhook endpoint to add. Checked strictly: no type is converted, `null` is not a value, and any other field is refused by name.
+         * @example {
+         *       "url": "https://example.com/webhooks",
+         *       "events": [
+         *         "pet.*",
+         *         "order.delivered"
+         *       ],
+         *       "description": "Shop front: drop sold animals"
+         *     }
+         */
+        NewWebhookEndpoint: {
+            /**
+             * @description Where events are sent (POST): an absolute `https` URL of at most 2048 characters, without user name, password or fragment, whose host is public (see "Which URLs are accepted" in the tag's description). Stored and answered as the URL standard normalises it (`HTTPS://Example.COM` becomes `https://example.com/`).
+             * @example https://example.com/webhooks
+             */
+            url: string;
+            /**
+             * @description The event types to receive: each an exact type (`order.delivered`) or a group (`pet.*`, `order.*`); one given twice counts once (it is kept once). The endpoint receives those of them that the API key which set them could read (`allowedTypes`); naming only types that key may not read answers 403 `insufficient_scope`.
+             * @example [
+             *       "pet.*",
+             *       "order.delivered"
+             *     ]
+             */
+            events: ("pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.approved" | "order.delivered" | "order.cancelled" | "pet.*" | "order.*")[];
+            /**
+             * @description What the endpoint is for, for the people managing it: 1 to 500 characters with at least one visible character: a code point of Unicode general category L, N, P, S or Co (a letter, number, punctuation mark, symbol or private-use character) that is not Default_Ignorable_Code_Point; white space, controls, format characters such as U+200B or U+200F and lone combining marks show nothing on their own. It must not contain a bidirectional embedding, override or isolate control (U+202A–U+202E, U+2066–U+2069).
+             * @example Shop front: drop sold animals
+             */
+            description?: string;
+        };
+        /**
+         * @description A JSON Merge Patch (RFC 7396) of a webhook endpoint: the fields given replace the stored ones, the others stay. `description: null` removes the description; `null` is refused for the other fields, which every endpoint has. `status: "enabled"` also clears `disabledReason`. An empty patch `{}` is refused.
+         * @example {
+         *       "status": "enabled"
+         *     }
+         * @example {
+         *       "events": [
+         *         "order.*"
+         *       ],
+         *       "description": null
+         *     }
+         */
+        WebhookEndpointPatch: {
+            /**
+             * @description Where events are sent (POST): an absolute `https` URL of at most 2048 characters, without user name, password or fragment, whose host is public (see "Which URLs are accepted" in the tag's description). Stored and answered as the URL standard normalises it (`HTTPS://Example.COM` becomes `https://example.com/`).
+             * @example https://example.com/webhooks
+             */
+            url?: string;
+            /**
+             * @description The event types to receive: each an exact type (`order.delivered`) or a group (`pet.*`, `order.*`); one given twice counts once (it is kept once). The endpoint receives those of them that the API key which set them could read (`allowedTypes`); naming only types that key may not read answers 403 `insufficient_scope`.
+             * @example [
+             *       "pet.*",
+             *       "order.delivered"
+             *     ]
+             */
+            events?: ("pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.approved" | "order.delivered" | "order.cancelled" | "pet.*" | "order.*")[];
+            /** @description A new description, or `null` to remove it. */
+            description?: string | null;
+            /**
+             * @description `enabled`: events are delivered. `disabled`: none are (by a request, or by the service when the receiver answered 410 or failed for days; `disabledReason` then says why).
+             * @enum {string}
+             */
+            status?: "enabled" | "disabled";
+        };
+        /**
+         * @description A URL the store sends its events to. Its signing secret is never shown again after `createWebhookEndpoint` and `rotateWebhookEndpointSecret`. **Beta.**
+         * @example {
+         *       "id": 1,
+         *       "url": "https://example.com/webhooks",
+         *       "description": "Shop front: drop sold animals",
+         *       "events": [
+         *         "pet.*",
+         *         "order.delivered"
+         *       ],
+         *       "allowedTypes": [
+         *         "pet.created",
+         *         "pet.updated",
+         *         "pet.deleted",
+         *         "order.delivered"
+         *       ],
+         *       "status": "enabled",
+         *       "createdAt": "2026-11-27T09:30:00.000Z",
+         *       "updatedAt": "2026-11-27T09:30:00.000Z"
+         *     }
+         */
+        WebhookEndpoint: {
+            /**
+             * Format: int64
+             * @description Unique identifier assigned by the service, never reused.
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description Where events are sent (POST): an absolute `https` URL of at most 2048 characters, without user name, password or fragment, whose host is public (see "Which URLs are accepted" in the tag's description). Stored and answered as the URL standard normalises it (`HTTPS://Example.COM` becomes `https://example.com/`).
+             * @example https://example.com/webhooks
+             */
+            url: string;
+            /**
+             * @description What the endpoint is for, for the people managing it: 1 to 500 characters with at least one visible character: a code point of Unicode general category L, N, P, S or Co (a letter, number, punctuation mark, symbol or private-use character) that is not Default_Ignorable_Code_Point; white space, controls, format characters such as U+200B or U+200F and lone combining marks show nothing on their own. It must not contain a bidirectional embedding, override or isolate control (U+202A–U+202E, U+2066–U+2069).
+             * @example Shop front: drop sold animals
+             */
+            description?: string;
+            /**
+             * @description The event types to receive: each an exact type (`order.delivered`) or a group (`pet.*`, `order.*`); one given twice counts once (it is kept once). The endpoint receives those of them that the API key which set them could read (`allowedTypes`); naming only types that key may not read answers 403 `insufficient_scope`.
+             * @example [
+             *       "pet.*",
+             *       "order.delivered"
+             *     ]
+             */
+            events: ("pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.approved" | "order.delivered" | "order.cancelled" | "pet.*" | "order.*")[];
+            /** @description The exact event types this endpoint receives: those `events` names that the API key which last set `url` or `events` could read (`pets:read` for `pet.*`, `orders:read` for `order.*`). Kept whatever becomes of that key. */
+            allowedTypes: components["schemas"]["EventType"][];
+            /**
+             * @description `enabled`: events are delivered. `disabled`: none are (by a request, or by the service when the receiver answered 410 or failed for days; `disabledReason` then says why).
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /** @description Why the service disabled the endpoint; absent when enabled, or disabled by a request. */
+            disabledReason?: string;
+            /**
+             * Format: date-time
+             * @description After a rotation: until when the secret it replaced still signs deliveries beside the new one (24 hours). Absent when only one secret signs.
+             * @example 2026-11-27T09:30:00.000Z
+             */
+            previousSecretExpiresAt?: string;
+            /**
+             * Format: date-time
+             * @description When the endpoint was added: RFC 3339, UTC, millisecond precision.
+             * @example 2026-11-27T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it last changed (its secret included): RFC 3339, UTC, millisecond precision.
+             * @example 2026-11-27T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /** @description A page of webhook endpoints in ascending id order. When more follow, the response carries a `Link` header with `rel="next"`. */
+        WebhookEndpoints: components["schemas"]["WebhookEndpoint"][];
+        /**
+         * @description A webhook endpoint with its signing secret, answered once: when it is added, and when its secret is rotated. **Beta.**
+         * @example {
+         *       "id": 1,
+         *       "url": "https://example.com/webhooks",
+         *       "description": "Shop front: drop sold animals",
+         *       "events": [
+         *         "pet.*",
+         *         "order.delivered"
+         *       ],
+         *       "allowedTypes": [
+         *         "pet.created",
+         *         "pet.updated",
+         *         "pet.deleted",
+         *         "order.delivered"
+         *       ],
+         *       "status": "enabled",
+         *       "createdAt": "2026-11-27T09:30:00.000Z",
+         *       "updatedAt": "2026-11-27T09:30:00.000Z",
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/CbPu7VkBRg="
+         *     }
+         */
+        WebhookEndpointWithSecret: {
+            /**
+             * Format: int64
+             * @description Unique identifier assigned by the service, never reused.
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description Where events are sent (POST): an absolute `https` URL of at most 2048 characters, without user name, password or fragment, whose host is public (see "Which URLs are accepted" in the tag's description). Stored and answered as the URL standard normalises it (`HTTPS://Example.COM` becomes `https://example.com/`).
+             * @example https://example.com/webhooks
+             */
+            url: string;
+            /**
+             * @description What the endpoint is for, for the people managing it: 1 to 500 characters with at least one visible character: a code point of Unicode general category L, N, P, S or Co (a letter, number, punctuation mark, symbol or private-use character) that is not Default_Ignorable_Code_Point; white space, controls, format characters such as U+200B or U+200F and lone combining marks show nothing on their own. It must not contain a bidirectional embedding, override or isolate control (U+202A–U+202E, U+2066–U+2069).
+             * @example Shop front: drop sold animals
+             */
+            description?: string;
+            /**
+             * @description The event types to receive: each an exact type (`order.delivered`) or a group (`pet.*`, `order.*`); one given twice counts once (it is kept once). The endpoint receives those of them that the API key which set them could read (`allowedTypes`); naming only types that key may not read answers 403 `insufficient_scope`.
+             * @example [
+             *       "pet.*",
+             *       "order.delivered"
+             *     ]
+             */
+            events: ("pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.approved" | "order.delivered" | "order.cancelled" | "pet.*" | "order.*")[];
+            /** @description The exact event types this endpoint receives: those `events` names that the API key which last set `url` or `events` could read (`pets:read` for `pet.*`, `orders:read` for `order.*`). Kept whatever becomes of that key. */
+            allowedTypes: components["schemas"]["EventType"][];
+            /**
+             * @description `enabled`: events are delivered. `disabled`: none are (by a request, or by the service when the receiver answered 410 or failed for days; `disabledReason` then says why).
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /** @description Why the service disabled the endpoint; absent when enabled, or disabled by a request. */
+            disabledReason?: string;
+            /**
+             * Format: date-time
+             * @description After a rotation: until when the secret it replaced still signs deliveries beside the new one (24 hours). Absent when only one secret signs.
+             * @example 2026-11-27T09:30:00.000Z
+             */
+            previousSecretExpiresAt?: string;
+            /**
+             * Format: date-time
+             * @description When the endpoint was added: RFC 3339, UTC, millisecond precision.
+             * @example 2026-11-27T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it last changed (its secret included): RFC 3339, UTC, millisecond precision.
+             * @example 2026-11-27T09:30:00.000Z
+             */
+            updatedAt: string;
+            /**
+             * @description The signing secret (Standard Webhooks): `whsec_` and the base64 of 32 random bytes; a receiver keys HMAC-SHA256 with the decoded bytes. **Shown only in this answer**: store it now.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/CbPu7VkBRg=
+             */
+            secret: string;
+        };
+        /**
          * @example {
          *       "code": "validation_failed",
          *       "message": "body.categoryId must be an integer",
@@ -698,6 +1035,7 @@ export interface components {
              *     - `order_state_conflict` (409): The order is not in a status this action applies to (approve a placed order, deliver an approved one, cancel an open one). The message names its status.
              *     - `pet_has_open_order` (409): The pet has an open (placed or approved) order: its status follows the order and it cannot be removed until the order is delivered or cancelled.
              *     - `pet_sold_by_order` (409): The pet was sold by a delivered order: its status stays sold.
+             *     - `webhook_endpoint_limit` (409): The store has 100 webhook endpoints, the most it may have: remove one before adding another.
              *     - `idempotency_key_in_use` (409): A request with this Idempotency-Key is still running; retry after the Retry-After delay to get its answer.
              *     - `cursor_expired` (410): Events after the cursor's position were purged (events are kept EVENT_RETENTION_DAYS, 30 by default): the reader missed some. An old cursor that missed nothing stays valid.
              *     - `operation_removed` (410): The operation was deprecated and has passed its sunset date.
@@ -708,11 +1046,12 @@ export interface components {
              *     - `unsupported_media_type` (415): The body is not application/json in UTF-8.
              *     - `headers_too_large` (431): The request headers are larger than the server accepts.
              *     - `rate_limited` (429): Too many requests with this key this minute, or too many failed key verifications from this address (then only for tokens no key could match); retry after the Retry-After delay.
+             *     - `too_many_streams` (429): This key already holds as many live streams of the events feed as one instance allows (EVENT_STREAMS_PER_KEY, 5 by default); close one, or retry after the Retry-After delay.
              *     - `internal_error` (500): An unexpected failure; the request id in X-Request-Id finds it in the log.
              *     - `service_unavailable` (503): The database cannot be reached, is locked, or did not answer in time, or a change kept colliding with concurrent ones; retry after the Retry-After delay. On a write, the write may or may not have happened.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "bad_request" | "invalid_idempotency_key" | "unauthorized" | "insufficient_scope" | "pet_not_found" | "order_not_found" | "webhook_endpoint_not_found" | "webhook_delivery_not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "pet_not_available" | "order_state_conflict" | "pet_has_open_order" | "pet_sold_by_order" | "idempotency_key_in_use" | "cursor_expired" | "operation_removed" | "precondition_failed" | "idempotency_key_reused" | "expectation_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "bad_request" | "invalid_idempotency_key" | "unauthorized" | "insufficient_scope" | "pet_not_found" | "order_not_found" | "webhook_endpoint_not_found" | "webhook_delivery_not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "pet_not_available" | "order_state_conflict" | "pet_has_open_order" | "pet_sold_by_order" | "webhook_endpoint_limit" | "idempotency_key_in_use" | "cursor_expired" | "operation_removed" | "precondition_failed" | "idempotency_key_reused" | "expectation_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "too_many_streams" | "internal_error" | "service_unavailable";
             /** @description Human-readable description; it names the offending field when there is one. Wording may change. */
             message: string;
             /** @description The HTTP status code of the response. */
@@ -2799,19 +3138,24 @@ export interface operations {
                 type?: ("pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.approved" | "order.delivered" | "order.cancelled" | "pet.*" | "order.*")[];
                 /** @description `latest`: answer no event, only the `Link` to the events that come after the newest one, to follow the store from now on. Not with `cursor`. */
                 start?: "latest";
+                /** @description Long poll: when no event would be answered, hold the answer until one is there or this many seconds (0 to 30, decimal digits) have passed, then answer as usual (with its `Link`). 0, the default, answers at once. With `start=latest`: the first events after the newest one. A key's long polls waiting on one instance are capped at `EVENT_STREAMS_PER_KEY`: the next is answered at once. A stopping instance answers its waiting long polls at once. */
+                wait?: number;
                 /** @description Opaque position from the `Link: <…>; rel="next"` header of a previous answer, signed by the service. Use it with the same `type` filter it was made for; `limit` may change. Without it the feed starts at the oldest event kept. A cursor that was altered, made by anyone else or for other filters answers 400 `invalid_cursor`; one whose next events were purged (kept `EVENT_RETENTION_DAYS`), 410 `cursor_expired`. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Streams only (`Accept: text/event-stream`): the `id:` of the last frame received, to resume after it. It wins over `cursor` and `start`, and is checked as a cursor is (made for the same `type` filter; 400 `invalid_cursor` otherwise, 410 `cursor_expired` when its next events were purged). */
+                "Last-Event-ID"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The events after the position asked for, oldest first (none at the end of the feed, or with `start=latest`). */
+            /** @description The events after the position asked for, oldest first (none at the end of the feed, or with `start=latest`); with `Accept: text/event-stream`, the live stream. */
             200: {
                 headers: {
-                    /** @description Always: `<…?cursor=…>; rel="next"`, the position after the last event returned (or, when none was, the same position; past the events of other types read, with a filter), with the same `type` filter and `limit`. */
+                    /** @description Always on `application/json` answers: `<…?cursor=…>; rel="next"`, the position after the last event returned (or, when none was, the same position; past the events of other types read, with a filter), with the same `type` filter and `limit`. */
                     Link?: string;
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;
@@ -2823,6 +3167,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Events"];
+                    "text/event-stream": string;
                 };
             };
             /** @description A query parameter is invalid, `start` and `cursor` were both sent, or the cursor is invalid. Codes: `validation_failed`, `invalid_cursor`. */
@@ -2885,6 +3230,133 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address; or, for a stream, the key already holds `EVENT_STREAMS_PER_KEY` streams on this instance. Codes: `rate_limited`, `too_many_streams`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of endpoints returned: a whole number from 1 to 100 written in decimal digits; 20 when omitted. */
+                limit?: number;
+                /** @description Opaque position from the `Link: <…>; rel="next"` header of the previous page, signed by the service; `limit` may change between pages. A cursor that was altered, made by anyone else or for another listing answers 400 `invalid_cursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of endpoints. */
+            200: {
+                headers: {
+                    /** @description `<…>; rel="next"` when more endpoints follow. */
+                    Link?: string;
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoints"];
+                };
+            };
+            /** @description A query parameter is invalid, or the cursor is. Codes: `validation_failed`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (see its security requirement). Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -2918,6 +3390,930 @@ export interface operations {
                 };
             };
             /** @description The database is unreachable, locked, or did not answer in time. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes retries of this request safe (draft-ietf-httpapi-idempotency-key-header): a unique value per request, such as a UUID, as a structured-field string (`"…"`) or a bare token, of 1 to 255 visible ASCII characters. A retry with the same key and the same request gets the first answer again with `Idempotent-Replayed: true` and changes nothing; see the operation's description. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewWebhookEndpoint"];
+            };
+        };
+        responses: {
+            /** @description The endpoint was added; its secret is in this answer only. */
+            201: {
+                headers: {
+                    /** @description The path of the new endpoint, `/v1/webhook-endpoints/{id}`. */
+                    Location?: string;
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description The body is not valid JSON, a field is missing or invalid, or the URL is refused (the message says why). Codes: `validation_failed`, `malformed_json`. Or: The Idempotency-Key header is malformed. (`invalid_idempotency_key`, 400). */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks `webhooks:write`, or may read none of the event types `events` names (`pets:read` for `pet.*`, `orders:read` for `order.*`). Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store has as many endpoints as it may have. Codes: `webhook_endpoint_limit`. Or: A request with this Idempotency-Key is still running. (`idempotency_key_in_use`, 409). */
+            409: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` in UTF-8. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time, or the change kept colliding with concurrent ones. **With `Idempotency-Key`, retry with the same key** after `Retry-After`: a 503 is not kept, so the retry runs the write, which is safe because in each of these cases the database rolled the write back. One case stays uncertain even with a key: the database committed the write and the link to it broke before the commit was acknowledged; a retry then writes again (docs/api.md, "Retries and idempotency"). **Without a key, the write may or may not have happened.** Look for it before retrying (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal; `GET /v1/store/orders?petId=…` an order); retrying blindly may store it twice. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifier of the webhook endpoint.
+                 * @example 1
+                 */
+                endpointId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description The endpointId is not an integer from 1 to 2^53−1, or a query parameter was sent. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (see its security requirement). Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No webhook endpoint has this id. Codes: `webhook_endpoint_not_found`. */
+            404: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes retries of this request safe (draft-ietf-httpapi-idempotency-key-header): a unique value per request, such as a UUID, as a structured-field string (`"…"`) or a bare token, of 1 to 255 visible ASCII characters. A retry with the same key and the same request gets the first answer again with `Idempotent-Replayed: true` and changes nothing; see the operation's description. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Identifier of the webhook endpoint.
+                 * @example 2
+                 */
+                endpointId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint was removed. No body. */
+            204: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The endpointId is not an integer from 1 to 2^53−1, or a query parameter was sent. Codes: `validation_failed`. Or: The Idempotency-Key header is malformed. (`invalid_idempotency_key`, 400). */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (see its security requirement). Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No webhook endpoint has this id. Codes: `webhook_endpoint_not_found`. */
+            404: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time, or the change kept colliding with concurrent ones. **With `Idempotency-Key`, retry with the same key** after `Retry-After`: a 503 is not kept, so the retry runs the write, which is safe because in each of these cases the database rolled the write back. One case stays uncertain even with a key: the database committed the write and the link to it broke before the commit was acknowledged; a retry then writes again (docs/api.md, "Retries and idempotency"). **Without a key, the write may or may not have happened.** Look for it before retrying (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal; `GET /v1/store/orders?petId=…` an order); retrying blindly may store it twice. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes retries of this request safe (draft-ietf-httpapi-idempotency-key-header): a unique value per request, such as a UUID, as a structured-field string (`"…"`) or a bare token, of 1 to 255 visible ASCII characters. A retry with the same key and the same request gets the first answer again with `Idempotent-Replayed: true` and changes nothing; see the operation's description. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Identifier of the webhook endpoint.
+                 * @example 1
+                 */
+                endpointId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["WebhookEndpointPatch"];
+                "application/json": components["schemas"]["WebhookEndpointPatch"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as changed. */
+            200: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description The endpointId or the body is invalid, the body is not valid JSON, or the URL is refused (the message says why). Codes: `validation_failed`, `malformed_json`. Or: The Idempotency-Key header is malformed. (`invalid_idempotency_key`, 400). */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks `webhooks:write`, or may read none of the event types `events` names (`pets:read` for `pet.*`, `orders:read` for `order.*`). Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No webhook endpoint has this id. Codes: `webhook_endpoint_not_found`. */
+            404: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is neither `application/merge-patch+json` nor `application/json` in UTF-8. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time, or the change kept colliding with concurrent ones. **With `Idempotency-Key`, retry with the same key** after `Retry-After`: a 503 is not kept, so the retry runs the write, which is safe because in each of these cases the database rolled the write back. One case stays uncertain even with a key: the database committed the write and the link to it broke before the commit was acknowledged; a retry then writes again (docs/api.md, "Retries and idempotency"). **Without a key, the write may or may not have happened.** Look for it before retrying (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal; `GET /v1/store/orders?petId=…` an order); retrying blindly may store it twice. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes retries of this request safe (draft-ietf-httpapi-idempotency-key-header): a unique value per request, such as a UUID, as a structured-field string (`"…"`) or a bare token, of 1 to 255 visible ASCII characters. A retry with the same key and the same request gets the first answer again with `Idempotent-Replayed: true` and changes nothing; see the operation's description. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Identifier of the webhook endpoint.
+                 * @example 1
+                 */
+                endpointId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new secret, in this answer only. */
+            200: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description The endpointId is invalid, or a query parameter or a body was sent. Codes: `validation_failed`, `malformed_json`. Or: The Idempotency-Key header is malformed. (`invalid_idempotency_key`, 400). */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (see its security requirement). Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No webhook endpoint has this id. Codes: `webhook_endpoint_not_found`. */
+            404: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent that is not `application/json` in UTF-8. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time, or the change kept colliding with concurrent ones. **With `Idempotency-Key`, retry with the same key** after `Retry-After`: a 503 is not kept, so the retry runs the write, which is safe because in each of these cases the database rolled the write back. One case stays uncertain even with a key: the database committed the write and the link to it broke before the commit was acknowledged; a retry then writes again (docs/api.md, "Retries and idempotency"). **Without a key, the write may or may not have happened.** Look for it before retrying (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal; `GET /v1/store/orders?petId=…` an order); retrying blindly may store it twice. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */

@@ -46,6 +46,17 @@ export function backoffMs(attempt: number, options: { baseDelayMs: number; maxDe
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** `sleep(ms)`, cut short when `signal` aborts (the next attempt then fails at once with the abort). */
+function sleepUnlessAborted(sleep: (ms: number) => Promise<void>, ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  let onAbort = () => {};
+  const aborted = new Promise<void>((resolve) => {
+    onAbort = resolve;
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([sleep(ms), aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+}
+
 /** A fetch that retries what `mayRetry` allows, replaying the same request (same body, same Idempotency-Key). */
 export function retryingFetch(fetchImpl: (request: Request) => Promise<Response>, options: RetryOptions = {}): (request: Request) => Promise<Response> {
   const maxAttempts = Math.max(1, options.maxAttempts ?? 4);
@@ -63,8 +74,9 @@ export function retryingFetch(fetchImpl: (request: Request) => Promise<Response>
       try {
         response = await fetchImpl(sent);
       } catch (error) {
-        if (last) throw error;
-        await sleep(backoffMs(attempt, timing));
+        // An aborted request is the caller's decision, not a failure to try again.
+        if (last || request.signal.aborted) throw error;
+        await sleepUnlessAborted(sleep, backoffMs(attempt, timing), request.signal);
         continue;
       }
       if (last || !RETRIED_STATUSES.has(response.status)) return response;
@@ -72,7 +84,7 @@ export function retryingFetch(fetchImpl: (request: Request) => Promise<Response>
       if (told !== undefined && told > maxRetryAfterMs) return response;
       // Let the connection go back to the pool before waiting.
       await response.body?.cancel().catch(() => undefined);
-      await sleep(told ?? backoffMs(attempt, timing));
+      await sleepUnlessAborted(sleep, told ?? backoffMs(attempt, timing), request.signal);
     }
   };
 }

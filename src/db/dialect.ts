@@ -4,6 +4,7 @@
  * createDb, and visible-bound.ts with listing-holds.ts (what a PostgreSQL listing may show).
  */
 import { type Kysely, PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
+import { announceCommit } from './commit-listeners.js';
 import { groupCommitOf } from './group-commit.js';
 
 /** Whether the database is PostgreSQL; for the db/ modules that hold a dialect difference (visible-bound.ts, listing-holds.ts). */
@@ -91,7 +92,10 @@ export async function currentSchemaOf(db: Kysely<any>): Promise<string | undefin
  */
 export async function writeTransaction<DB, T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
   const group = groupCommitOf(db);
-  return group ? group.run(work as (trx: Kysely<any>) => Promise<T>) : db.transaction().execute(work);
+  const result = await (group ? group.run(work as (trx: Kysely<any>) => Promise<T>) : db.transaction().execute(work));
+  // Committed: the readers waiting for changes may look (commit-listeners.ts).
+  announceCommit(db);
+  return result;
 }
 
 /**
@@ -101,7 +105,9 @@ export async function writeTransaction<DB, T>(db: Kysely<DB>, work: (trx: Kysely
  */
 export async function singleWrite<DB, T>(db: Kysely<DB>, write: (db: Kysely<DB>) => Promise<T>): Promise<T> {
   const group = groupCommitOf(db);
-  return group ? group.run(write as (trx: Kysely<any>) => Promise<T>) : write(db);
+  const result = await (group ? group.run(write as (trx: Kysely<any>) => Promise<T>) : write(db));
+  announceCommit(db);
+  return result;
 }
 
 /**

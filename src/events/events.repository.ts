@@ -111,3 +111,45 @@ export async function latestEventPosition(db: Kysely<Database>): Promise<EventPo
     .executeTakeFirst();
   return { txn: 0, id: row?.id ?? 0 };
 }
+
+/**
+ * What a reader waiting at the end of the feed compares to know whether it may have grown: the
+ * newest event and, while it is not yet settled on PostgreSQL, the settled bound too (an event
+ * becomes readable when an older writer ends, with no new event). Equal texts: no event became
+ * readable in between. Two index reads at most (one when the newest event is settled, the usual
+ * case); events.wakeup.ts reads it once for all the waiters of a process.
+ */
+export async function readFeedFrontier(db: Kysely<Database>): Promise<string> {
+  const newest = await withListingSnapshot(db, db.selectFrom('events').select(['txn', 'id']))
+    .orderBy('txn', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (newest === undefined) return 'empty';
+  const settled = (await keepSettledBy(db, [newest], (row) => row.txn)).length === 1;
+  return settled ? `${newest.txn}:${newest.id}` : `${newest.txn}:${newest.id}<${String(await currentSettledBound(db))}`;
+}
+
+/** The types of the settled events after `after`, at most `max`, in the feed's order (for the metrics: only txn, id and type are read). */
+export async function readEventTypesAfter(db: Kysely<Database>, after: EventPosition, max: number): Promise<{ txn: number; id: number; type: string }[]> {
+  const rows = await withListingSnapshot(db, db.selectFrom('events').select(['txn', 'id', 'type']).where(afterPosition(db, after)))
+    .orderBy('txn')
+    .orderBy('id')
+    .limit(max)
+    .execute();
+  return keepSettledBy(db, rows, (row) => row.txn);
+}
+
+/**
+ * PostgreSQL: how long ago the oldest event that is committed but not yet readable was written
+ * (behind an older writer still running: db/visible-bound.ts), in ms by the database's clock; 0
+ * when there is none. It reads only the events at or above the settled bound, from the feed's
+ * index: the events of transactions still ending. SQLite: always 0 (what is committed is readable).
+ */
+export async function feedLagMs(db: Kysely<Database>): Promise<number> {
+  const bound = await currentSettledBound(db);
+  if (bound === undefined) return 0;
+  const { rows } = await sql<{ lag: number | null }>`select (extract(epoch from clock_timestamp()) * 1000)::bigint - min(occurred_at) as lag
+    from events where txn >= ${bound.toString()}::bigint`.execute(db);
+  return Math.max(0, rows[0]?.lag ?? 0);
+}

@@ -7,20 +7,24 @@ import { AppError } from '../errors.js';
 import { COMMON_ERROR_RESPONSES, errorResponse, HEADERS, header } from '../http/responses.js';
 import { beta } from '../http/stability.js';
 import { PAGE_SIZE } from '../pagination/page-size.js';
-import { LIST_EVENTS_DESCRIPTION } from './events.docs.js';
+import { EVENT_STREAM_DESCRIPTION, LAST_EVENT_ID_DESCRIPTION, LIST_EVENTS_DESCRIPTION } from './events.docs.js';
 import { EventsSchema, type ListEventsQuery, ListEventsQuerySchema } from './events.schemas.js';
-import { listEvents } from './events.service.js';
+import { createEventsLive, type EventsLiveOptions, walkOfRequest } from './events.live-http.js';
+import { EVENT_STREAM_MEDIA_TYPE, wantsEventStream } from './events.sse.js';
 import { EVENT_TYPES, expandTypeFilter, scopeToRead } from './events.types.js';
 
 export interface EventsRoutesOptions {
   db: Kysely<Database>;
   /** The secret cursors are signed with (pagination/cursor-secret.ts). */
   cursorSecret: () => Promise<string>;
+  /** The long polls' and streams' settings. */
+  live: EventsLiveOptions;
 }
 
 const ANSWER_HEADERS = { ...HEADERS.requestId, ...HEADERS.rateLimit };
 
-export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = async (app, { db, cursorSecret }) => {
+export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = async (app, { db, cursorSecret, live: liveOptions }) => {
+  const live = createEventsLive(app, db, liveOptions);
   app.get(
     '/events',
     {
@@ -32,13 +36,17 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = asyn
         summary: "Read the store's changes",
         ...beta(LIST_EVENTS_DESCRIPTION),
         querystring: ListEventsQuerySchema,
+        headers: Type.Object({ 'Last-Event-ID': Type.Optional(Type.String({ description: LAST_EVENT_ID_DESCRIPTION })) }),
         response: {
           200: {
-            ...Type.Ref(EventsSchema),
-            description: 'The events after the position asked for, oldest first (none at the end of the feed, or with `start=latest`).',
+            description: `The events after the position asked for, oldest first (none at the end of the feed, or with \`start=latest\`); with \`Accept: ${EVENT_STREAM_MEDIA_TYPE}\`, the live stream.`,
             headers: {
-              Link: header('Always: `<…?cursor=…>; rel="next"`, the position after the last event returned (or, when none was, the same position; past the events of other types read, with a filter), with the same `type` filter and `limit`.'),
+              Link: header('Always on `application/json` answers: `<…?cursor=…>; rel="next"`, the position after the last event returned (or, when none was, the same position; past the events of other types read, with a filter), with the same `type` filter and `limit`.'),
               ...ANSWER_HEADERS,
+            },
+            content: {
+              'application/json': { schema: Type.Ref(EventsSchema) },
+              [EVENT_STREAM_MEDIA_TYPE]: { schema: Type.String({ description: EVENT_STREAM_DESCRIPTION }) },
             },
           },
           400: errorResponse('A query parameter is invalid, `start` and `cursor` were both sent, or the cursor is invalid.', ['validation_failed', 'invalid_cursor'], HEADERS.rateLimit),
@@ -48,14 +56,25 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = asyn
             HEADERS.rateLimit,
           ),
           ...COMMON_ERROR_RESPONSES,
+          429: errorResponse(
+            'Too many requests this minute with this key, or too many failed key verifications from this address; or, for a stream, the key already holds `EVENT_STREAMS_PER_KEY` streams on this instance.',
+            ['rate_limited', 'too_many_streams'],
+            { ...HEADERS.retryAfter, ...HEADERS.rateLimit },
+          ),
         },
       },
     },
     async (request, reply) => {
-      const query = { ...request.query, limit: request.query.limit ?? PAGE_SIZE.default };
+      const { wait = 0, ...asked } = request.query;
+      const query = { ...asked, limit: asked.limit ?? PAGE_SIZE.default };
       try {
-        const page = await listEvents(db, query, request.apiKey!.scopes, await cursorSecret());
-        reply.header('link', `</v1/events?${nextQuery(query, page.nextCursor)}>; rel="next"`);
+        if (wantsEventStream(request.headers.accept)) {
+          const walk = await walkOfRequest(db, request, { ...query, limit: PAGE_SIZE.max }, await cursorSecret(), request.headers['last-event-id']);
+          return await live.stream(request, reply, walk);
+        }
+        const walk = await walkOfRequest(db, request, query, await cursorSecret(), undefined);
+        const page = await live.poll(request, reply, walk, wait);
+        reply.header('link', `</v1/events?${nextQuery(query, walk.cursorOf(page.next))}>; rel="next"`);
         return page.events;
       } catch (error) {
         // As the scope check does for a route's own scope (RFC 6750 §3.1): the challenge names what is lacking.

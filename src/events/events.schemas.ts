@@ -51,6 +51,9 @@ export const EventsSchema = Type.Array(Type.Ref(EventSchema), {
   description: 'A page of the feed, oldest first. Every answer carries `Link: <…>; rel="next"`, also an empty one: the feed never ends.',
 });
 
+/** The longest long poll (`wait`), in seconds. */
+const MAX_WAIT_SECONDS = 30;
+
 const TYPE_FILTER_VALUES: readonly EventTypeFilter[] = [...EVENT_TYPES, ...EVENT_TYPE_GROUPS];
 
 export const ListEventsQuerySchema = Type.Object(
@@ -69,6 +72,13 @@ export const ListEventsQuerySchema = Type.Object(
         type: 'string',
         enum: ['latest'],
         description: '`latest`: answer no event, only the `Link` to the events that come after the newest one, to follow the store from now on. Not with `cursor`.',
+      }),
+    ),
+    wait: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_WAIT_SECONDS,
+        description: `Long poll: when no event would be answered, hold the answer until one is there or this many seconds (0 to ${MAX_WAIT_SECONDS}, decimal digits) have passed, then answer as usual (with its \`Link\`). 0, the default, answers at once. With \`start=latest\`: the first events after the newest one. A key's long polls waiting on one instance are capped at \`EVENT_STREAMS_PER_KEY\`: the next is answered at once. A stopping instance answers its waiting long polls at once.`,
       }),
     ),
     cursor: Type.Optional(

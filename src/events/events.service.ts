@@ -15,16 +15,31 @@ import { isBefore, readPurgedPosition } from './events.retention.js';
 import type { Event, ListEventsQuery } from './events.schemas.js';
 import { EVENT_TYPES, type EventType, expandTypeFilter, scopeToRead } from './events.types.js';
 
-export interface EventPage {
-  events: Event[];
-  /** Where the next answer starts: after the last event of this one, or where this one started. */
-  nextCursor: string;
-}
-
 const START: EventPosition = { txn: 0, id: 0 };
 
-/** One answer of the feed, for a key with these scopes. */
-export async function listEvents(db: Kysely<Database>, query: ListEventsQuery & { limit: number }, scopes: readonly Scope[], cursorSecret: string): Promise<EventPage> {
+/**
+ * A reader's walk of the feed, from the query of its first answer: where it stands, what it reads.
+ * A long poll or a stream (events.live.ts) reads page after page of one walk.
+ */
+export interface EventWalk {
+  after: EventPosition;
+  /** The types read; undefined for every type. */
+  types: readonly EventType[] | undefined;
+  limit: number;
+  /** Whether the position came from a reader (a cursor): then a purge past it answers 410. */
+  resumed: boolean;
+  /** Whether the walk began with start=latest: its first answer is empty, whatever follows the position. */
+  startsLatest: boolean;
+  cursorOf(position: EventPosition): string;
+}
+
+/** The first answer of a walk, at once: none with start=latest, else its first page. */
+export async function readFirstPage(db: Kysely<Database>, walk: EventWalk): Promise<Pick<WalkPage, 'events' | 'next'>> {
+  return walk.startsLatest ? { events: [], next: walk.after } : readWalkPage(db, walk);
+}
+
+/** The walk a query asks for: 400 for a bad cursor or start with cursor, 403 for types the key may not read. */
+export async function startWalk(db: Kysely<Database>, query: ListEventsQuery & { limit: number }, scopes: readonly Scope[], cursorSecret: string): Promise<EventWalk> {
   const asked = query.type === undefined ? undefined : expandTypeFilter(query.type);
   const readable = readableTypes(asked, scopes);
   const filters = { type: asked };
@@ -34,25 +49,46 @@ export async function listEvents(db: Kysely<Database>, query: ListEventsQuery & 
       { field: 'query.start', message: 'must be absent when cursor is given' },
     ]);
   }
+  const walk = {
+    types: readable.length === EVENT_TYPES.length ? undefined : readable,
+    limit: query.limit,
+    cursorOf: (position: EventPosition) => cursors.encode([position.txn, position.id], filters),
+  };
   if (query.start === 'latest') {
     // On SQLite the newest event is the largest id kept: once every event is purged, the purged position is later.
     const latest = later(await latestEventPosition(db), await readPurgedPosition(db));
-    return { events: [], nextCursor: cursors.encode([latest.txn, latest.id], filters) };
+    return { ...walk, after: latest, resumed: false, startsLatest: true };
   }
   const after = query.cursor === undefined ? START : positionOf(cursors.decode(query.cursor, filters));
-  const { rows, readTo } = await findEventsAfter(db, { after, types: readable.length === EVENT_TYPES.length ? undefined : readable, limit: query.limit });
+  return { ...walk, after, resumed: query.cursor !== undefined, startsLatest: false };
+}
+
+export interface WalkPage {
+  events: Event[];
+  /** Each event's position in the feed, in the order of `events`. */
+  positions: EventPosition[];
+  next: EventPosition;
+  /** Whether more may follow at once: the page is full, or a filtered read stopped at its fill of other types. */
+  more: boolean;
+}
+
+/** The next page of a walk, and the position after it; 410 when events after a reader's position were purged. */
+export async function readWalkPage(db: Kysely<Database>, walk: EventWalk): Promise<WalkPage> {
+  const { after } = walk;
+  const { rows, readTo } = await findEventsAfter(db, { after, types: walk.types, limit: walk.limit });
   // Read after the page, never before: a purge that removed events after `after` before the page
   // was read has moved it past `after` by then (a purge and its move commit together), so a page
   // with a gap is never answered; one that ran after the page was read may make this a 410 too.
   const purged = await readPurgedPosition(db);
-  if (query.cursor !== undefined && isBefore(after, purged)) {
+  if (walk.resumed && isBefore(after, purged)) {
     throw new AppError('cursor_expired', CURSOR_EXPIRED_MESSAGE);
   }
   const last = rows.at(-1);
   // A filtered answer that read its fill of other types moves past them (readTo), found or not;
   // without a cursor the walk starts at the oldest event kept: every position up to the purged one is gone.
   const next = readTo ?? (last === undefined ? later(after, purged) : { txn: last.txn, id: last.id });
-  return { events: rows.map(toEvent), nextCursor: cursors.encode([next.txn, next.id], filters) };
+  const positions = rows.map((row) => ({ txn: row.txn, id: row.id }));
+  return { events: rows.map(toEvent), positions, next, more: readTo !== undefined || rows.length === walk.limit };
 }
 
 function later(a: EventPosition, b: EventPosition): EventPosition {
@@ -61,9 +97,9 @@ function later(a: EventPosition, b: EventPosition): EventPosition {
 
 /**
  * The types asked for (every type when none) that the scopes may read; 403 when that leaves none,
- * since the key asked only for what it may not see.
+ * since the key asked only for what it may not see. The webhook endpoints take the same rule.
  */
-function readableTypes(asked: readonly EventType[] | undefined, scopes: readonly Scope[]): EventType[] {
+export function readableTypes(asked: readonly EventType[] | undefined, scopes: readonly Scope[]): EventType[] {
   const wanted = asked ?? EVENT_TYPES;
   const readable = wanted.filter((type) => scopes.includes(scopeToRead(type)));
   if (readable.length === 0) {

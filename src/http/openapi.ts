@@ -14,6 +14,7 @@ import { withIdempotency } from '../idempotency/idempotency.docs.js';
 import { BETA_PROMISE } from './stability.js';
 import { docsBranding } from './docs-branding.js';
 import { WEBHOOKS_DOCUMENT } from '../webhooks/webhook-deliveries.docs.js';
+import { WEBHOOKS_TAG } from '../webhooks/webhook-endpoints.docs.js';
 
 export interface OpenApiOptions {
   publicBaseUrl: string;
@@ -47,12 +48,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         { url: options.publicBaseUrl, description: 'Production' },
         { url: options.stagingBaseUrl, description: 'Staging: same paths, separate data and keys' },
       ],
-      tags: [
-        { name: 'pets', description: 'The animals of the store.' },
-        STORE_TAG,
-        { name: 'events', description: "The store's changes, as a feed every integrator can follow. **Beta.**" },
-        { name: 'webhooks', description: "The store's webhook endpoints, and the deliveries of events to them. **Beta.**" },
-      ],
+      tags: [{ name: 'pets', description: 'The animals of the store.' }, STORE_TAG, { name: 'events', description: "The store's changes, as a feed every integrator can follow. **Beta.**" }, WEBHOOKS_TAG],
       // What the service sends to webhook endpoints (webhooks/webhook-deliveries.docs.ts).
       webhooks: WEBHOOKS_DOCUMENT,
       security: [{ bearerAuth: [] }],

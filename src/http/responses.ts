@@ -8,6 +8,7 @@ import { ERROR_CODES, type ErrorCode } from '../errors.js';
 import { CURSOR_EXPIRED_MESSAGE } from '../events/events.cursor.js';
 import { GET_PET_REMOVED_MESSAGE } from '../pets/get-pet-deprecation.js';
 import { MAX_DETAILS, MAX_NAME_SHOWN } from './validation.js';
+import { WEBHOOK_ENDPOINTS_MAX } from '../webhooks/webhook-endpoints.limits.js';
 
 export const ErrorSchema = Type.Object(
   {
@@ -57,8 +58,9 @@ const EXAMPLES: Record<ErrorCode, string> = {
   insufficient_scope: 'this key lacks the scope pets:write that POST /v1/pets needs; its scopes: pets:read',
   pet_not_found: 'no pet has id 42',
   order_not_found: 'no order has id 7',
-  webhook_endpoint_not_found: 'no webhook endpoint has id 3',
-  webhook_delivery_not_found: 'webhook endpoint 3 has no delivery 12',
+  webhook_endpoint_not_found: 'no webhook endpoint has id 1',
+  webhook_endpoint_limit: `the store has ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints, the most it may have; remove one first`,
+  webhook_delivery_not_found: 'webhook endpoint 1 has no delivery 12',
   route_not_found: 'no operation at GET /v1/animals',
   method_not_allowed: 'DELETE is not allowed on /v1/pets; allowed: GET, HEAD, POST',
   cursor_expired: CURSOR_EXPIRED_MESSAGE,
@@ -72,6 +74,7 @@ const EXAMPLES: Record<ErrorCode, string> = {
   payload_too_large: 'body is larger than 65536 bytes',
   unsupported_media_type: 'body must be application/json, not text/plain',
   rate_limited: `more than ${CONFIG_DEFAULTS.RATE_LIMIT_PER_MINUTE} requests in one minute with this key; retry after 17 s`,
+  too_many_streams: `this key already holds ${CONFIG_DEFAULTS.EVENT_STREAMS_PER_KEY} streams of the events feed on this instance (EVENT_STREAMS_PER_KEY); close one or retry after 5 s`,
   internal_error: 'internal error; quote the X-Request-Id header when reporting it',
   service_unavailable: 'the database is not reachable; retry later',
 };

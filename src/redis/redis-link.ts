@@ -69,10 +69,11 @@ export function connectRedis(url: string, options: { keyPrefix: string; log: Fas
         // A subscriber may queue its SUBSCRIBE until connected: it must reach Redis whenever it returns.
         subscriber = new Redis(url, { connectTimeout: 1000, retryStrategy: (attempt) => Math.min(attempt * 100, 1000) });
         subscriber.on('error', () => {});
-        subscriber.on('message', (_channel: string, message: string) => {
-          if (_channel === `${keyPrefix}${channel}`) onMessage(message);
-        });
       }
+      // One listener per channel subscribed (the key revocations', the events feed's), each hearing its own.
+      subscriber.on('message', (_channel: string, message: string) => {
+        if (_channel === `${keyPrefix}${channel}`) onMessage(message);
+      });
       await subscriber.subscribe(`${keyPrefix}${channel}`);
     },
     report,

@@ -85,7 +85,8 @@ export function createWebhookSender(options: SenderOptions): WebhookSender {
     } catch {
       return Promise.resolve({ error: 'refused: not a valid URL', durationMs: 0 });
     }
-    const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+    // Compared as WEBHOOK_ALLOWED_HOSTS is written: lower case, IPv6 without brackets, no trailing dot.
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
     const isAllowed = allowed.has(host);
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isAllowed)) {
       return Promise.resolve({ error: 'refused: http is only for WEBHOOK_ALLOWED_HOSTS', refused: true, durationMs: 0 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { backoffMs, mayRetry, retryAfterMs, retryingFetch } from '../../client/src/retry.js';
+import { withDeadline } from '../helpers/wait-for.js';
 
 /** A fetch answering the given statuses in turn, recording what it was sent. */
 function scripted(answers: (number | Error | Response)[]) {
@@ -88,5 +89,28 @@ describe('client retries', () => {
     const response = await retryingFetch(fetchImpl, { sleep: async () => {} })(new Request('http://x/v1/pets'));
     assert.equal(response.status, 500);
     assert.equal(sent.length, 1);
+  });
+
+  it('retryingFetch > a request its caller aborted > fails at once, not tried again', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const { sent, fetchImpl } = scripted([new DOMException('aborted', 'AbortError'), 200]);
+    const sleeps: number[] = [];
+    await assert.rejects(retryingFetch(fetchImpl, { sleep: async (ms) => void sleeps.push(ms) })(new Request('http://x/v1/events', { signal: controller.signal })), { name: 'AbortError' });
+    assert.equal(sent.length, 1);
+    assert.deepEqual(sleeps, []);
+  });
+
+  it('retryingFetch > aborted while waiting a Retry-After > stops waiting and fails with the abort', async () => {
+    const controller = new AbortController();
+    const fetchImpl = async (request: Request) => {
+      if (request.signal.aborted) throw new DOMException('aborted', 'AbortError');
+      return new Response(null, { status: 503, headers: { 'retry-after': '30' } });
+    };
+    // A sleep that never ends by itself: only the abort can end the wait.
+    const never = () => new Promise<void>(() => {});
+    const waiting = retryingFetch(fetchImpl, { sleep: never })(new Request('http://x/v1/events', { signal: controller.signal }));
+    controller.abort();
+    await assert.rejects(withDeadline(waiting, 10_000, 'the abort to end the wait'), { name: 'AbortError' });
   });
 });

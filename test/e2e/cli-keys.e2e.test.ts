@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createDb } from '../../src/db/create-db.js';
+import { SCOPES } from '../../src/keys/scopes.js';
 import { call, createKey, KEY_PATTERN, listKeysJson, servedSuite, unique, uniqueCategory } from '../helpers/cli-e2e.js';
 import { assertErrorBody } from '../helpers/error-body.js';
 import { type RunningService, runCli, spawnService } from '../helpers/spawn-service.js';
@@ -93,14 +94,14 @@ for (const dialect of ALL_DIALECTS) {
       it('answers, for a key made without --scope, that it has every scope', async () => {
         const created = await runCli(['keys', 'create', '--name', unique('all')], { DATABASE_URL: databaseUrl });
         assert.equal(created.code, 0, created.stderr);
-        assert.match(created.stderr, /all scopes: pets:read, pets:write, orders:read, orders:write; limit a key with --scope/);
+        assert.match(created.stderr, /all scopes: pets:read, pets:write, orders:read, orders:write, webhooks:read, webhooks:write; limit a key with --scope/);
       });
 
       it('answers exit code 2 naming the scopes for an unknown scope, and makes no key', async () => {
         const name = unique('typo');
         const result = await runCli(['keys', 'create', '--name', name, '--scope', 'pets:read', '--scope', 'pets:delete'], { DATABASE_URL: databaseUrl });
         assert.equal(result.code, 2);
-        assert.match(result.stderr, /--scope "pets:delete" is no scope; the scopes are pets:read, pets:write, orders:read, orders:write/);
+        assert.match(result.stderr, /--scope "pets:delete" is no scope; the scopes are pets:read, pets:write, orders:read, orders:write, webhooks:read, webhooks:write/);
         assert.equal(result.stdout, '');
         assert.ok(!(await listKeysJson(databaseUrl)).some((k) => k.name === name));
       });
@@ -117,9 +118,9 @@ for (const dialect of ALL_DIALECTS) {
         const [heading, ...rows] = table.stdout.trimEnd().split('\n');
         assert.deepEqual(heading!.split('\t'), ['ID', 'PREFIX', 'NAME', 'SCOPES', 'CREATED', 'EXPIRES', 'REVOKED', 'LAST USED']);
         assert.equal(rows.find((row) => row.split('\t')[2] === name)?.split('\t')[3], 'pets:write');
-        const allScopesId = (await listKeysJson(databaseUrl)).find((k) => k.scopes.length === 4)?.id;
+        const allScopesId = (await listKeysJson(databaseUrl)).find((k) => k.scopes.length === SCOPES.length)?.id;
         const everything = rows.find((row) => row.split('\t')[0] === String(allScopesId));
-        assert.equal(everything?.split('\t')[3], 'pets:read,pets:write,orders:read,orders:write');
+        assert.equal(everything?.split('\t')[3], 'pets:read,pets:write,orders:read,orders:write,webhooks:read,webhooks:write');
       });
     });
 

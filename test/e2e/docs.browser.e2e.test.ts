@@ -51,8 +51,9 @@ async function operationsOf(origin: string): Promise<Operation[]> {
 /**
  * The rows SAMPLE_STORE names, made through the API of a fresh store (ids count from 1 on
  * SQLite): animals up to the highest id named, the named ones as the examples describe them,
- * and orders up to the highest id named, each in the state its action needs. The other orders
- * are placed and cancelled on the first animal, which leaves it available.
+ * orders up to the highest id named, each in the state its action needs, and webhook endpoints up
+ * to the highest id named. The other orders are placed and cancelled on the first animal, which
+ * leaves it available.
  */
 async function seedSampleStore(apiBase: string, key: string): Promise<void> {
   const call = async (method: string, path: string, body?: unknown): Promise<{ id: number }> => {
@@ -90,6 +91,11 @@ async function seedSampleStore(apiBase: string, key: string): Promise<void> {
     assert.equal(order.id, id, 'the sample store needs a fresh database');
     if (state === undefined) await call('POST', `/store/orders/${id}/cancel`);
     if (state === 'approved') await call('POST', `/store/orders/${id}/approve`);
+  }
+  // Webhook endpoints up to the highest id named; a name under .invalid never resolves, so nothing is sent anywhere.
+  for (let id = 1; id <= Math.max(SAMPLE_STORE.webhookEndpointToRead, SAMPLE_STORE.webhookEndpointToRemove); id++) {
+    const endpoint = await call('POST', '/webhook-endpoints', { url: 'https://hooks.docs-test.invalid/events', events: ['pet.*'] });
+    assert.equal(endpoint.id, id, 'the sample store needs a fresh database');
   }
 }
 

@@ -106,7 +106,7 @@ describe('a route in the authenticated scope', () => {
   };
 
   it('that declares no scope and is not public > stops the service at start', async () => {
-    await assert.rejects(appWith({}), /GET \/thing must declare config\.scope \(one of pets:read, pets:write, orders:read, orders:write\) or config\.public/);
+    await assert.rejects(appWith({}), /GET \/thing must declare config\.scope \(one of pets:read, pets:write, orders:read, orders:write, webhooks:read, webhooks:write\) or config\.public/);
   });
 
   it('that declares a scope no key can have > stops the service at start', async () => {

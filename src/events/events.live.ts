@@ -1,0 +1,98 @@
+/**
+ * The feed read as it grows: a long poll (`wait=N`) and a live stream (Server-Sent Events). No
+ * HTTP here: both read the pages of one walk (events.service.ts) and sleep on the process's one
+ * wake-up signal (events.wakeup.ts) between pages, never polling the database on their own.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
+import type { Event } from './events.schemas.js';
+import { type EventWalk, readWalkPage, type WalkPage } from './events.service.js';
+import type { FeedWakeup, FeedWatch } from './events.wakeup.js';
+
+/**
+ * The page a long poll answers: the first page of the walk that holds an event, or, once `until`
+ * aborts (the wait's end, the client gone, a stop), an empty one at the position reached (a
+ * filtered walk moves past the other types it read meanwhile).
+ */
+export async function waitForPage(db: Kysely<Database>, walk: EventWalk, wakeup: FeedWakeup, until: AbortSignal): Promise<Pick<WalkPage, 'events' | 'next'>> {
+  let position = walk.after;
+  let resumed = walk.resumed;
+  let skipFirst = walk.startsLatest;
+  const watch = wakeup.watch();
+  try {
+    for (;;) {
+      const ticket = watch.ticket();
+      if (!skipFirst) {
+        const page = await readWalkPage(db, { ...walk, after: position, resumed });
+        if (page.events.length > 0) return page;
+        position = page.next;
+        resumed = true;
+        // A filtered read that moved past its fill of other types reads on at once.
+        if (page.more && !until.aborted) continue;
+      }
+      skipFirst = false;
+      if (!(await watch.changedSince(ticket, until))) return { events: [], next: position };
+    }
+  } finally {
+    watch.stop();
+  }
+}
+
+/** Where a stream's frames go: `write` settles once the text may be followed by more (backpressure). */
+export interface FrameSink {
+  write(text: string): Promise<void>;
+}
+
+/** A stream's first page, read before the stream is answered, so a 410 is still an ordinary error. */
+export interface StreamOpening {
+  watch: FeedWatch;
+  ticket: number;
+  page: WalkPage | undefined;
+}
+
+export async function openStream(db: Kysely<Database>, walk: EventWalk, wakeup: FeedWakeup): Promise<StreamOpening> {
+  const watch = wakeup.watch();
+  const ticket = watch.ticket();
+  try {
+    return { watch, ticket, page: walk.startsLatest ? undefined : await readWalkPage(db, walk) };
+  } catch (error) {
+    watch.stop();
+    throw error;
+  }
+}
+
+/**
+ * Writes every event of the walk as a frame, page after page, as they come, until `until`
+ * aborts; the frame's id is the cursor after its event. `stillAllowed` is asked before each page
+ * that holds events: a key revoked meanwhile ends the stream there ('refused').
+ */
+export async function streamWalk(
+  db: Kysely<Database>,
+  walk: EventWalk,
+  sink: FrameSink,
+  options: { opening: StreamOpening; until: AbortSignal; stillAllowed: () => Promise<boolean> },
+): Promise<'ended' | 'refused'> {
+  const { watch } = options.opening;
+  let { ticket, page } = options.opening;
+  let position = walk.after;
+  try {
+    for (;;) {
+      if (page) {
+        if (page.events.length > 0 && !(await options.stillAllowed())) return 'refused';
+        for (const [i, event] of page.events.entries()) await sink.write(eventFrame(event, walk.cursorOf(page.positions[i]!)));
+        position = page.next;
+      }
+      if (!page?.more && !(await watch.changedSince(ticket, options.until))) return 'ended';
+      if (options.until.aborted) return 'ended';
+      ticket = watch.ticket();
+      page = await readWalkPage(db, { ...walk, after: position, resumed: true });
+    }
+  } finally {
+    watch.stop();
+  }
+}
+
+/** One Server-Sent Events frame: `id` (the cursor after the event), `event` (its type), `data` (the Event as JSON, one line). */
+function eventFrame(event: Event, cursor: string): string {
+  return `id: ${cursor}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}

@@ -1,0 +1,72 @@
+/**
+ * The HTTP side of the feed's live stream (Server-Sent Events): which requests ask for it, and the
+ * body it is written to. The body is a stream handed to `reply.send`, not a hijacked socket, so the
+ * answer goes through the request pipeline as any other (its headers, its log line and metrics once
+ * it ends). A reader slower than the feed is never buffered for without bound: a frame is written
+ * only once the one before it has drained into the socket (`write` waits for `drain`), so at most
+ * about one page of frames waits in memory per stream.
+ */
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import type { FrameSink } from './events.live.js';
+
+export const EVENT_STREAM_MEDIA_TYPE = 'text/event-stream';
+/** How often an idle stream writes a comment line, so proxies do not close it as idle. */
+export const KEEP_ALIVE_MS = 15_000;
+/** The reconnection delay a stream suggests to EventSource clients (`retry:`), in ms. */
+export const RECONNECT_MS = 1000;
+const KEEP_ALIVE = ': keep-alive\n\n';
+/** Buffered in the body before `write` waits for the socket. */
+const HIGH_WATER_BYTES = 64 * 1024;
+
+/** The headers of a stream: no caching, and no buffering by proxies that honour `X-Accel-Buffering` (nginx). */
+export const EVENT_STREAM_HEADERS = {
+  'content-type': `${EVENT_STREAM_MEDIA_TYPE}; charset=utf-8`,
+  'cache-control': 'no-cache, no-transform',
+  'x-accel-buffering': 'no',
+};
+
+/** Whether `Accept` asks for the stream: `text/event-stream` with a weight above 0, not below `application/json`'s. */
+export function wantsEventStream(accept: string | undefined): boolean {
+  if (accept === undefined) return false;
+  const weights = new Map<string, number>();
+  for (const range of accept.toLowerCase().split(',')) {
+    const [type, ...parameters] = range.split(';').map((part) => part.trim());
+    const q = parameters.find((p) => p.startsWith('q='));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    if (type) weights.set(type, Number.isFinite(weight) ? weight : 0);
+  }
+  const stream = weights.get(EVENT_STREAM_MEDIA_TYPE) ?? 0;
+  return stream > 0 && stream >= (weights.get('application/json') ?? 0);
+}
+
+export interface EventStreamBody {
+  /** What `reply.send` sends. */
+  body: PassThrough;
+  sink: FrameSink;
+  /** Ends the body (the answer ends once what is buffered has gone) and stops the keep-alive. */
+  end(): void;
+}
+
+/** A stream's body: the reconnection hint first, a comment every `keepAliveMs` while nothing else waits to go. */
+export function eventStreamBody(options: { keepAliveMs: number; until: AbortSignal }): EventStreamBody {
+  const body = new PassThrough({ highWaterMark: HIGH_WATER_BYTES });
+  body.write(`retry: ${RECONNECT_MS}\n\n`);
+  const keepAlive = setInterval(() => {
+    // A reader that has not taken the last frames yet needs no comment to keep the line busy.
+    if (body.writableLength === 0 && body.writable) body.write(KEEP_ALIVE);
+  }, options.keepAliveMs);
+  return {
+    body,
+    sink: {
+      async write(text) {
+        if (!body.writable) throw new Error('the stream has ended');
+        if (!body.write(text)) await once(body, 'drain', { signal: options.until });
+      },
+    },
+    end() {
+      clearInterval(keepAlive);
+      if (body.writable) body.end();
+    },
+  };
+}

@@ -1,0 +1,40 @@
+/** The OpenAPI prose of the webhook endpoints, kept apart so the routes read at a glance. */
+import { WEBHOOK_ENDPOINTS_MAX } from './webhook-endpoints.limits.js';
+import { PREVIOUS_SECRET_GRACE_MS } from './webhook-secret.js';
+import { LOOKUP_TIMEOUT_MS, WEBHOOK_URL_MAX_LENGTH } from './webhook-url-policy.js';
+
+const GRACE_HOURS = PREVIOUS_SECRET_GRACE_MS / 3_600_000;
+
+/** The rules of webhook-url-policy.ts, in words. */
+const URL_RULES = `**Which URLs are accepted.** An absolute \`https\` URL of at most ${WEBHOOK_URL_MAX_LENGTH} characters, any port, without user name or password (the signature authenticates the sender) and without fragment. Its host must be public: an IP address that is loopback, private, link-local, unique-local, carrier-grade NAT, multicast, unspecified, reserved or otherwise not public unicast (IPv4-mapped IPv6 addresses included) is refused, and so is a name that resolves to any such address. A name that does not resolve (yet), or whose lookup takes more than ${LOOKUP_TIMEOUT_MS / 1000} s, is accepted: every delivery checks the address it connects to again. The hosts the operator lists in \`WEBHOOK_ALLOWED_HOSTS\` (none by default) are exempt from the address check and may use \`http\` too. A refused URL answers 400 \`validation_failed\` naming \`body.url\` and why.`;
+
+const RECEIVES = `**What it receives.** \`events\` names exact types or groups (\`pet.*\`); the endpoint receives those the API key that set them could read (\`allowedTypes\`: \`pets:read\` for pet events, \`orders:read\` for order events), whatever becomes of that key later. Types the key may not read are left out; naming only such types answers 403 \`insufficient_scope\`.`;
+
+export const WEBHOOKS_TAG = {
+  name: 'webhooks',
+  description: `Webhook endpoints: URLs the store sends its events to, signed as Standard Webhooks says. **Beta.** Endpoints belong to the store; a key needs \`webhooks:read\` to read them and \`webhooks:write\` to change them. A store has at most ${WEBHOOK_ENDPOINTS_MAX} (409 \`webhook_endpoint_limit\` beyond).
+
+${RECEIVES}
+
+${URL_RULES}`,
+};
+
+export const CREATE_DESCRIPTION = `Adds a webhook endpoint, enabled, and answers it with its signing secret (\`whsec_…\`). **The secret is shown only in this answer** (and in a replay of it under the same \`Idempotency-Key\`): store it now; \`rotateWebhookEndpointSecret\` makes a new one.
+
+${RECEIVES}
+
+${URL_RULES}`;
+
+export const LIST_DESCRIPTION = `Returns at most \`limit\` webhook endpoints in ascending id order, without their secrets. When more follow, the answer carries \`Link: </v1/webhook-endpoints?…&cursor=…>; rel="next"\`. A store has at most ${WEBHOOK_ENDPOINTS_MAX}, so \`limit=${WEBHOOK_ENDPOINTS_MAX}\` answers them all at once (an endpoint added while a client follows the links may be passed).`;
+
+export const UPDATE_DESCRIPTION = `Changes a webhook endpoint with a JSON Merge Patch (RFC 7396), as \`application/merge-patch+json\` (or \`application/json\`): \`url\`, \`events\`, \`description\` (\`null\` removes it), \`status\`. Answers the endpoint as it now is, never its secret.
+
+**Who answers for what it receives.** A patch that sets \`url\` or \`events\` sets \`allowedTypes\` again from what this request's key may read of the endpoint's \`events\`: a key cannot point an endpoint that receives what it may not read at a URL of its choosing. A patch of \`description\` or \`status\` alone leaves \`allowedTypes\` as it was.
+
+**Status.** \`disabled\` stops deliveries; \`enabled\` starts them again and clears \`disabledReason\` and the endpoint's run of failures.
+
+${URL_RULES}`;
+
+export const DELETE_DESCRIPTION = 'Removes a webhook endpoint for good, with its deliveries, pending ones included, and their attempts: none is sent any more (one already on its way may still arrive). Its id is never given to another endpoint.';
+
+export const ROTATE_DESCRIPTION = `Gives the endpoint a new signing secret and answers it, **shown only in this answer**. For ${GRACE_HOURS} hours (\`previousSecretExpiresAt\`) deliveries carry a signature made with the secret it replaced beside one made with the new one, so receivers can switch without losing any. A second rotation within those hours ends the oldest secret at once: only the two newest secrets ever sign.`;

@@ -1,0 +1,185 @@
+/**
+ * The webhook endpoints' use cases: add, read, list, change, remove, rotate the secret. No HTTP
+ * here. An endpoint receives only the event types the key that set its `url` or `events` could
+ * read (`allowedTypes`, kept whatever becomes of that key): a key cannot send itself, through an
+ * endpoint, events it may not read. URLs are checked (webhook-url-policy.ts) before any
+ * transaction begins, so no transaction waits on DNS.
+ */
+import type { Kysely } from 'kysely';
+import type { Database, WebhookEndpointRow } from '../db/database.js';
+import { retriedWriteTransaction } from '../db/retry-conflicts.js';
+import { AppError } from '../errors.js';
+import { readableTypes } from '../events/events.service.js';
+import { type EventType, type EventTypeFilter, expandTypeFilter } from '../events/events.types.js';
+import type { Scope } from '../keys/scopes.js';
+import { cursorCodecPerSecret } from '../pagination/cursor.js';
+import {
+  countWebhookEndpoints,
+  deleteWebhookEndpointRow,
+  findWebhookEndpointById,
+  findWebhookEndpointsAfter,
+  insertWebhookEndpoint,
+  lockEndpointCreation,
+  rotateWebhookEndpointSecretRow,
+  updateWebhookEndpointRow,
+} from './webhook-endpoints.repository.js';
+import { WEBHOOK_ENDPOINTS_MAX } from './webhook-endpoints.limits.js';
+import type { ListWebhookEndpointsQuery, NewWebhookEndpoint, WebhookEndpoint, WebhookEndpointPatch, WebhookEndpointWithSecret } from './webhook-endpoints.schemas.js';
+import { generateWebhookSecret, PREVIOUS_SECRET_GRACE_MS } from './webhook-secret.js';
+import { checkWebhookUrl, type WebhookUrlPolicy } from './webhook-url-policy.js';
+
+export interface WebhookEndpointsContext {
+  db: Kysely<Database>;
+  now: () => number;
+  urlPolicy: WebhookUrlPolicy;
+}
+
+/** The API key making the request: what it may read decides what the endpoint receives. */
+export interface ActingKey {
+  id: number;
+  scopes: readonly Scope[];
+}
+
+const endpointCursors = cursorCodecPerSecret<Record<string, never>>({ listing: 'webhook-endpoints', filterNames: [] });
+
+export async function createWebhookEndpoint(context: WebhookEndpointsContext, input: NewWebhookEndpoint, key: ActingKey): Promise<WebhookEndpointWithSecret> {
+  const allowedTypes = allowedTypesFor(input.events, key);
+  const url = await acceptableUrl(input.url, context.urlPolicy);
+  const secret = generateWebhookSecret();
+  const row = await retriedWriteTransaction(context.db, async (trx) => {
+    await lockEndpointCreation(trx);
+    if ((await countWebhookEndpoints(trx)) >= WEBHOOK_ENDPOINTS_MAX) {
+      throw new AppError('webhook_endpoint_limit', `the store has ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints, the most it may have; remove one first`);
+    }
+    const at = context.now();
+    return insertWebhookEndpoint(trx, {
+      url,
+      description: input.description ?? null,
+      events: JSON.stringify(distinct(input.events)),
+      allowedTypes: JSON.stringify(allowedTypes),
+      status: 'enabled',
+      disabledReason: null,
+      secret,
+      previousSecret: null,
+      previousSecretExpiresAt: null,
+      createdByKeyId: key.id,
+      failingSince: null,
+      createdAt: at,
+      updatedAt: at,
+    });
+  });
+  return { ...toWebhookEndpoint(row, context.now()), secret };
+}
+
+export async function getWebhookEndpoint(db: Kysely<Database>, id: number, now: () => number): Promise<WebhookEndpoint> {
+  const row = await findWebhookEndpointById(db, id);
+  if (!row) throw endpointNotFound(id);
+  return toWebhookEndpoint(row, now());
+}
+
+export interface WebhookEndpointPage {
+  endpoints: WebhookEndpoint[];
+  /** Present when more endpoints follow this page. */
+  nextCursor?: string;
+}
+
+export async function listWebhookEndpoints(
+  db: Kysely<Database>,
+  query: ListWebhookEndpointsQuery & { limit: number },
+  cursorSecret: string,
+  now: () => number,
+): Promise<WebhookEndpointPage> {
+  const cursors = endpointCursors(cursorSecret);
+  const afterId = query.cursor === undefined ? 0 : cursors.decode(query.cursor, {});
+  // One extra row tells whether a next page exists without a second query.
+  const rows = await findWebhookEndpointsAfter(db, { afterId, limit: query.limit + 1 });
+  const at = now();
+  const endpoints = rows.slice(0, query.limit).map((row) => toWebhookEndpoint(row, at));
+  const last = endpoints.at(-1);
+  return rows.length > query.limit && last ? { endpoints, nextCursor: cursors.encode(last.id, {}) } : { endpoints };
+}
+
+/**
+ * Applies a merge patch. A patch that sets `url` or `events` makes the acting key answer for what
+ * the endpoint receives: `allowedTypes` becomes what it may read of the (new or kept) `events`, so
+ * a key cannot redirect to itself, or widen, an endpoint that receives what it may not read.
+ * Enabling clears why the service had disabled it, and its run of failures.
+ */
+export async function updateWebhookEndpoint(context: WebhookEndpointsContext, id: number, patch: WebhookEndpointPatch, key: ActingKey): Promise<WebhookEndpoint> {
+  const url = patch.url === undefined ? undefined : await acceptableUrl(patch.url, context.urlPolicy);
+  const row = await retriedWriteTransaction(context.db, async (trx) => {
+    const current = await findWebhookEndpointById(trx, id, { lock: true });
+    if (!current) throw endpointNotFound(id);
+    const events = patch.events ?? (JSON.parse(current.events) as EventTypeFilter[]);
+    const readsAgain = patch.url !== undefined || patch.events !== undefined;
+    const changed = await updateWebhookEndpointRow(trx, id, {
+      ...(url === undefined ? {} : { url }),
+      ...(patch.events === undefined ? {} : { events: JSON.stringify(distinct(patch.events)) }),
+      ...(readsAgain ? { allowedTypes: JSON.stringify(allowedTypesFor(events, key)) } : {}),
+      ...(patch.description === undefined ? {} : { description: patch.description }),
+      ...(patch.status === undefined ? {} : { status: patch.status, disabledReason: null }),
+      ...(patch.status === 'enabled' ? { failingSince: null } : {}),
+      updatedAt: context.now(),
+    });
+    return changed ?? current;
+  });
+  return toWebhookEndpoint(row, context.now());
+}
+
+export async function deleteWebhookEndpoint(db: Kysely<Database>, id: number): Promise<void> {
+  const { deleted } = await deleteWebhookEndpointRow(db, id);
+  if (!deleted) throw endpointNotFound(id);
+}
+
+/**
+ * A new secret, answered once. The one it replaces signs deliveries beside it for
+ * PREVIOUS_SECRET_GRACE_MS; a second rotation within that time ends the oldest at once (only the
+ * two newest secrets ever sign).
+ */
+export async function rotateWebhookEndpointSecret(db: Kysely<Database>, id: number, now: () => number): Promise<WebhookEndpointWithSecret> {
+  const secret = generateWebhookSecret();
+  const at = now();
+  const row = await rotateWebhookEndpointSecretRow(db, id, { secret, previousExpiresAt: at + PREVIOUS_SECRET_GRACE_MS, updatedAt: at });
+  if (!row) throw endpointNotFound(id);
+  return { ...toWebhookEndpoint(row, at), secret };
+}
+
+/** What the key may read of the events asked for; 403 when nothing (as the feed answers). */
+function allowedTypesFor(events: readonly EventTypeFilter[], key: ActingKey): EventType[] {
+  return readableTypes(expandTypeFilter(events), key.scopes);
+}
+
+async function acceptableUrl(text: string, policy: WebhookUrlPolicy): Promise<string> {
+  const verdict = await checkWebhookUrl(text, policy);
+  if (verdict.accepted) return verdict.url;
+  const message = `body.url ${verdict.reason}`;
+  throw new AppError('validation_failed', message, [{ field: 'body.url', message }]);
+}
+
+/** Each event filter once, in the order first given: a type named twice counts once. */
+function distinct(events: readonly EventTypeFilter[]): EventTypeFilter[] {
+  return [...new Set(events)];
+}
+
+function endpointNotFound(id: number): AppError {
+  return new AppError('webhook_endpoint_not_found', `no webhook endpoint has id ${id}`);
+}
+
+/** A stored endpoint as the API shows it: never its secrets. */
+function toWebhookEndpoint(row: WebhookEndpointRow, now: number): WebhookEndpoint {
+  const endpoint: WebhookEndpoint = {
+    id: row.id,
+    url: row.url,
+    events: JSON.parse(row.events) as EventTypeFilter[],
+    allowedTypes: JSON.parse(row.allowedTypes) as EventType[],
+    status: row.status,
+    createdAt: new Date(row.createdAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+  };
+  if (row.description !== null) endpoint.description = row.description;
+  if (row.status === 'disabled' && row.disabledReason !== null) endpoint.disabledReason = row.disabledReason;
+  if (row.previousSecret !== null && row.previousSecretExpiresAt !== null && row.previousSecretExpiresAt > now) {
+    endpoint.previousSecretExpiresAt = new Date(row.previousSecretExpiresAt).toISOString();
+  }
+  return endpoint;
+}

@@ -1,0 +1,106 @@
+/**
+ * Which URLs a webhook may be sent to, checked when an endpoint is registered or its URL changed
+ * (SSRF: a key holder must not make the service call its own network). A URL must be `https`,
+ * without credentials or fragment, and its host must be public: an IP literal that is not, or a
+ * name resolving to any address that is not, is refused. A name that does not resolve (yet), or
+ * whose lookup fails or takes longer than LOOKUP_TIMEOUT_MS, is accepted: DNS can change anyway,
+ * so every connection is checked again (the dispatcher, with request-filtering-agent). The
+ * operator's WEBHOOK_ALLOWED_HOSTS skip the address check, and may be reached over `http` too.
+ *
+ * "Public" is what request-filtering-agent lets through at connection time: an address ipaddr.js
+ * ranges as `unicast` (no loopback, private, link-local, unique-local, carrier-grade NAT,
+ * multicast, unspecified, reserved, IPv4-mapped, 6to4, Teredo, …). No address range is written here.
+ */
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/** Longest URL accepted, in characters (as sent). */
+export const WEBHOOK_URL_MAX_LENGTH = 2048;
+/** How long a registration waits for a name's addresses; past it, the name counts as not resolving yet. */
+export const LOOKUP_TIMEOUT_MS = 2000;
+
+/** Every address a name resolves to, as `dns.lookup(name, { all: true })` answers; tests give a stub. */
+export type HostLookup = (hostname: string) => Promise<readonly { address: string; family: number }[]>;
+
+export const systemLookup: HostLookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+
+export interface WebhookUrlPolicy {
+  /** config.webhookAllowedHosts: lower-case names and addresses (IPv6 without brackets). */
+  allowedHosts: readonly string[];
+  lookup: HostLookup;
+  lookupTimeoutMs?: number;
+}
+
+/** The URL as it will be stored and called (WHATWG-normalised), or why it is refused. */
+export type UrlVerdict = { accepted: true; url: string } | { accepted: false; reason: string };
+
+/** True for an IP address (v4 or v6, without brackets) that is public; false for any other text. */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address) || isIP(address) === 0) return false;
+  return ipaddr.parse(address).range() === 'unicast';
+}
+
+/**
+ * True when the operator listed this host in WEBHOOK_ALLOWED_HOSTS. `hostname` as a URL gives it
+ * (`[::1]`, `Example.COM.`): compared without brackets, case or trailing dot, addresses in any
+ * spelling (`::1` and `0:0:0:0:0:0:0:1` are one).
+ */
+export function isOperatorAllowedHost(hostname: string, allowedHosts: readonly string[]): boolean {
+  const host = canonicalHost(hostname);
+  return allowedHosts.some((allowed) => canonicalHost(allowed) === host);
+}
+
+function canonicalHost(text: string): string {
+  const bare = text.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  return isIP(bare) === 0 ? bare : ipaddr.parse(bare).toNormalizedString();
+}
+
+/** Checks a webhook URL at registration; see the module's header for the rules. */
+export async function checkWebhookUrl(text: string, policy: WebhookUrlPolicy): Promise<UrlVerdict> {
+  const refuse = (reason: string): UrlVerdict => ({ accepted: false, reason });
+  if (text.length > WEBHOOK_URL_MAX_LENGTH) return refuse(`must have at most ${WEBHOOK_URL_MAX_LENGTH} characters`);
+  const url = URL.parse(text);
+  if (url === null) return refuse('must be an absolute URL, such as https://example.com/webhooks');
+  const allowedHost = url.hostname !== '' && isOperatorAllowedHost(url.hostname, policy.allowedHosts);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowedHost)) {
+    return refuse(url.protocol === 'http:' ? 'must use https (http only for the hosts of WEBHOOK_ALLOWED_HOSTS)' : `must use https, not ${url.protocol.slice(0, 20)}`);
+  }
+  if (url.username !== '' || url.password !== '') return refuse('must not hold a user name or password: authenticate the sender with the signature');
+  // An empty fragment (`…#`) is kept in href but not in hash.
+  if (url.href.includes('#')) return refuse('must not have a fragment (#…): it is never sent to the receiver');
+  if (allowedHost) return { accepted: true, url: url.href };
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(host) !== 0) {
+    return isPublicAddress(host) ? { accepted: true, url: url.href } : refuse(`must not point at a non-public address: ${host} is one (${rangeOf(host)})`);
+  }
+  const addresses = await lookupWithin(host, policy.lookup, policy.lookupTimeoutMs ?? LOOKUP_TIMEOUT_MS);
+  const hidden = addresses.find((one) => !isPublicAddress(one.address));
+  // The address itself is not told: a name of the operator's internal DNS would be learnt by whoever asked.
+  if (hidden) return refuse(`must not point at a non-public address: ${host} resolves to one (${rangeOf(hidden.address)})`);
+  return { accepted: true, url: url.href };
+}
+
+/** What kind of address it is, in words, for the refusal's message. */
+function rangeOf(address: string): string {
+  if (!ipaddr.isValid(address)) return 'not an address';
+  const range = ipaddr.parse(address).range();
+  return range.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`);
+}
+
+/**
+ * The name's addresses, or none when it does not resolve, the lookup fails, or it takes longer
+ * than `timeoutMs` (node's lookup cannot be cancelled: it ends on its own, and is ignored).
+ */
+async function lookupWithin(hostname: string, lookup: HostLookup, timeoutMs: number): Promise<readonly { address: string }[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<readonly { address: string }[]>((resolve) => {
+    timer = setTimeout(() => resolve([]), timeoutMs);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([lookup(hostname).catch(() => []), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * The events' metrics: events written by type (read from the feed at scrape time), and on
+ * PostgreSQL the feed's lag, the age of a committed event an older writer still holds back.
+ */
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import pg from 'pg';
+import { sampleValue } from '../helpers/metrics.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { ALL_DIALECTS, createScratchDatabase, describeOnDialect, describeOnPostgres } from '../helpers/test-db.js';
+import { waitUntil } from '../helpers/wait-for.js';
+
+const json = { 'content-type': 'application/json' };
+
+for (const dialect of ALL_DIALECTS) {
+  describeOnDialect(dialect, `events metrics on ${dialect}`, {}, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp(dialect);
+    });
+    after(() => t.close());
+
+    it('animal_store_events_written_total > counts the events recorded after the first scrape, by type', async () => {
+      const scrape = () => t.app.metrics.render();
+      const pet = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, ...json }, payload: { name: 'Counted before', categoryId: 1 } });
+      await scrape();
+      const petId = (await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, ...json }, payload: { name: 'Counted', categoryId: 1 } })).json().id as number;
+      const order = await t.app.inject({ method: 'POST', url: '/v1/store/orders', headers: { ...t.auth, ...json }, payload: { petId } });
+      assert.equal(order.statusCode, 201);
+      assert.equal(pet.statusCode, 201);
+      const text = await scrape();
+      assert.equal(sampleValue(text, 'animal_store_events_written_total', { type: 'pet.created' }), 1);
+      assert.equal(sampleValue(text, 'animal_store_events_written_total', { type: 'order.placed' }), 1);
+      assert.equal(sampleValue(text, 'animal_store_events_written_total', { type: 'pet.updated' }), 1);
+      // Counted once: the next scrape adds nothing.
+      assert.equal(sampleValue(await scrape(), 'animal_store_events_written_total', { type: 'pet.created' }), 1);
+      assert.equal(sampleValue(text, 'animal_store_event_streams_open'), 0);
+      assert.equal(sampleValue(text, 'animal_store_event_long_polls_waiting'), 0);
+    });
+  });
+}
+
+describeOnPostgres('events metrics on postgres > the feed lag', {}, () => {
+  it('a committed event held back by an older writer > animal_store_events_feed_lag_seconds above 0, then 0 once it ends', async () => {
+    // A database of its own: the transaction held open here would hold back other suites' listings.
+    const t = await createTestApp('postgres', { database: await createScratchDatabase() });
+    const older = new pg.Client({ connectionString: t.database.url });
+    await older.connect();
+    try {
+      assert.equal(sampleValue(await t.app.metrics.render(), 'animal_store_events_feed_lag_seconds'), 0);
+      await older.query('begin');
+      await older.query("insert into pets (name, name_key, category_id, status, created_at) values ('Older', 'older', 1, 'available', 0)");
+      const created = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, ...json }, payload: { name: 'Held', categoryId: 1 } });
+      assert.equal(created.statusCode, 201);
+      await waitUntil(async () => (sampleValue(await t.app.metrics.render(), 'animal_store_events_feed_lag_seconds') ?? 0) > 0, {
+        deadlineMs: 10_000,
+        what: 'the lag never showed the held event',
+      });
+      await older.query('commit');
+      assert.equal(sampleValue(await t.app.metrics.render(), 'animal_store_events_feed_lag_seconds'), 0);
+    } finally {
+      await older.end();
+      await t.close();
+    }
+  });
+});

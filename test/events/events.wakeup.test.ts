@@ -1,0 +1,65 @@
+/**
+ * The feed's wake-up signal of a process (events/events.wakeup.ts), without HTTP: a commit made
+ * while a reader is between its ticket and its wait is not missed; a stop ends every wait. And
+ * which Accept headers ask for the stream (events/events.sse.ts).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import { createFeedWakeup, type FeedWakeup } from '../../src/events/events.wakeup.js';
+import { wantsEventStream } from '../../src/events/events.sse.js';
+import { createPet } from '../../src/pets/pets.service.js';
+import { ALL_DIALECTS, createTestDatabase, describeOnDialect, type TestDatabase } from '../helpers/test-db.js';
+import { withDeadline } from '../helpers/wait-for.js';
+
+for (const dialect of ALL_DIALECTS) {
+  describeOnDialect(dialect, `events wake-up signal on ${dialect}`, {}, () => {
+    let database: TestDatabase;
+    let wakeup: FeedWakeup;
+    before(async () => {
+      database = await createTestDatabase(dialect);
+      // The once-a-second check turned off: only commits wake.
+      wakeup = createFeedWakeup({ db: database.db, log: pino({ level: 'silent' }), recheckMs: 3_600_000 });
+    });
+    after(async () => {
+      wakeup.close();
+      await database.drop();
+    });
+
+    it('a commit while the reader reads (after its ticket, before its wait) > its wait ends at once', async () => {
+      const watch = wakeup.watch();
+      try {
+        const ticket = watch.ticket();
+        // The reader would be reading its page now: nobody waits yet, but it watches.
+        await createPet(database.db, { name: 'Between', categoryId: 1 });
+        assert.equal(await withDeadline(watch.changedSince(ticket, new AbortController().signal), 5_000, 'the commit made during the read was missed'), true);
+      } finally {
+        watch.stop();
+      }
+    });
+
+    it('an aborted wait > answers false; the app stopping > every wait answers false', async () => {
+      const watch = wakeup.watch();
+      const ticket = watch.ticket();
+      assert.equal(await watch.changedSince(ticket, AbortSignal.abort()), false);
+      const waiting = watch.changedSince(ticket, new AbortController().signal);
+      wakeup.close();
+      assert.equal(await withDeadline(waiting, 5_000, 'the stop did not end the wait'), false);
+      watch.stop();
+    });
+  });
+}
+
+describe('wantsEventStream', () => {
+  it('Accept > the stream only when text/event-stream is asked for, not below application/json', () => {
+    assert.equal(wantsEventStream('text/event-stream'), true);
+    assert.equal(wantsEventStream('text/event-stream, application/json;q=0.5'), true);
+    assert.equal(wantsEventStream('TEXT/EVENT-STREAM;q=0.9, */*;q=0.1'), true);
+    assert.equal(wantsEventStream(undefined), false);
+    assert.equal(wantsEventStream('application/json'), false);
+    assert.equal(wantsEventStream('*/*'), false);
+    assert.equal(wantsEventStream('text/event-stream;q=0'), false);
+    assert.equal(wantsEventStream('application/json, text/event-stream;q=0.5'), false);
+    assert.equal(wantsEventStream('text/event-stream;q=abc'), false);
+  });
+});
