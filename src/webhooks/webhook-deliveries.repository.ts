@@ -32,7 +32,10 @@ export async function findLastAttempts(db: Kysely<Database>, deliveryIds: readon
     .select(sql<number>`row_number() over (partition by ${sql.ref('delivery_id')} order by ${sql.ref('id')} desc)`.as('rank'))
     .where(idIn(db, idListParameter(db, deliveryIds), 'delivery_id'));
   const rows = await db.selectFrom(ranked.as('ranked')).selectAll().where('rank', '<=', perDelivery).orderBy('deliveryId').orderBy('id', 'desc').execute();
-  for (const { rank: _rank, ...attempt } of rows) lists.get(attempt.deliveryId)?.push(attempt);
+  for (const row of rows) {
+    const { rank, ...attempt } = row;
+    if (rank <= perDelivery) lists.get(attempt.deliveryId)?.push(attempt);
+  }
   return lists;
 }
 
