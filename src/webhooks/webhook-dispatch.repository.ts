@@ -4,9 +4,9 @@
  * database (or a transaction) first; each claim and each record is one short transaction of its
  * own, never open across a send.
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database, NewWebhookDeliveryRow, WebhookDeliveryState } from '../db/database.js';
-import { forUpdate, forUpdateSkipLocked, idIn, idListParameter } from '../db/dialect.js';
+import { forUpdate, forUpdateSkipLocked, idIn, idListParameter, singleWrite } from '../db/dialect.js';
 import type { EventPosition } from '../events/events.repository.js';
 
 export async function readFannedPosition(db: Kysely<Database>): Promise<EventPosition> {
@@ -17,6 +17,18 @@ export async function readFannedPosition(db: Kysely<Database>): Promise<EventPos
 export async function lockFannedPosition(trx: Kysely<Database>): Promise<EventPosition> {
   const select = trx.selectFrom('webhookDispatch').select(['fannedTxn as txn', 'fannedId as id']).where('singleton', '=', 1);
   return forUpdate(trx, select).executeTakeFirstOrThrow();
+}
+
+/** Moves the position to `to` if it is behind it, in one statement: never backwards, whoever else moves it meanwhile. */
+export async function moveFannedPositionForward(db: Kysely<Database>, to: EventPosition): Promise<void> {
+  await singleWrite(db, (trx) =>
+    trx
+      .updateTable('webhookDispatch')
+      .set({ fannedTxn: to.txn, fannedId: to.id })
+      .where('singleton', '=', 1)
+      .where(sql<boolean>`(${sql.ref('fanned_txn')}, ${sql.ref('fanned_id')}) < (${to.txn}, ${to.id})`)
+      .execute(),
+  );
 }
 
 export async function moveFannedPosition(trx: Kysely<Database>, to: EventPosition): Promise<void> {

@@ -28,7 +28,7 @@ import { attemptDelivery, type AttemptContext } from './webhook-attempt.js';
 import { anyDeliveryDue, claimDueDeliveries, findEndpointsForSending, releaseDeliveries } from './webhook-dispatch.repository.js';
 import { createSendQueue } from './webhook-send-queue.js';
 import { purgeOldDeliveries } from './webhook-deliveries.retention.js';
-import { FAN_OUT_BATCH, fanOutBatch, hasEventsToFanOut } from './webhook-fan-out.js';
+import { FAN_OUT_BATCH, fanOutBatch, hasEventsToFanOut, passOverWhenNobodyReceives } from './webhook-fan-out.js';
 import { scheduledDelayMs } from './webhook-retry-schedule.js';
 import { createWebhookSender, SEND_TIMEOUT_MS } from './webhook-sender.js';
 import type { WebhookMetrics } from './webhooks.metrics.js';
@@ -104,7 +104,7 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
   const firstAttemptAt = () => now() + (scheduledDelayMs(options.scheduleSeconds, 0) ?? 0);
 
   const fanOut = async () => {
-    if (!(await hasEventsToFanOut(db))) return;
+    if ((await passOverWhenNobodyReceives(db)) || !(await hasEventsToFanOut(db))) return;
     for (let batch = 0; batch < FAN_OUT_BATCHES_PER_ROUND && !stop.signal.aborted; batch++) {
       const result = await fanOutBatch(db, { now: now(), firstAttemptAt });
       if (result.skippedPurgedFrom) {

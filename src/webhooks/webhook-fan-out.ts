@@ -21,7 +21,7 @@ import { findEventsAfter, latestEventPosition } from '../events/events.repositor
 import { isBefore, readPurgedPosition } from '../events/events.retention.js';
 import { toEvent } from '../events/events.service.js';
 import { expandTypeFilter, type EventTypeFilter } from '../events/events.types.js';
-import { type FanOutEndpoint, findEnabledEndpoints, insertDeliveries, lockFannedPosition, moveFannedPosition, readFannedPosition } from './webhook-dispatch.repository.js';
+import { type FanOutEndpoint, findEnabledEndpoints, insertDeliveries, lockFannedPosition, moveFannedPosition, moveFannedPositionForward, readFannedPosition } from './webhook-dispatch.repository.js';
 
 /** Events per fan-out batch: the feed's largest page. */
 export const FAN_OUT_BATCH = 100;
@@ -43,6 +43,20 @@ export interface FanOutBatch {
 /** The `webhook-id` of an event's deliveries: the same on every attempt and for every endpoint. */
 function eventMessageId(eventId: number): string {
   return `evt_${eventId}`;
+}
+
+/**
+ * When no enabled endpoint receives anything: moves the position past every event settled now,
+ * in one statement, without a transaction held across reads (on PostgreSQL a transaction that
+ * writes holds back the feed's readers while it runs), and answers true. The newest position is
+ * read before the endpoints, as in `fanOutBatch`, so an endpoint made after that read misses only
+ * events settled before it existed. Answers false, moving nothing, when some endpoint receives.
+ */
+export async function passOverWhenNobodyReceives(db: Kysely<Database>): Promise<boolean> {
+  const latest = await latestEventPosition(db);
+  if ((await findEnabledEndpoints(db)).some((endpoint) => receivedTypes(endpoint).types.size > 0)) return false;
+  if (isBefore(await readFannedPosition(db), latest)) await moveFannedPositionForward(db, latest);
+  return true;
 }
 
 /** Whether events follow the fanned-out position: a read, so an idle dispatcher takes no write lock. */

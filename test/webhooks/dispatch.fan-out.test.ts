@@ -9,7 +9,7 @@ import { after, before, it } from 'node:test';
 import { insertPet } from '../../src/pets/pets.repository.js';
 import { purgeEventsBefore } from '../../src/events/events.retention.js';
 import { purgeOldDeliveries } from '../../src/webhooks/webhook-deliveries.retention.js';
-import { fanOutBatch } from '../../src/webhooks/webhook-fan-out.js';
+import { fanOutBatch, passOverWhenNobodyReceives } from '../../src/webhooks/webhook-fan-out.js';
 import { ALL_DIALECTS, createTestDatabase, describeOnDialect, type TestDatabase } from '../helpers/test-db.js';
 import { insertWebhookEndpoint } from '../helpers/webhook-endpoint-row.js';
 
@@ -75,6 +75,18 @@ for (const dialect of ALL_DIALECTS) {
       assert.ok(batch.skippedPurgedFrom, 'the skip is told');
       assert.deepEqual((await deliveries()).map((row) => (JSON.parse(row.payload) as { data: { id: number } }).data.id), [kept.id]);
       assert.equal((await fanOut()).skippedPurgedFrom, undefined, 'told once');
+      await clear();
+    });
+
+    it('passOverWhenNobodyReceives > with no endpoint receiving, moves the position past the events in one statement; with one, moves nothing', async () => {
+      await insertWebhookEndpoint(database.db, { url: 'https://off.example.com/', status: 'disabled' });
+      await pet('Nobody hears');
+      assert.equal(await passOverWhenNobodyReceives(database.db), true);
+      const endpoint = await insertWebhookEndpoint(database.db, { url: 'https://on.example.com/' });
+      const heard = await pet('Heard after');
+      assert.equal(await passOverWhenNobodyReceives(database.db), false);
+      await fanOut();
+      assert.deepEqual((await deliveries()).map((row) => [row.endpointId, (JSON.parse(row.payload) as { data: { id: number } }).data.id]), [[endpoint.id, heard.id]]);
       await clear();
     });
 
