@@ -28,7 +28,7 @@ import { attemptDelivery, type AttemptContext } from './webhook-attempt.js';
 import { anyDeliveryDue, claimDueDeliveries, findEndpointsForSending, releaseDeliveries } from './webhook-dispatch.repository.js';
 import { createSendQueue } from './webhook-send-queue.js';
 import { purgeOldDeliveries } from './webhook-deliveries.retention.js';
-import { FAN_OUT_BATCH, fanOutBatch, hasEventsToFanOut, passOverWhenNobodyReceives } from './webhook-fan-out.js';
+import { fanOutBatch, hasEventsToFanOut, passOverWhenNobodyReceives } from './webhook-fan-out.js';
 import { scheduledDelayMs } from './webhook-retry-schedule.js';
 import { createWebhookSender, SEND_TIMEOUT_MS } from './webhook-sender.js';
 import type { WebhookMetrics } from './webhooks.metrics.js';
@@ -111,7 +111,7 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
         options.metrics.eventsSkipped.inc();
         app.log.warn({ from: result.skippedPurgedFrom }, 'events were purged before they were fanned out to the webhook endpoints: no endpoint received them');
       }
-      if (result.events < FAN_OUT_BATCH) return;
+      if (!result.full) return;
     }
   };
 

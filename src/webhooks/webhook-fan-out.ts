@@ -23,8 +23,9 @@ import { toEvent } from '../events/events.service.js';
 import { expandTypeFilter, type EventTypeFilter } from '../events/events.types.js';
 import { type FanOutEndpoint, findEnabledEndpoints, insertDeliveries, lockFannedPosition, moveFannedPosition, moveFannedPositionForward, readFannedPosition } from './webhook-dispatch.repository.js';
 
-/** Events per fan-out batch: the feed's largest page. */
-export const FAN_OUT_BATCH = 100;
+/** Events per fan-out batch at most (the feed's largest page), and deliveries: fewer events when many endpoints receive them. */
+const FAN_OUT_EVENTS = 100;
+const FAN_OUT_DELIVERIES = 2000;
 
 export interface FanOutOptions {
   now: number;
@@ -33,8 +34,10 @@ export interface FanOutOptions {
 }
 
 export interface FanOutBatch {
-  /** Events read (so a full batch means more may follow). */
+  /** Events read. */
   events: number;
+  /** The batch read all it could: more events may follow. */
+  full: boolean;
   deliveries: number;
   /** Set when the position jumped over purged events: where it was. */
   skippedPurgedFrom?: { txn: number; id: number };
@@ -68,7 +71,7 @@ export async function hasEventsToFanOut(db: Kysely<Database>): Promise<boolean> 
 export async function fanOutBatch(db: Kysely<Database>, options: FanOutOptions): Promise<FanOutBatch> {
   return writeTransaction(db, async (trx) => {
     let after = await lockFannedPosition(trx);
-    const result: FanOutBatch = { events: 0, deliveries: 0 };
+    const result: FanOutBatch = { events: 0, full: false, deliveries: 0 };
     const purged = await readPurgedPosition(trx);
     if (isBefore(after, purged)) {
       result.skippedPurgedFrom = after;
@@ -83,8 +86,10 @@ export async function fanOutBatch(db: Kysely<Database>, options: FanOutOptions):
       if (isBefore(after, latest)) await moveFannedPosition(trx, latest);
       return result;
     }
-    const { rows } = await findEventsAfter(trx, { after, limit: FAN_OUT_BATCH });
+    const limit = Math.max(1, Math.min(FAN_OUT_EVENTS, Math.floor(FAN_OUT_DELIVERIES / endpoints.length)));
+    const { rows } = await findEventsAfter(trx, { after, limit });
     result.events = rows.length;
+    result.full = rows.length === limit;
     const last = rows.at(-1);
     if (last === undefined) {
       if (result.skippedPurgedFrom) await moveFannedPosition(trx, after);

@@ -37,7 +37,7 @@ for (const dialect of ALL_DIALECTS) {
       const created = await pet('Fanned');
       await database.db.updateTable('pets').set({ name: 'Renamed' }).where('id', '=', created.id).execute();
       const batch = await fanOut();
-      assert.deepEqual([batch.events, batch.deliveries], [2, 3]);
+      assert.deepEqual([batch.events, batch.full, batch.deliveries], [2, false, 3]);
       const rows = await deliveries();
       assert.deepEqual(
         rows.map((row) => [row.endpointId, row.eventType, row.state, row.nextAttemptAt, row.attempts]),
@@ -51,13 +51,23 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal(rows[0]!.messageId, `evt_${event.id}`);
       assert.equal(rows[0]!.eventId, event.id);
       assert.deepEqual([event.type, event.data.id, event.data.name], ['pet.created', created.id, 'Fanned']);
-      assert.deepEqual(await fanOut(), { events: 0, deliveries: 0 }, 'each event is fanned out once');
+      assert.deepEqual(await fanOut(), { events: 0, full: false, deliveries: 0 }, 'each event is fanned out once');
+      await clear();
+    });
+
+    it('many endpoints > a batch reads fewer events, so it writes at most 2,000 deliveries', async () => {
+      for (let i = 0; i < 41; i++) await insertWebhookEndpoint(database.db, { url: `https://many${i}.example.com/`, events: ['pet.created'] });
+      for (let i = 0; i < 50; i++) await pet(`Many ${i}`);
+      const first = await fanOut();
+      assert.deepEqual([first.events, first.full, first.deliveries], [48, true, 48 * 41]);
+      const second = await fanOut();
+      assert.deepEqual([second.events, second.full, second.deliveries], [2, false, 2 * 41]);
       await clear();
     });
 
     it('no endpoint > the position moves past the events without delivering them; an endpoint made later gets only later events', async () => {
       await pet('Unheard');
-      assert.deepEqual(await fanOut(), { events: 0, deliveries: 0 });
+      assert.deepEqual(await fanOut(), { events: 0, full: false, deliveries: 0 });
       const endpoint = await insertWebhookEndpoint(database.db, { url: 'https://late.example.com/' });
       const later = await pet('Heard');
       await fanOut();
