@@ -76,6 +76,7 @@ export interface WebhookDispatcher {
 
 export function registerWebhookDispatcher(app: FastifyInstance, options: DispatcherOptions): WebhookDispatcher {
   const { db, now, test } = options;
+  const pollMs = test?.pollMs ?? POLL_MS;
   const leaseMs = options.leaseSeconds * 1000;
   // An attempt is always over, answered or not, well before its lease ends, so its outcome is written while the lease holds.
   const timeoutMs = test?.timeoutMs ?? Math.min(SEND_TIMEOUT_MS, leaseMs / 2);
@@ -95,24 +96,34 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
     // Started only if the attempt, timed out at worst, ends with a second of its lease to spare for its record.
     canStart: (held) => !stop.signal.aborted && now() + timeoutMs + RECORD_MARGIN_MS <= held.leaseUntil,
     send: (held) => attemptDelivery(context, held, stop.signal),
-    // Claims again before the lines run dry.
+    // Claims again as the lines fall to half, and when they are empty: once per crossing, not after every send.
     sent: (held) => {
-      if (held.total < MAX_HELD / 2 || held.endpoint < PER_ENDPOINT_HELD / 2) kick();
+      if (held.total === 0 || held.endpoint === 0 || held.total === MAX_HELD / 2 - 1 || held.endpoint === PER_ENDPOINT_HELD / 2 - 1) kick();
     },
   });
 
   const firstAttemptAt = () => now() + (scheduledDelayMs(options.scheduleSeconds, 0) ?? 0);
 
-  const fanOut = async () => {
-    if ((await passOverWhenNobodyReceives(db)) || !(await hasEventsToFanOut(db))) return;
+  /**
+   * New events to deliveries: once per poll (a round started by a send's end or a claim of a full
+   * batch does not look again), and again at once while batches come back full. Answers whether a
+   * backlog is left.
+   */
+  let lastFanOut = 0;
+  let fanOutBacklog = false;
+  const fanOut = async (): Promise<boolean> => {
+    if (!fanOutBacklog && Date.now() - lastFanOut < pollMs) return false;
+    lastFanOut = Date.now();
+    if ((await passOverWhenNobodyReceives(db)) || !(await hasEventsToFanOut(db))) return false;
     for (let batch = 0; batch < FAN_OUT_BATCHES_PER_ROUND && !stop.signal.aborted; batch++) {
       const result = await fanOutBatch(db, { now: now(), firstAttemptAt });
       if (result.skippedPurgedFrom) {
         options.metrics.eventsSkipped.inc();
         app.log.warn({ from: result.skippedPurgedFrom }, 'events were purged before they were fanned out to the webhook endpoints: no endpoint received them');
       }
-      if (!result.full) return;
+      if (!result.full) return false;
     }
+    return true;
   };
 
   /** Claims what this process has room for; answers whether it claimed all it asked for (more may be due). */
@@ -144,8 +155,8 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
     try {
       do {
         again = false;
-        await fanOut();
-        if (await claim()) again = true;
+        fanOutBacklog = await fanOut();
+        if ((await claim()) || fanOutBacklog) again = true;
       } while (again && !stop.signal.aborted);
       await purge();
     } catch (error) {
@@ -159,7 +170,7 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
   const schedule = () => {
     if (stop.signal.aborted) return;
     clearTimeout(timer);
-    timer = setTimeout(kick, test?.pollMs ?? POLL_MS);
+    timer = setTimeout(kick, pollMs);
     timer.unref();
   };
 
