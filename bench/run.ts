@@ -26,6 +26,7 @@ import { type Context, scenarios } from './scenarios.js';
 import { startBaseline, startService } from './servers.js';
 import { HAS_TASKSET, listFromEnv, log, pinThisProcess, POSTGRES_URL, RESULTS_DIR, SETTINGS, USE_WRK } from './settings.js';
 import { bulkInsertPets, countPets, postgresTarget, sqliteTarget, type Target } from './targets.js';
+import { benchWebhookDeliveries, describeWebhookResult } from './webhook-deliveries.js';
 
 async function benchTarget(target: Target, selected: Set<string>, profileDir: string | undefined): Promise<ScenarioResult[]> {
   const keyResult = await runCli(['keys', 'create', '--name', 'bench'], { DATABASE_URL: target.url, LOG_LEVEL: 'warn' }, { timeoutMs: 60_000 });
@@ -104,6 +105,13 @@ async function main(): Promise<number> {
     if (profileDir) onCleanup(`remove ${profileDir}`, async () => rmSync(profileDir, { recursive: true, force: true }));
     results.push(...(await benchTarget(target, selected, profileDir)));
     if (profileDir) await printProfiles(profileDir, target.label);
+    // Not a load scenario (no baseline to compare with): its figure goes into the report's notes.
+    if (process.env.BENCH_WEBHOOKS !== '0') {
+      log(`${target.label}: webhook deliveries`);
+      const webhooks = describeWebhookResult(await benchWebhookDeliveries(target));
+      log(`  ${webhooks}`);
+      descriptions.push(webhooks);
+    }
     await cleanupAll();
   }
 

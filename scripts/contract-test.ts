@@ -41,6 +41,9 @@ interface Seeded {
   orderToDeliver: number;
   orderToCancel: number;
   orderToRead: number;
+  /** A webhook endpoint for the deliveries' operations, and one of its deliveries. */
+  webhookEndpoint: number;
+  webhookDelivery: number;
   /** Webhook endpoints: one read, changed and rotated; one removed. */
   webhookEndpointToRead: number;
   webhookEndpointToRemove: number;
@@ -67,7 +70,7 @@ async function seed(baseUrl: string, key: string): Promise<Seeded> {
   };
   const pet = async (name: string) => (await call('POST', '/pets', { name, categoryId: 3 })).id;
   const order = async (petId: number) => (await call('POST', '/store/orders', { petId })).id;
-  const seeded: Seeded = {
+  const seeded: Omit<Seeded, 'webhookEndpoint' | 'webhookDelivery'> = {
     petToChange: await pet('Rex'),
     petToRead: await pet('Bella'),
     petToRemove: await pet('Max'),
@@ -80,7 +83,9 @@ async function seed(baseUrl: string, key: string): Promise<Seeded> {
     webhookEndpointToRemove: (await call('POST', '/webhook-endpoints', { url: CONTRACT_WEBHOOK_URL, events: ['order.*'] })).id,
   };
   await call('POST', `/store/orders/${seeded.orderToDeliver}/approve`);
-  return seeded;
+  // Deliveries: one endpoint of their own (its URL never resolves: its attempts fail, nothing is sent) and a test message to it.
+  const webhookEndpoint = (await call('POST', '/webhook-endpoints', { url: CONTRACT_WEBHOOK_URL, events: ['pet.created'] })).id;
+  return { ...seeded, webhookEndpoint, webhookDelivery: (await call('POST', `/webhook-endpoints/${webhookEndpoint}/test`)).id };
 }
 
 type Parameter = { name: string; in: string; required?: boolean; schema: Record<string, unknown> };
@@ -99,7 +104,7 @@ type Contract = {
  */
 function withoutCursors(): Contract {
   const contract = JSON.parse(readFileSync(CONTRACT, 'utf8')) as Contract;
-  for (const path of ['/pets', '/store/orders', '/events', '/webhook-endpoints']) {
+  for (const path of ['/pets', '/store/orders', '/events', '/webhook-endpoints', '/webhook-endpoints/{endpointId}/deliveries']) {
     const get = contract.paths[path]!.get!;
     if (!get.parameters?.some((p) => p.name === 'cursor')) throw new Error(`withoutCursors: GET ${path} has no cursor: update scripts/contract-test.ts`);
     get.parameters = get.parameters.filter((p) => p.name !== 'cursor' && p.name !== 'Last-Event-ID');
@@ -139,6 +144,10 @@ function narrowedContract(seeded: Seeded): Contract {
   only('/store/orders/{orderId}/deliver', 'post', 'orderId', seeded.orderToDeliver);
   only('/store/orders/{orderId}/cancel', 'post', 'orderId', seeded.orderToCancel);
   contract.components.schemas.NewOrder!.properties.petId!.enum = [seeded.petToOrder];
+  only('/webhook-endpoints/{endpointId}/deliveries', 'get', 'endpointId', seeded.webhookEndpoint);
+  only('/webhook-endpoints/{endpointId}/test', 'post', 'endpointId', seeded.webhookEndpoint);
+  only('/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry', 'post', 'endpointId', seeded.webhookEndpoint);
+  only('/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry', 'post', 'deliveryId', seeded.webhookDelivery);
   only('/webhook-endpoints/{endpointId}', 'get', 'endpointId', seeded.webhookEndpointToRead);
   only('/webhook-endpoints/{endpointId}', 'patch', 'endpointId', seeded.webhookEndpointToRead);
   only('/webhook-endpoints/{endpointId}', 'delete', 'endpointId', seeded.webhookEndpointToRemove);

@@ -40,6 +40,10 @@ import { EventSchema, EventsSchema, EventTypeSchema } from './events/events.sche
 import { cursorSecretSource } from './pagination/cursor-secret.js';
 import { petsRoutes } from './pets/pets.routes.js';
 import { registerOperationPhases, registerRequestPipeline } from './request-pipeline.js';
+import { type DispatcherTestOptions, registerWebhookDispatcher } from './webhooks/webhook-dispatcher.js';
+import { webhookDeliveriesRoutes } from './webhooks/webhook-deliveries.routes.js';
+import { WebhookDeliverySchema, WebhookTestEventSchema } from './webhooks/webhook-deliveries.schemas.js';
+import { registerWebhookMetrics } from './webhooks/webhooks.metrics.js';
 import { connectRedis } from './redis/redis-link.js';
 import { NewPetSchema, PetPatchSchema, PetSchema, PetsSchema, PetStatusSchema } from './pets/pets.schemas.js';
 import { webhookEndpointsRoutes } from './webhooks/webhook-endpoints.routes.js';
@@ -64,7 +68,7 @@ export interface AppDeps {
     | 'shutdownTimeoutMs'
     | 'idempotencyKeyTtlHours'
   > &
-    Partial<Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'rateLimitSyncMs' | 'keyLastUsedFlushMs' | 'pgHoldWarnMs' | 'eventRetentionDays' | 'eventStreamsPerKey' | 'webhookAllowedHosts' | 'webhookRetryScheduleSeconds'>>;
+    Partial<Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'rateLimitSyncMs' | 'keyLastUsedFlushMs' | 'pgHoldWarnMs' | 'eventRetentionDays' | 'eventStreamsPerKey' | 'webhookAllowedHosts' | 'webhookRetryScheduleSeconds' | 'webhookLeaseSeconds'>>;
   /** What the metrics tell of the database: its dialect and, on PostgreSQL, its pool. */
   database?: Pick<DbHandle, 'dialect' | 'poolStats'>;
   /** The metrics to count into; made here when not given. */
@@ -81,6 +85,8 @@ export interface AppDeps {
   onIdempotencyKeyReserved?: (request: FastifyRequest) => Promise<void>;
   /** Tests only: runs the events' purge when the test says, instead of every minute (see events/events.purge-job.ts). */
   eventPurgeSchedule?: PurgeSchedule;
+  /** Tests only: the webhook dispatcher's timeout, DNS lookup and poll (see webhooks/webhook-dispatcher.ts). */
+  webhookDispatcher?: DispatcherTestOptions;
   /** Tests only: how webhook URLs' host names are resolved (a stub answering private addresses, say); the system's resolver by default. */
   webhookLookup?: HostLookup;
   /** Tests only: how often an idle events stream writes its keep-alive comment (15 s by default). */
@@ -116,6 +122,8 @@ const SHARED_SCHEMAS = [
   EventTypeSchema,
   EventSchema,
   EventsSchema,
+  WebhookTestEventSchema,
+  WebhookDeliverySchema,
   NewWebhookEndpointSchema,
   WebhookEndpointPatchSchema,
   WebhookEndpointSchema,
@@ -195,6 +203,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await keyUsage.close();
     await redis?.close();
   });
+  // Off the request path, in every process: events become deliveries, sent and retried (webhooks/webhook-dispatcher.ts).
+  const webhookDispatcher = registerWebhookDispatcher(app, {
+    db,
+    now,
+    metrics: registerWebhookMetrics(metrics.registry, db, now),
+    allowedHosts: config.webhookAllowedHosts ?? [],
+    scheduleSeconds: config.webhookRetryScheduleSeconds ?? CONFIG_DEFAULTS.WEBHOOK_RETRY_SCHEDULE.split(',').map(Number),
+    leaseSeconds: config.webhookLeaseSeconds ?? CONFIG_DEFAULTS.WEBHOOK_LEASE_SECONDS,
+    retentionDays: config.eventRetentionDays ?? CONFIG_DEFAULTS.EVENT_RETENTION_DAYS,
+    test: deps.webhookDispatcher,
+  });
   const verifier = createKeyVerifier(db, { cacheTtlMs: config.keyCacheTtlMs, now, onUse: keyUsage.record });
   if (redis) subscribeToRevocations(redis, verifier, (error) => app.log.warn({ err: error }, 'could not subscribe to key revocations'));
   await app.register(
@@ -224,6 +243,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       };
       await v1.register(eventsRoutes, { db, cursorSecret, live });
       await v1.register(webhookEndpointsRoutes, { db, now, cursorSecret, allowedHosts: config.webhookAllowedHosts ?? [], lookup: deps.webhookLookup ?? systemLookup });
+      await v1.register(webhookDeliveriesRoutes, { db, now, cursorSecret, dispatcher: webhookDispatcher });
     },
     { prefix: '/v1' },
   );

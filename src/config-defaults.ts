@@ -38,6 +38,8 @@ export const CONFIG_DEFAULTS = {
   WEBHOOK_ALLOWED_HOSTS: '',
   /** Seconds before each attempt of a delivery: at once, then as Standard Webhooks suggests. */
   WEBHOOK_RETRY_SCHEDULE: '0,5,300,1800,7200,18000,36000,36000',
+  /** How long a claimed delivery stays its dispatcher's: past it, another may send it again. */
+  WEBHOOK_LEASE_SECONDS: 60,
 
   EVENT_STREAMS_PER_KEY: 5,
   PG_HOLD_WARN_MS: 5000,
@@ -63,6 +65,8 @@ export const CONFIG_RANGES = {
   IDEMPOTENCY_KEY_TTL_HOURS: { min: 1, max: 720 },
   // From a day (what a reader has, at least, to come back) to ten years (each event holds its Pet or Order: the table grows with it).
   EVENT_RETENTION_DAYS: { min: 1, max: 3650 },
+  // From 2 s (tests of a crash) to an hour: an attempt gets at most half of it (and 15 s) to be answered.
+  WEBHOOK_LEASE_SECONDS: { min: 2, max: 3600 },
   // Each open stream holds a connection and a waiter of the process; each key's are capped, per process.
   EVENT_STREAMS_PER_KEY: { min: 1, max: 1000 },
   // From 10 ms, for tests, to a day.

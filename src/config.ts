@@ -51,6 +51,8 @@ export interface Config {
   webhookAllowedHosts: string[];
   /** Seconds before each attempt of a webhook delivery, from the first; after the last, the delivery has failed. */
   webhookRetryScheduleSeconds: number[];
+  /** Seconds a dispatcher holds a delivery it claimed; an attempt times out within half of it (15 s at most). */
+  webhookLeaseSeconds: number;
 
   /** Most live streams of the events feed one key may hold open on one process. */
   eventStreamsPerKey: number;
@@ -202,6 +204,7 @@ export function loadConfig(env: Env = process.env): Config {
     eventRetentionDays: integer('EVENT_RETENTION_DAYS'),
     webhookAllowedHosts: 'hosts' in webhookAllowedHosts ? webhookAllowedHosts.hosts : [],
     webhookRetryScheduleSeconds: 'seconds' in webhookRetrySchedule ? webhookRetrySchedule.seconds : [],
+    webhookLeaseSeconds: integer('WEBHOOK_LEASE_SECONDS'),
 
     eventStreamsPerKey: integer('EVENT_STREAMS_PER_KEY'),
     pgHoldWarnMs: integer('PG_HOLD_WARN_MS'),

@@ -18,6 +18,7 @@ export const ERROR_CODES = {
   pet_not_found: { status: 404, description: 'No pet has this id.' },
   order_not_found: { status: 404, description: 'No order has this id.' },
   webhook_endpoint_not_found: { status: 404, description: 'No webhook endpoint has this id.' },
+  webhook_delivery_not_found: { status: 404, description: 'The webhook endpoint has no delivery with this id.' },
   route_not_found: { status: 404, description: 'No operation lives at this path.' },
   method_not_allowed: { status: 405, description: 'The path exists but not with this method; see the Allow header.' },
   request_timeout: { status: 408, description: 'The request was not received completely in time.' },

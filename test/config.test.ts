@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       eventRetentionDays: 30,
       webhookAllowedHosts: [],
       webhookRetryScheduleSeconds: [0, 5, 300, 1800, 7200, 18000, 36000, 36000],
+      webhookLeaseSeconds: 60,
 
       eventStreamsPerKey: 5,
       pgHoldWarnMs: 5000,

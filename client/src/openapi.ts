@@ -379,8 +379,123 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook-endpoints/{endpointId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webhook endpoint's deliveries
+         * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
+         *
+         *     Returns at most `limit` deliveries of the endpoint, newest first, optionally only those in one state (`outcome`). Each delivery is one message (an event, or a test) to this endpoint with its last attempts, newest first: when each was made, how long it took, and the receiver's status or why there was none.
+         *
+         *     **Pagination.** When more deliveries follow, the response carries `Link: </v1/webhook-endpoints/{endpointId}/deliveries?…&cursor=…>; rel="next"`; follow it until no such link comes. Deliveries are kept `EVENT_RETENTION_DAYS` once settled.
+         *
+         *     **Requires scope `webhooks:read`** (read the store's webhook endpoints and their deliveries); a key without it gets 403 `insufficient_scope`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again now
+         * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
+         *
+         *     Sends the delivery again now, whatever its state (a failed one, a succeeded one, a pending one waiting for its next attempt), with the same `webhook-id` and body. It becomes `pending`, due now; answers 202 with it before it is sent. A delivery whose retry schedule was done gets one more attempt. An attempt already in flight finishes first.
+         *
+         *     **Requires scope `webhooks:write`** (add, change and remove webhook endpoints); a key without it gets 403 `insufficient_scope`.
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test message to a webhook endpoint
+         * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
+         *
+         *     Sends a `webhook.test` message to the endpoint now (see the `webhook.test` entry of the document's `webhooks`), signed like every delivery, under a `webhook-id` of its own, so an integrator can check a receiver. Answers 202 with the delivery before it is sent; its attempts show in the endpoint's deliveries. Like any delivery it is retried on failure, and it is sent only while the endpoint is enabled.
+         *
+         *     **Requires scope `webhooks:write`** (add, change and remove webhook endpoints); a key without it gets 403 `insufficient_scope`.
+         */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    event: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of the store
+         * @description Sent to each enabled webhook endpoint whose events include the event's type, as a POST whose body is the Event exactly as `GET /v1/events` shows it. **Beta.** At least once and in no particular order: a receiver deduplicates by `webhook-id`. It succeeds on any 2xx within 15 s; redirects are not followed; other answers are retried on the schedule `WEBHOOK_RETRY_SCHEDULE`, later if a 429 or 503 carries `Retry-After`; 410 disables the endpoint. Signed as Standard Webhooks says (standardwebhooks.com): verify with any Standard Webhooks library, or the client's `verifyWebhook`.
+         */
+        post: operations["receiveEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test message
+         * @description Sent when `POST /v1/webhook-endpoints/{endpointId}/test` asks for it, signed and retried like an event. **Beta.** At least once and in no particular order: a receiver deduplicates by `webhook-id`. It succeeds on any 2xx within 15 s; redirects are not followed; other answers are retried on the schedule `WEBHOOK_RETRY_SCHEDULE`, later if a 429 or 503 carries `Retry-After`; 410 disables the endpoint. Signed as Standard Webhooks says (standardwebhooks.com): verify with any Standard Webhooks library, or the client's `verifyWebhook`.
+         */
+        post: operations["receiveTestMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -586,6 +701,90 @@ export interface components {
         };
         /** @description A page of the feed, oldest first. Every answer carries `Link: <…>; rel="next"`, also an empty one: the feed never ends. */
         Events: components["schemas"]["Event"][];
+        /**
+         * @description The body of a test message (`POST /v1/webhook-endpoints/{endpointId}/test`): signed and sent like an event, with a `webhook-id` of its own, but no event of the feed.
+         * @example {
+         *       "type": "webhook.test",
+         *       "occurredAt": "2026-11-27T09:30:00.000Z",
+         *       "data": {
+         *         "endpointId": 3,
+         *         "message": "A test message from animal-store: this endpoint receives webhooks."
+         *       }
+         *     }
+         */
+        WebhookTestEvent: {
+            /** @enum {string} */
+            type: "webhook.test";
+            /**
+             * Format: date-time
+             * @description When the test was asked for: RFC 3339, UTC, millisecond precision.
+             * @example 2026-11-27T09:30:00.000Z
+             */
+            occurredAt: string;
+            data: {
+                /**
+                 * Format: int64
+                 * @description The endpoint the test was sent to.
+                 * @example 3
+                 */
+                endpointId: number;
+                /** @description A fixed text saying what this is. */
+                message: string;
+            };
+        };
+        /** @description One message (an event, or a test) to one webhook endpoint, with its attempts. **Beta.** */
+        WebhookDelivery: {
+            /**
+             * Format: int64
+             * @description The delivery: one message to one endpoint.
+             * @example 12
+             */
+            id: number;
+            /**
+             * Format: int64
+             * @description The endpoint it goes to.
+             * @example 3
+             */
+            endpointId: number;
+            /**
+             * @description The `webhook-id` header it is sent with, the same on every attempt: `evt_<event id>` for an event, `msg_test_…` for a test.
+             * @example evt_1234
+             */
+            messageId: string;
+            eventId: number | null;
+            /**
+             * @description The event's type, or `webhook.test`.
+             * @example pet.created
+             */
+            eventType: string;
+            /** @description `pending`: an attempt is due (at `nextAttemptAt`); `succeeded`: a receiver answered 2xx; `failed`: every attempt of the schedule failed, the receiver answered 410, or its endpoint was disabled. */
+            state: "pending" | "succeeded" | "failed";
+            /** @description Attempts made so far. */
+            attemptCount: number;
+            nextAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the delivery was made (the event fanned out, or the test asked for).
+             * @example 2026-11-27T09:30:00.000Z
+             */
+            createdAt: string;
+            lastAttemptAt: string | null;
+            /** @description The last 10 attempts, newest first. */
+            attempts: {
+                /**
+                 * Format: date-time
+                 * @description When the attempt started.
+                 * @example 2026-11-27T09:30:00.000Z
+                 */
+                attemptedAt: string;
+                /** @description How long the attempt took, until the answer's status line or the failure. */
+                durationMs: number;
+                /** @description `succeeded`: the receiver answered 2xx. */
+                outcome: "succeeded" | "failed";
+                statusCode: number | null;
+                error: string | null;
+            }[];
+        };
         /**
          * @description A webhook endpoint to add. Checked strictly: no type is converted, `null` is not a value, and any other field is refused by name.
          * @example {
@@ -828,6 +1027,7 @@ export interface components {
              *     - `pet_not_found` (404): No pet has this id.
              *     - `order_not_found` (404): No order has this id.
              *     - `webhook_endpoint_not_found` (404): No webhook endpoint has this id.
+             *     - `webhook_delivery_not_found` (404): The webhook endpoint has no delivery with this id.
              *     - `route_not_found` (404): No operation lives at this path.
              *     - `method_not_allowed` (405): The path exists but not with this method; see the Allow header.
              *     - `request_timeout` (408): The request was not received completely in time.
@@ -851,7 +1051,7 @@ export interface components {
              *     - `service_unavailable` (503): The database cannot be reached, is locked, or did not answer in time, or a change kept colliding with concurrent ones; retry after the Retry-After delay. On a write, the write may or may not have happened.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "bad_request" | "invalid_idempotency_key" | "unauthorized" | "insufficient_scope" | "pet_not_found" | "order_not_found" | "webhook_endpoint_not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "pet_not_available" | "order_state_conflict" | "pet_has_open_order" | "pet_sold_by_order" | "webhook_endpoint_limit" | "idempotency_key_in_use" | "cursor_expired" | "operation_removed" | "precondition_failed" | "idempotency_key_reused" | "expectation_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "too_many_streams" | "internal_error" | "service_unavailable";
+            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "bad_request" | "invalid_idempotency_key" | "unauthorized" | "insufficient_scope" | "pet_not_found" | "order_not_found" | "webhook_endpoint_not_found" | "webhook_delivery_not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "pet_not_available" | "order_state_conflict" | "pet_has_open_order" | "pet_sold_by_order" | "webhook_endpoint_limit" | "idempotency_key_in_use" | "cursor_expired" | "operation_removed" | "precondition_failed" | "idempotency_key_reused" | "expectation_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "too_many_streams" | "internal_error" | "service_unavailable";
             /** @description Human-readable description; it names the offending field when there is one. Wording may change. */
             message: string;
             /** @description The HTTP status code of the response. */
@@ -4129,6 +4329,565 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of deliveries returned: a whole number from 1 to 100 written in decimal digits; 20 when omitted. */
+                limit?: number;
+                /** @description Return only the deliveries in this state: `pending`, `succeeded` or `failed`. */
+                outcome?: "pending" | "succeeded" | "failed";
+                /** @description Opaque position from the `Link: <…>; rel="next"` header of the previous page, signed by the service, bound to the endpoint and the `outcome` filter. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the webhook endpoint. */
+                endpointId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries, newest first. */
+            200: {
+                headers: {
+                    /** @description `<…>; rel="next"` when more deliveries follow. */
+                    Link?: string;
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"][];
+                };
+            };
+            /** @description A parameter is invalid, or the cursor is. Codes: `validation_failed`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (see its security requirement). Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No webhook endpoint has this id. Codes: `webhook_endpoint_not_found`. */
+            404: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the webhook endpoint. */
+                endpointId: number;
+                /** @description Identifier of the delivery. */
+                deliveryId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, pending and due now. */
+            202: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description A parameter is invalid, or a body other than `{}` was sent. Codes: `validation_failed`, `malformed_json`. */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (see its security requirement). Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No webhook endpoint has this id, or it has no delivery with this id. Codes: `webhook_endpoint_not_found`, `webhook_delivery_not_found`. */
+            404: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent that is not `application/json` in UTF-8. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the webhook endpoint. */
+                endpointId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test delivery, pending and due now. */
+            202: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description A parameter is invalid, or a body other than `{}` was sent. Codes: `validation_failed`, `malformed_json`. */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (see its security requirement). Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No webhook endpoint has this id. Codes: `webhook_endpoint_not_found`. */
+            404: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent that is not `application/json` in UTF-8. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    receiveEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message's id: `evt_<event id>` for an event, `msg_test_…` for a test; the same on every attempt, so a receiver can drop a message it already handled.
+                 * @example evt_1234
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was sent, in whole seconds since the Unix epoch. Refuse a message whose timestamp is more than about 5 minutes from your clock (replays).
+                 * @example 1764235800
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description One or more space-separated signatures `v1,<base64>`: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`. During the 24 hours after a secret rotation there are two (the new secret's first); accept the message when any one matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 15 s: the message was received. Its body is read (at most 64 KiB) and ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone for good: the endpoint is disabled and nothing more is sent to it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none: the message is sent again on the retry schedule (after `Retry-After` on 429 or 503). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveTestMessage: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message's id: `evt_<event id>` for an event, `msg_test_…` for a test; the same on every attempt, so a receiver can drop a message it already handled.
+                 * @example evt_1234
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was sent, in whole seconds since the Unix epoch. Refuse a message whose timestamp is more than about 5 minutes from your clock (replays).
+                 * @example 1764235800
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description One or more space-separated signatures `v1,<base64>`: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`. During the 24 hours after a secret rotation there are two (the new secret's first); accept the message when any one matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answered within 15 s: the message was received. Its body is read (at most 64 KiB) and ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone for good: the endpoint is disabled and nothing more is sent to it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none: the message is sent again on the retry schedule (after `Retry-After` on 429 or 503). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

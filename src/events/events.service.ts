@@ -113,8 +113,8 @@ function positionOf([txn, id]: number[]): EventPosition {
   return { txn: txn!, id: id! };
 }
 
-/** A stored event as the API shows it: the row's columns turned into the Pet or Order they were. */
-function toEvent(row: EventRow): Event {
+/** A stored event as the API shows it (the feed, and the body of a webhook): the row's columns turned into the Pet or Order they were. */
+export function toEvent(row: EventRow): Event {
   const type = row.type as EventType;
   const data = JSON.parse(row.data) as Event['data'];
   const event: Event = {

@@ -13,6 +13,7 @@ import { MAX_IDS_PER_LISTING, NAME_MAX_LENGTH } from '../pets/pets.schemas.js';
 import { withIdempotency } from '../idempotency/idempotency.docs.js';
 import { BETA_PROMISE } from './stability.js';
 import { docsBranding } from './docs-branding.js';
+import { WEBHOOKS_DOCUMENT } from '../webhooks/webhook-deliveries.docs.js';
 import { WEBHOOKS_TAG } from '../webhooks/webhook-endpoints.docs.js';
 
 export interface OpenApiOptions {
@@ -48,6 +49,8 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         { url: options.stagingBaseUrl, description: 'Staging: same paths, separate data and keys' },
       ],
       tags: [{ name: 'pets', description: 'The animals of the store.' }, STORE_TAG, { name: 'events', description: "The store's changes, as a feed every integrator can follow. **Beta.**" }, WEBHOOKS_TAG],
+      // What the service sends to webhook endpoints (webhooks/webhook-deliveries.docs.ts).
+      webhooks: WEBHOOKS_DOCUMENT,
       security: [{ bearerAuth: [] }],
       components: {
         securitySchemes: {

@@ -1,0 +1,126 @@
+/**
+ * One attempt of a claimed delivery, start to end: send it (outside any transaction), then write
+ * its outcome in one short transaction, only while the claim's lease is still ours. The outcome:
+ * - a 2xx: the delivery succeeded; the endpoint's failing spell (if any) ends;
+ * - 410 Gone: the receiver says the endpoint is no more: it is disabled (`receiver_gone`) and its
+ *   pending deliveries stop;
+ * - anything else: the next attempt per WEBHOOK_RETRY_SCHEDULE (later if `Retry-After` asks), or
+ *   failed once the schedule is done; an endpoint that has failed every attempt for
+ *   FAILING_DISABLE_MS is disabled (`failing`).
+ * A process stopping mid-send gives the delivery back unsent (the lease is released, no attempt
+ * is counted). A database that fails the write leaves the lease to expire: the attempt is made again.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
+import { writeTransaction } from '../db/dialect.js';
+import { clearFailingSince, type ClaimedDelivery, disableEndpoint, type EndpointForSending, markFailing, recordAttempt, releaseDeliveries } from './webhook-dispatch.repository.js';
+import { nextAttemptAt, retryAfterMs } from './webhook-retry-schedule.js';
+import type { AttemptResult, WebhookSender } from './webhook-sender.js';
+import type { WebhookMetrics } from './webhooks.metrics.js';
+
+/** An endpoint that failed every attempt for this long is disabled: 5 days. */
+export const FAILING_DISABLE_MS = 5 * 86_400_000;
+
+export interface AttemptContext {
+  db: Kysely<Database>;
+  sender: WebhookSender;
+  now: () => number;
+  scheduleSeconds: readonly number[];
+  metrics: WebhookMetrics;
+  log: FastifyBaseLogger;
+}
+
+/** The secrets that sign now: the current one, and the previous one until its rotation ends. */
+function signingSecrets(endpoint: EndpointForSending, now: number): string[] {
+  const previous = endpoint.previousSecret !== null && (endpoint.previousSecretExpiresAt ?? 0) > now ? [endpoint.previousSecret] : [];
+  return [endpoint.secret, ...previous];
+}
+
+/** Sends the delivery; settles once the receiver's part is over, with `recorded`, which settles once the outcome is written (it never rejects). */
+export async function attemptDelivery(context: AttemptContext, claim: { delivery: ClaimedDelivery; endpoint: EndpointForSending; owner: string }, stop: AbortSignal): Promise<{ recorded: Promise<void> }> {
+  const { delivery, endpoint } = claim;
+  const attemptedAt = context.now();
+  let result: AttemptResult;
+  try {
+    result = await context.sender.send({ url: endpoint.url, messageId: delivery.messageId, payload: delivery.payload, secrets: signingSecrets(endpoint, attemptedAt) }, stop);
+  } catch (error) {
+    // A stored secret that cannot sign (not `whsec_…`), say: a failed attempt like another, never a crash.
+    context.log.error({ err: error, deliveryId: delivery.id, endpointId: endpoint.id }, 'a webhook attempt could not be made');
+    result = { error: 'internal: the message could not be signed or sent', durationMs: 0 };
+  }
+  return { recorded: record(context, claim, attemptedAt, result) };
+}
+
+async function record(context: AttemptContext, claim: { delivery: ClaimedDelivery; endpoint: EndpointForSending; owner: string }, attemptedAt: number, result: AttemptResult): Promise<void> {
+  const { delivery, endpoint, owner } = claim;
+  const { db, log } = context;
+  try {
+    if (result.aborted) {
+      await releaseDeliveries(db, [delivery.id], owner);
+      return;
+    }
+    const effect = await writeTransaction(db, (trx) => recordOutcome(trx, context, { delivery, owner, attemptedAt, result }));
+    if (effect === undefined) {
+      log.info({ deliveryId: delivery.id, endpointId: endpoint.id }, 'webhook attempt made after its lease was taken over or its endpoint deleted; its outcome is not recorded');
+      return;
+    }
+    context.metrics.attempts.inc({ outcome: effect.succeeded ? 'succeeded' : result.refused ? 'refused' : 'failed' });
+    if (effect.gaveUp) {
+      context.metrics.gaveUp.inc();
+      log.info({ deliveryId: delivery.id, endpointId: endpoint.id, attempts: delivery.attempts + 1 }, 'webhook delivery failed: its retry schedule is done');
+    }
+    if (effect.disabled) {
+      context.metrics.endpointsDisabled.inc({ reason: effect.disabled });
+      log.warn({ endpointId: endpoint.id, reason: effect.disabled }, 'webhook endpoint disabled');
+    }
+  } catch (error) {
+    log.warn({ err: error, deliveryId: delivery.id }, 'could not record a webhook attempt; it will be made again once its lease ends');
+  }
+}
+
+interface OutcomeEffect {
+  succeeded: boolean;
+  gaveUp: boolean;
+  disabled?: 'receiver_gone' | 'failing';
+}
+
+async function recordOutcome(
+  trx: Kysely<Database>,
+  context: AttemptContext,
+  attempt: { delivery: ClaimedDelivery; owner: string; attemptedAt: number; result: AttemptResult },
+): Promise<OutcomeEffect | undefined> {
+  const { delivery, result } = attempt;
+  const finishedAt = context.now();
+  const status = result.statusCode;
+  const succeeded = status !== undefined && status >= 200 && status < 300;
+  const gone = status === 410;
+  const next = succeeded || gone ? undefined : nextAttemptAt(context.scheduleSeconds, delivery.attempts + 1, finishedAt, retryAfterMs(status, result.retryAfter, finishedAt));
+  const recorded = await recordAttempt(trx, {
+    deliveryId: delivery.id,
+    owner: attempt.owner,
+    attemptedAt: attempt.attemptedAt,
+    durationMs: result.durationMs,
+    statusCode: status ?? null,
+    error: result.error ?? null,
+    succeeded,
+    state: succeeded ? 'succeeded' : next === undefined ? 'failed' : 'pending',
+    nextAttemptAt: next ?? null,
+  });
+  if (!recorded) return undefined;
+  const { endpointId } = recorded;
+  if (succeeded) {
+    await clearFailingSince(trx, endpointId);
+    return { succeeded, gaveUp: false };
+  }
+  const effect: OutcomeEffect = { succeeded, gaveUp: next === undefined && !gone };
+  if (gone) {
+    if (await disableEndpoint(trx, endpointId, 'receiver_gone', finishedAt)) effect.disabled = 'receiver_gone';
+    return effect;
+  }
+  const failingSince = await markFailing(trx, endpointId, finishedAt);
+  if (failingSince !== undefined && finishedAt - failingSince >= FAILING_DISABLE_MS && (await disableEndpoint(trx, endpointId, 'failing', finishedAt))) {
+    effect.disabled = 'failing';
+  }
+  return effect;
+}

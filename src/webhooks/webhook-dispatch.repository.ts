@@ -1,0 +1,226 @@
+/**
+ * SQL of the webhook dispatcher (webhook-dispatcher.ts): the fan-out position, the claims and
+ * leases of due deliveries, and what an attempt's outcome writes. Every function takes the
+ * database (or a transaction) first; each claim and each record is one short transaction of its
+ * own, never open across a send.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { Database, NewWebhookDeliveryRow, WebhookDeliveryState } from '../db/database.js';
+import { forUpdate, forUpdateSkipLocked, idIn, idListParameter, singleWrite } from '../db/dialect.js';
+import type { EventPosition } from '../events/events.repository.js';
+
+export async function readFannedPosition(db: Kysely<Database>): Promise<EventPosition> {
+  return db.selectFrom('webhookDispatch').select(['fannedTxn as txn', 'fannedId as id']).where('singleton', '=', 1).executeTakeFirstOrThrow();
+}
+
+/** The position up to which the feed's events have been fanned out, locked until the transaction ends. */
+export async function lockFannedPosition(trx: Kysely<Database>): Promise<EventPosition> {
+  const select = trx.selectFrom('webhookDispatch').select(['fannedTxn as txn', 'fannedId as id']).where('singleton', '=', 1);
+  return forUpdate(trx, select).executeTakeFirstOrThrow();
+}
+
+/** Moves the position to `to` if it is behind it, in one statement: never backwards, whoever else moves it meanwhile. */
+export async function moveFannedPositionForward(db: Kysely<Database>, to: EventPosition): Promise<void> {
+  await singleWrite(db, (trx) =>
+    trx
+      .updateTable('webhookDispatch')
+      .set({ fannedTxn: to.txn, fannedId: to.id })
+      .where('singleton', '=', 1)
+      .where(sql<boolean>`(${sql.ref('fanned_txn')}, ${sql.ref('fanned_id')}) < (${to.txn}, ${to.id})`)
+      .execute(),
+  );
+}
+
+export async function moveFannedPosition(trx: Kysely<Database>, to: EventPosition): Promise<void> {
+  await trx.updateTable('webhookDispatch').set({ fannedTxn: to.txn, fannedId: to.id }).where('singleton', '=', 1).execute();
+}
+
+export interface FanOutEndpoint {
+  id: number;
+  /** The patterns asked for (JSON array), and the types the creator could read (JSON array). */
+  events: string;
+  allowedTypes: string;
+}
+
+export async function findEnabledEndpoints(db: Kysely<Database>): Promise<FanOutEndpoint[]> {
+  return db.selectFrom('webhookEndpoints').select(['id', 'events', 'allowedTypes']).where('status', '=', 'enabled').orderBy('id').execute();
+}
+
+/** Rows per insert statement: far below SQLite's bound on parameters (32766) at 9 columns a row. */
+const INSERT_CHUNK = 500;
+
+export async function insertDeliveries(db: Kysely<Database>, rows: readonly NewWebhookDeliveryRow[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+    await db.insertInto('webhookDeliveries').values(rows.slice(start, start + INSERT_CHUNK)).execute();
+  }
+}
+
+/** A claimed delivery, with what sending it needs. */
+export interface ClaimedDelivery {
+  id: number;
+  endpointId: number;
+  messageId: string;
+  payload: string;
+  /** Attempts made before this one. */
+  attempts: number;
+}
+
+export interface ClaimQuery {
+  /** Written into lease_owner: unique per claim, so a record after the lease was taken over is refused. */
+  owner: string;
+  now: number;
+  leaseUntil: number;
+  limit: number;
+  /** Endpoints to leave out (those already at their limit of sends in flight in this process). */
+  skipEndpoints: readonly number[];
+}
+
+/**
+ * Leases up to `limit` due pending deliveries of enabled endpoints, soonest due first, and answers
+ * them. PostgreSQL: the rows another claimer is taking right now are passed over (SKIP LOCKED);
+ * SQLite: the write transaction lets one claimer in at a time. Either way no two claims get one row
+ * while its lease holds.
+ */
+export async function claimDueDeliveries(trx: Kysely<Database>, query: ClaimQuery): Promise<ClaimedDelivery[]> {
+  let due = trx
+    .selectFrom('webhookDeliveries')
+    .select('id')
+    .where('state', '=', 'pending')
+    .where('nextAttemptAt', '<=', query.now)
+    .where((eb) => eb.or([eb('leaseUntil', 'is', null), eb('leaseUntil', '<', query.now)]))
+    .where((eb) => eb.exists(eb.selectFrom('webhookEndpoints').select('id').whereRef('webhookEndpoints.id', '=', 'webhookDeliveries.endpointId').where('status', '=', 'enabled')));
+  if (query.skipEndpoints.length > 0) due = due.where((eb) => eb.not(idIn(trx, idListParameter(trx, query.skipEndpoints), 'endpoint_id')));
+  const chosen = forUpdateSkipLocked(trx, due.orderBy('nextAttemptAt').orderBy('id').limit(query.limit));
+  return trx
+    .updateTable('webhookDeliveries')
+    .set({ leaseOwner: query.owner, leaseUntil: query.leaseUntil })
+    .where('id', 'in', chosen)
+    .returning(['id', 'endpointId', 'messageId', 'payload', 'attempts'])
+    .execute();
+}
+
+/** Whether any delivery is due now: a read, so an idle SQLite dispatcher never takes the write lock. */
+export async function anyDeliveryDue(db: Kysely<Database>, now: number): Promise<boolean> {
+  const row = await db.selectFrom('webhookDeliveries').select('id').where('state', '=', 'pending').where('nextAttemptAt', '<=', now).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Gives a claimed delivery back unsent (its process is stopping, or its endpoint has no free slot). */
+export async function releaseDeliveries(db: Kysely<Database>, ids: readonly number[], owner: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('webhookDeliveries').set({ leaseOwner: null, leaseUntil: null }).where('id', 'in', ids).where('leaseOwner', '=', owner).execute();
+}
+
+export interface EndpointForSending {
+  id: number;
+  url: string;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: number | null;
+}
+
+export async function findEndpointsForSending(db: Kysely<Database>, ids: readonly number[]): Promise<EndpointForSending[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('webhookEndpoints').select(['id', 'url', 'secret', 'previousSecret', 'previousSecretExpiresAt']).where('id', 'in', ids).where('status', '=', 'enabled').execute();
+}
+
+export interface AttemptRecord {
+  deliveryId: number;
+  owner: string;
+  attemptedAt: number;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  succeeded: boolean;
+  /** The delivery's state after this attempt, and when the next one is due when pending. */
+  state: WebhookDeliveryState;
+  nextAttemptAt: number | null;
+}
+
+/**
+ * Writes an attempt and the delivery's new state, only while the claim's lease is still this
+ * owner's: answers the delivery's endpoint, or undefined when the lease was lost (taken over after
+ * it ended) or the delivery is gone (its endpoint deleted meanwhile), in which case nothing is written.
+ */
+export async function recordAttempt(trx: Kysely<Database>, record: AttemptRecord): Promise<{ endpointId: number } | undefined> {
+  const updated = await trx
+    .updateTable('webhookDeliveries')
+    .set((eb) => ({
+      attempts: eb('attempts', '+', 1),
+      lastAttemptAt: record.attemptedAt,
+      state: record.state,
+      nextAttemptAt: record.nextAttemptAt,
+      leaseOwner: null,
+      leaseUntil: null,
+    }))
+    .where('id', '=', record.deliveryId)
+    .where('leaseOwner', '=', record.owner)
+    .returning('endpointId')
+    .executeTakeFirst();
+  if (!updated) return undefined;
+  await trx
+    .insertInto('webhookAttempts')
+    .values({
+      deliveryId: record.deliveryId,
+      attemptedAt: record.attemptedAt,
+      durationMs: record.durationMs,
+      statusCode: record.statusCode,
+      error: record.error,
+      outcome: record.succeeded ? 'succeeded' : 'failed',
+    })
+    .execute();
+  return updated;
+}
+
+/** A success ends the endpoint's failing spell. */
+export async function clearFailingSince(trx: Kysely<Database>, endpointId: number): Promise<void> {
+  await trx.updateTable('webhookEndpoints').set({ failingSince: null }).where('id', '=', endpointId).where('failingSince', 'is not', null).execute();
+}
+
+/** A failure starts the endpoint's failing spell if none is running; answers when it started. */
+export async function markFailing(trx: Kysely<Database>, endpointId: number, now: number): Promise<number | undefined> {
+  await trx.updateTable('webhookEndpoints').set({ failingSince: now }).where('id', '=', endpointId).where('failingSince', 'is', null).execute();
+  const row = await trx.selectFrom('webhookEndpoints').select('failingSince').where('id', '=', endpointId).executeTakeFirst();
+  return row?.failingSince ?? undefined;
+}
+
+/**
+ * Disables an enabled endpoint and stops its pending deliveries (they become failed: nothing more
+ * is sent to it; a delivery can still be sent again by hand once it is enabled). Answers whether it
+ * was enabled.
+ */
+export async function disableEndpoint(trx: Kysely<Database>, endpointId: number, reason: string, now: number): Promise<boolean> {
+  const changed = await trx
+    .updateTable('webhookEndpoints')
+    .set({ status: 'disabled', disabledReason: reason, updatedAt: now })
+    .where('id', '=', endpointId)
+    .where('status', '=', 'enabled')
+    .executeTakeFirst();
+  if (changed.numUpdatedRows === 0n) return false;
+  await stopPendingDeliveries(trx, endpointId);
+  return true;
+}
+
+/**
+ * Ends the pending deliveries of a disabled endpoint. Their leases go too, so an attempt still in
+ * flight to it (in this process or another) finds its lease lost and records nothing: it cannot
+ * make a delivery pending again for an endpoint that no dispatcher sends to.
+ */
+async function stopPendingDeliveries(db: Kysely<Database>, endpointId: number): Promise<void> {
+  await db
+    .updateTable('webhookDeliveries')
+    .set({ state: 'failed', nextAttemptAt: null, leaseOwner: null, leaseUntil: null })
+    .where('endpointId', '=', endpointId)
+    .where('state', '=', 'pending')
+    .execute();
+}
+
+/** Pending deliveries due now, counted up to `cap` (a backlog of millions costs no more than `cap`). */
+export async function countDueDeliveries(db: Kysely<Database>, now: number, cap: number): Promise<number> {
+  const due = db.selectFrom('webhookDeliveries').select('id').where('state', '=', 'pending').where('nextAttemptAt', '<=', now).limit(cap);
+  const row = await db
+    .selectFrom(due.as('due'))
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

@@ -1,0 +1,115 @@
+/**
+ * The claimed deliveries of one process, waiting for a send slot or being sent: at most
+ * `maxInFlight` sends at once, and `perEndpoint` to one endpoint, in the order they were claimed.
+ * A delivery whose lease would end before its attempt could (`canStart` says no) is dropped
+ * unsent: its lease runs out and a dispatcher claims it again, so no attempt ever runs past its
+ * lease. Nothing here touches the database.
+ */
+import type { ClaimedDelivery, EndpointForSending } from './webhook-dispatch.repository.js';
+
+interface HeldDelivery {
+  delivery: ClaimedDelivery;
+  endpoint: EndpointForSending;
+  owner: string;
+  leaseUntil: number;
+}
+
+export interface SendQueueOptions {
+  maxInFlight: number;
+  perEndpoint: number;
+  canStart(held: HeldDelivery): boolean;
+  /**
+   * Makes the attempt: settles once the receiver's part is over (its slot is then free), with
+   * `recorded`, which settles once the outcome is written (the delivery is then no longer held).
+   */
+  send(held: HeldDelivery): Promise<{ recorded: Promise<void> }>;
+  /** Told after each send, with how many deliveries the process and that endpoint still hold. */
+  sent(held: { total: number; endpoint: number }): void;
+}
+
+export interface SendQueue {
+  add(items: readonly HeldDelivery[]): void;
+  /** Deliveries held (waiting or in flight), in all and for each endpoint that has some. */
+  held(): { total: number; byEndpoint: Map<number, number> };
+  /** Empties the waiting lines (the process stops); answers what was waiting, to be given back. */
+  takeWaiting(): HeldDelivery[];
+  /** Settles once every send in flight has. */
+  drain(): Promise<void>;
+}
+
+export function createSendQueue(options: SendQueueOptions): SendQueue {
+  const waiting = new Map<number, HeldDelivery[]>();
+  const inFlight = new Map<number, number>();
+  /** Sent, not yet recorded. */
+  const recording = new Map<number, number>();
+  const sends = new Set<Promise<void>>();
+  let total = 0;
+  let recordingTotal = 0;
+  let waitingTotal = 0;
+
+  const count = (map: Map<number, number>, id: number, by: number) => {
+    const value = (map.get(id) ?? 0) + by;
+    if (value === 0) map.delete(id);
+    else map.set(id, value);
+  };
+  const heldBy = (endpointId: number) => (waiting.get(endpointId)?.length ?? 0) + (inFlight.get(endpointId) ?? 0) + (recording.get(endpointId) ?? 0);
+  const heldTotal = () => total + waitingTotal + recordingTotal;
+
+  const pump = () => {
+    for (const [endpointId, line] of waiting) {
+      while (line.length > 0 && total < options.maxInFlight && (inFlight.get(endpointId) ?? 0) < options.perEndpoint) {
+        const held = line.shift()!;
+        waitingTotal--;
+        if (options.canStart(held)) start(held);
+      }
+      if (line.length === 0) waiting.delete(endpointId);
+      if (total >= options.maxInFlight) return;
+    }
+  };
+
+  const start = (held: HeldDelivery) => {
+    const endpointId = held.delivery.endpointId;
+    total++;
+    count(inFlight, endpointId, 1);
+    const send = options.send(held).then(async ({ recorded }) => {
+      // The receiver is done with it: its slot goes to the next, while the outcome is written.
+      total--;
+      count(inFlight, endpointId, -1);
+      recordingTotal++;
+      count(recording, endpointId, 1);
+      pump();
+      await recorded;
+      recordingTotal--;
+      count(recording, endpointId, -1);
+      options.sent({ total: heldTotal(), endpoint: heldBy(endpointId) });
+    });
+    sends.add(send);
+    void send.finally(() => sends.delete(send));
+  };
+
+  return {
+    add(items) {
+      for (const item of items) {
+        const line = waiting.get(item.delivery.endpointId);
+        if (line) line.push(item);
+        else waiting.set(item.delivery.endpointId, [item]);
+        waitingTotal++;
+      }
+      pump();
+    },
+    held() {
+      const byEndpoint = new Map<number, number>();
+      for (const id of new Set([...waiting.keys(), ...inFlight.keys(), ...recording.keys()])) byEndpoint.set(id, heldBy(id));
+      return { total: heldTotal(), byEndpoint };
+    },
+    takeWaiting() {
+      const all = [...waiting.values()].flat();
+      waiting.clear();
+      waitingTotal = 0;
+      return all;
+    },
+    async drain() {
+      while (sends.size > 0) await Promise.allSettled([...sends]);
+    },
+  };
+}

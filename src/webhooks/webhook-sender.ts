@@ -1,0 +1,158 @@
+/**
+ * One attempt of a webhook delivery: a POST of the exact payload with the Standard Webhooks
+ * headers, answered within the timeout or not. Nothing here touches the database.
+ *
+ * - Success is any 2xx; redirects are not followed (a 3xx is a failure, as any other status).
+ * - The answer's body is read and thrown away, at most RESPONSE_BODY_CAP bytes, so a receiver
+ *   cannot make the service buffer much; the outcome is known from the status line.
+ * - SSRF: a connection to a host that is not in WEBHOOK_ALLOWED_HOSTS goes through
+ *   `request-filtering-agent`, which checks the address DNS gives at connection time (and an IP
+ *   literal before connecting) and refuses loopback, private, link-local and other non-public
+ *   ones: a name that pointed at a public address when registered may point elsewhere now. Only
+ *   the allowed hosts get a plain agent, and only they may be reached over `http`.
+ */
+import type { LookupFunction } from 'node:net';
+import http from 'node:http';
+import https from 'node:https';
+import { readFileSync } from 'node:fs';
+import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import { signatureHeader } from './webhook-signature.js';
+
+/** The most an attempt waits for its answer (Standard Webhooks' recommendation is 15 s at most). */
+export const SEND_TIMEOUT_MS = 15_000;
+/** The most of an answer's body read before the connection is dropped. */
+const RESPONSE_BODY_CAP = 64 * 1024;
+/** What an attempt refused by the SSRF check records as its error. */
+export const REFUSED_NOT_PUBLIC = 'refused: not a public address';
+
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const USER_AGENT = `animal-store-webhooks/${VERSION}`;
+
+interface WebhookMessage {
+  url: string;
+  /** The `webhook-id` header. */
+  messageId: string;
+  /** The body, exactly as stored. */
+  payload: string;
+  /** The secrets that sign it: the current one, and the previous one during a rotation. */
+  secrets: readonly string[];
+}
+
+export interface AttemptResult {
+  /** The receiver's status, when it answered. */
+  statusCode?: number;
+  /** `Retry-After` of the answer, as sent. */
+  retryAfter?: string;
+  /** Why there is no 2xx status: a short text without secrets (no URL, no header values). */
+  error?: string;
+  /** The SSRF check refused the address. */
+  refused?: boolean;
+  /** The attempt was cut short because the process is stopping: it says nothing of the receiver. */
+  aborted?: boolean;
+  durationMs: number;
+}
+
+export interface SenderOptions {
+  /** Host names and addresses exempt from the SSRF check (config.webhookAllowedHosts). */
+  allowedHosts: readonly string[];
+  timeoutMs: number;
+  /** The clock of `webhook-timestamp`. */
+  now: () => number;
+  /** Tests only: the DNS lookup of every connection (a stub that answers a private address, say). */
+  lookup?: LookupFunction | undefined;
+}
+
+export interface WebhookSender {
+  send(message: WebhookMessage, stop: AbortSignal): Promise<AttemptResult>;
+  /** Closes the idle connections kept for reuse. */
+  close(): void;
+}
+
+export function createWebhookSender(options: SenderOptions): WebhookSender {
+  const agentOptions = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64, timeout: options.timeoutMs };
+  const agents = {
+    allowed: { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) },
+    filtered: { 'http:': new RequestFilteringHttpAgent(agentOptions), 'https:': new RequestFilteringHttpsAgent(agentOptions) },
+  };
+  const allowed = new Set(options.allowedHosts);
+
+  const send = (message: WebhookMessage, stop: AbortSignal): Promise<AttemptResult> => {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    let url: URL;
+    try {
+      url = new URL(message.url);
+    } catch {
+      return Promise.resolve({ error: 'refused: not a valid URL', durationMs: 0 });
+    }
+    // Compared as WEBHOOK_ALLOWED_HOSTS is written: lower case, IPv6 without brackets, no trailing dot.
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+    const isAllowed = allowed.has(host);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isAllowed)) {
+      return Promise.resolve({ error: 'refused: http is only for WEBHOOK_ALLOWED_HOSTS', refused: true, durationMs: 0 });
+    }
+    const timestamp = Math.floor(options.now() / 1000);
+    const body = Buffer.from(message.payload, 'utf8');
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const signal = AbortSignal.any([timeout, stop]);
+    const client = url.protocol === 'https:' ? https : http;
+    return new Promise<AttemptResult>((resolve) => {
+      const request = client.request(
+        url,
+        {
+          method: 'POST',
+          agent: (isAllowed ? agents.allowed : agents.filtered)[url.protocol as 'http:' | 'https:'],
+          signal,
+          ...(options.lookup ? { lookup: options.lookup } : {}),
+          headers: {
+            'content-type': 'application/json',
+            'content-length': body.length,
+            'user-agent': USER_AGENT,
+            'webhook-id': message.messageId,
+            'webhook-timestamp': String(timestamp),
+            'webhook-signature': signatureHeader(message.secrets, { id: message.messageId, timestamp, body: message.payload }),
+          },
+        },
+        (response) => {
+          const statusCode = response.statusCode ?? 0;
+          const retryAfter = response.headers['retry-after'];
+          const ok = statusCode >= 200 && statusCode < 300;
+          resolve({
+            statusCode,
+            ...(retryAfter === undefined ? {} : { retryAfter }),
+            ...(ok ? {} : { error: statusCode >= 300 && statusCode < 400 ? `redirect ${statusCode} not followed` : `answered ${statusCode}` }),
+            durationMs: elapsed(),
+          });
+          let read = 0;
+          response.on('data', (chunk: Buffer) => {
+            read += chunk.length;
+            if (read > RESPONSE_BODY_CAP) response.destroy();
+          });
+          response.on('error', () => {});
+        },
+      );
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        resolve({ ...describeFailure(error, { timedOut: timeout.aborted, stopped: stop.aborted, timeoutMs: options.timeoutMs }), durationMs: elapsed() });
+      });
+      request.end(body);
+    });
+  };
+
+  return {
+    send,
+    close() {
+      for (const agent of [agents.allowed['http:'], agents.allowed['https:'], agents.filtered['http:'], agents.filtered['https:']]) agent.destroy();
+    },
+  };
+}
+
+/** A failed connection or exchange as a short, secret-free error text. */
+function describeFailure(error: NodeJS.ErrnoException, why: { timedOut: boolean; stopped: boolean; timeoutMs: number }): Omit<AttemptResult, 'durationMs'> {
+  if (why.stopped && !why.timedOut) return { error: 'aborted: the service is stopping', aborted: true };
+  if (why.timedOut) return { error: `timeout: no answer within ${why.timeoutMs / 1000} s` };
+  // request-filtering-agent's refusal: "DNS lookup <address>(…) is not allowed. Because, It is private IP address."
+  if (/^DNS lookup .* is not allowed/.test(error.message)) return { error: REFUSED_NOT_PUBLIC, refused: true };
+  if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') return { error: `dns: ${error.code}` };
+  if (error.code !== undefined) return { error: `connection failed: ${error.code}` };
+  return { error: 'connection failed' };
+}

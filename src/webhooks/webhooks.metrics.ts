@@ -1,0 +1,65 @@
+/**
+ * The webhooks' metrics. Counters are this process's (summed over --workers, as every counter is):
+ * - `animal_store_webhook_attempts_total{outcome}`: attempts by outcome: `succeeded` (a 2xx),
+ *   `failed` (any other answer, a timeout, a connection error), `refused` (the address was not
+ *   public at connection time: the SSRF check);
+ * - `animal_store_webhook_deliveries_failed_total`: deliveries given up, their schedule done;
+ * - `animal_store_webhook_endpoints_disabled_total{reason}`: `receiver_gone` (it answered 410) or
+ *   `failing` (every attempt failed for 5 days);
+ * - `animal_store_webhook_events_skipped_total`: events purged before they were fanned out.
+ * `animal_store_webhook_deliveries_due` is read from the database at each scrape (at most
+ * DUE_COUNT_CAP counted), the store's truth whatever process reads it: the sum over workers takes
+ * the largest value.
+ */
+import type { Kysely } from 'kysely';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Database } from '../db/database.js';
+import { countDueDeliveries } from './webhook-dispatch.repository.js';
+
+/** The most due deliveries one scrape counts: the gauge says "at least this many" beyond it. */
+const DUE_COUNT_CAP = 100_000;
+
+const ATTEMPT_OUTCOMES = ['succeeded', 'failed', 'refused'] as const;
+const DISABLE_REASONS = ['receiver_gone', 'failing'] as const;
+
+export interface WebhookMetrics {
+  attempts: Counter<'outcome'>;
+  gaveUp: Counter;
+  endpointsDisabled: Counter<'reason'>;
+  eventsSkipped: Counter;
+}
+
+/** The webhooks' metrics in `registry`, made once per registry (apps built on shared metrics reuse them). */
+export function registerWebhookMetrics(registry: Registry, db: Kysely<Database>, now: () => number): WebhookMetrics {
+  const existing = registry.getSingleMetric('animal_store_webhook_attempts_total');
+  if (existing) {
+    return {
+      attempts: existing as Counter<'outcome'>,
+      gaveUp: registry.getSingleMetric('animal_store_webhook_deliveries_failed_total') as Counter,
+      endpointsDisabled: registry.getSingleMetric('animal_store_webhook_endpoints_disabled_total') as Counter<'reason'>,
+      eventsSkipped: registry.getSingleMetric('animal_store_webhook_events_skipped_total') as Counter,
+    };
+  }
+  const registers = [registry];
+  const attempts = new Counter({ name: 'animal_store_webhook_attempts_total', help: 'Webhook attempts by outcome: succeeded (2xx), failed, refused (not a public address).', labelNames: ['outcome'] as const, registers });
+  for (const outcome of ATTEMPT_OUTCOMES) attempts.inc({ outcome }, 0);
+  const endpointsDisabled = new Counter({ name: 'animal_store_webhook_endpoints_disabled_total', help: 'Webhook endpoints the dispatcher disabled, by reason: receiver_gone (410) or failing (5 days).', labelNames: ['reason'] as const, registers });
+  for (const reason of DISABLE_REASONS) endpointsDisabled.inc({ reason }, 0);
+  new Gauge({
+    name: 'animal_store_webhook_deliveries_due',
+    help: `Webhook deliveries due and not yet sent (read from the database at each scrape, counted up to ${DUE_COUNT_CAP}).`,
+    registers,
+    aggregator: 'max',
+    async collect() {
+      // A database that does not answer leaves the last value for this scrape instead of failing it.
+      const due = await countDueDeliveries(db, now(), DUE_COUNT_CAP).catch(() => undefined);
+      if (due !== undefined) this.set(due);
+    },
+  });
+  return {
+    attempts,
+    gaveUp: new Counter({ name: 'animal_store_webhook_deliveries_failed_total', help: 'Webhook deliveries given up: every attempt of the retry schedule failed.', registers }),
+    endpointsDisabled,
+    eventsSkipped: new Counter({ name: 'animal_store_webhook_events_skipped_total', help: 'Events purged before the dispatcher fanned them out: no endpoint received them.', registers }),
+  };
+}
