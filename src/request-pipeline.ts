@@ -49,7 +49,7 @@ import type { RouteTable } from './http/route-table.js';
 import { registerIdempotency } from './idempotency/idempotency.hooks.js';
 import type { KeyVerifier } from './keys/keys.service.js';
 import type { AppMetrics } from './metrics/metrics.js';
-import { countAnswer } from './metrics/request-metrics.js';
+import { answerCounter } from './metrics/request-metrics.js';
 
 export interface RequestPipelineOptions {
   corsOrigins: CorsOrigins;
@@ -91,9 +91,10 @@ export function registerRequestPipeline(app: FastifyInstance, options: RequestPi
   });
 
   // 6. completion: once the answer has gone out (or the client hung up), the metrics and the log line.
+  const countAnswer = answerCounter(metrics);
   app.addHook('onResponse', (request, reply, done) => {
     logRequest(request, reply, false);
-    countAnswer(metrics, request, reply);
+    countAnswer(request, reply);
     done();
   });
   app.addHook('onRequestAbort', (request, done) => {

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { holdsApiKey } from '../keys/api-key-token.js';
+import { writeAccessLine } from './access-log-line.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -67,18 +68,15 @@ export function logRequest(request: FastifyRequest, reply: FastifyReply, clientA
   if (request.requestLogged) return;
   request.requestLogged = true;
   request.replyToLog = null;
-  request.log.info(
-    {
-      method: request.method,
-      // Keys in it are redacted with every other logged string (app.ts, redactLogFields).
-      url: request.url,
-      route: request.routeOptions.url,
-      statusCode: clientAborted && !reply.raw.headersSent ? null : reply.statusCode,
-      durationMs: Math.round(reply.elapsedTime * 100) / 100,
-      keyId: request.apiKey?.id,
-      keyPrefix: request.apiKey?.prefix,
-      ...(clientAborted ? { clientAborted } : {}),
-    },
-    'request',
-  );
+  const key = request.apiKey;
+  writeAccessLine(request.log, {
+    method: request.method,
+    url: request.url,
+    route: request.routeOptions.url,
+    statusCode: clientAborted && !reply.raw.headersSent ? null : reply.statusCode,
+    durationMs: Math.round(reply.elapsedTime * 100) / 100,
+    keyId: key?.id,
+    keyPrefix: key?.prefix,
+    clientAborted,
+  });
 }

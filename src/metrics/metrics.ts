@@ -15,6 +15,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DialectName, PoolStats } from '../db/create-db.js';
 import { droppedStdoutLogLines } from '../log-destination.js';
+import { Tallies } from './tallies.js';
 
 /** Distinct key ids kept as labels of deprecated calls per operation; later ones count under `other`. */
 export const MAX_KEY_ID_LABELS = 100;
@@ -34,6 +35,12 @@ export interface AppMetrics {
   /** The service's own metrics; another module adds one with `registers: [metrics.registry]`. */
   registry: Registry;
   requests: Counter<'operation' | 'status'>;
+  /**
+   * The tally of answers of one operation with one status: each call counts one answer into
+   * `requests`, without prom-client's hashing of a labels object per answer (the tallies are
+   * added to the counter when it is read). One tally per operation and status, made once.
+   */
+  countAnswerOf(operation: string, status: number): () => void;
   duration: Histogram<'method' | 'route'>;
   rateLimited: Counter<'operation'>;
   /** Counts a call of a deprecated operation by the key that made it (capped, see MAX_KEY_ID_LABELS). */
@@ -50,12 +57,19 @@ export function createMetrics(options: MetricsOptions): AppMetrics {
   const registry = new Registry();
   const registers = [registry];
 
+  // Answers per operation and status; bounded by the service's operations times the statuses it
+  // answers with (both its own, whatever clients send).
+  const answerTallies = new Tallies<'operation' | 'status'>();
   const requests = new Counter({
     name: 'animal_store_http_requests_total',
     help: 'Requests answered, by operation (the OpenAPI operationId, else the route, else unmatched or cors_preflight) and status.',
     labelNames: ['operation', 'status'] as const,
     registers,
+    collect() {
+      answerTallies.addTo(this);
+    },
   });
+  const countAnswerOf = (operation: string, status: number) => answerTallies.of(`${operation} ${status}`, { operation, status });
   const duration = new Histogram({
     name: 'animal_store_http_request_duration_seconds',
     help: 'Time from the request arriving to the answer sent, by method and route pattern (unmatched for unknown paths).',
@@ -69,11 +83,16 @@ export function createMetrics(options: MetricsOptions): AppMetrics {
     labelNames: ['operation'] as const,
     registers,
   });
-  const deprecatedCalls = new Counter({
+  // Bounded as the labels are: operations times MAX_KEY_ID_LABELS + 1.
+  const deprecatedTallies = new Tallies<'operation' | 'key_id'>();
+  new Counter({
     name: 'animal_store_deprecated_calls_total',
     help: `Calls of deprecated operations, by operation and API key id (the first ${MAX_KEY_ID_LABELS} key ids per operation in this process; later ones under key_id="${OVERFLOW_KEY_ID}").`,
     labelNames: ['operation', 'key_id'] as const,
     registers,
+    collect() {
+      deprecatedTallies.addTo(this);
+    },
   });
   new Counter({
     name: 'animal_store_log_lines_dropped_total',
@@ -122,13 +141,14 @@ export function createMetrics(options: MetricsOptions): AppMetrics {
       if (seen.size < MAX_KEY_ID_LABELS) seen.add(label);
       else label = OVERFLOW_KEY_ID;
     }
-    deprecatedCalls.inc({ operation, key_id: label });
+    deprecatedTallies.of(`${operation} ${label}`, { operation, key_id: label })();
   };
 
   const registries = () => [registry, processRegistry()];
   return {
     registry,
     requests,
+    countAnswerOf,
     duration,
     rateLimited,
     countDeprecatedCall,

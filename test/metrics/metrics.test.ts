@@ -163,3 +163,25 @@ describe('deprecated calls by key id', () => {
     assert.equal(sampleValue(text, 'animal_store_deprecated_calls_total', { operation: 'getPet', key_id: 'other' }), 6);
   });
 });
+
+describe('request counts between scrapes', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp('sqlite');
+  });
+  after(() => t.close());
+
+  const listPetsCount = async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/metrics' });
+    assert.equal(response.statusCode, 200);
+    return sampleValue(response.body, 'animal_store_http_requests_total', { operation: 'listPets', status: '200' });
+  };
+
+  it('scraped again > counts each answer once, whatever the scrapes between', async () => {
+    for (let i = 0; i < 3; i++) assert.equal((await t.app.inject({ method: 'GET', url: '/v1/pets', headers: t.auth })).statusCode, 200);
+    assert.equal(await listPetsCount(), 3);
+    assert.equal(await listPetsCount(), 3);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/v1/pets', headers: t.auth })).statusCode, 200);
+    assert.equal(await listPetsCount(), 4);
+  });
+});
