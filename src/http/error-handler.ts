@@ -82,7 +82,16 @@ export function writeRawError(socket: Duplex, appError: AppError, requestId: str
   );
 }
 
+/** The error code each refused reply was answered with, for the completion step's metrics (two codes share 429). */
+const answeredCodes = new WeakMap<FastifyReply, string>();
+
+/** The `code` of the Error body this reply carries; undefined when it is not an error answered here. */
+export function errorCodeOf(reply: FastifyReply): string | undefined {
+  return answeredCodes.get(reply);
+}
+
 function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+  answeredCodes.set(reply, error.code);
   const body: { code: string; message: string; status: number; details?: ErrorDetail[] } = {
     code: error.code,
     message: error.message,

@@ -1,8 +1,8 @@
 /**
  * Counts one answer into the metrics (metrics.ts), called by the completion phase of
  * request-pipeline.ts after the answer has gone out. Rate-limit refusals are recognised by their
- * status: errors.ts gives 429 to `rate_limited` alone (a test holds it so), so the rate limiter
- * itself knows nothing of metrics.
+ * status and code: 429 is `rate_limited`'s and `too_many_streams`' (errors.ts), so the code the error
+ * handler answered with tells them apart, and the rate limiter itself knows nothing of metrics.
  *
  * Cheap per request (issue 16, third pass, docs/performance.md): prom-client joins and hashes a
  * labels object at every `inc` and `observe`. A route's labels are worked out once, its answers
@@ -13,6 +13,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES } from '../errors.js';
+import { errorCodeOf } from '../http/error-handler.js';
 import { operationOf } from '../http/operation-label.js';
 import type { AppMetrics } from './metrics.js';
 
@@ -59,7 +60,7 @@ export function answerCounter(metrics: AppMetrics): CountAnswer {
       if (route.durations.size < MAX_PER_ROUTE) route.durations.set(method, duration);
     }
     duration.observe(reply.elapsedTime / 1000);
-    if (status === RATE_LIMITED_STATUS) metrics.rateLimited.inc({ operation });
+    if (status === RATE_LIMITED_STATUS && errorCodeOf(reply) === 'rate_limited') metrics.rateLimited.inc({ operation });
     if (route.deprecated && request.apiKey) metrics.countDeprecatedCall(operation, request.apiKey.id);
   };
 }
@@ -69,5 +70,5 @@ function countUnrouted(metrics: AppMetrics, request: FastifyRequest, reply: Fast
   const operation = operationOf(request);
   metrics.countAnswerOf(operation, reply.statusCode)();
   metrics.duration.observe({ method: request.method, route: 'unmatched' }, reply.elapsedTime / 1000);
-  if (reply.statusCode === RATE_LIMITED_STATUS) metrics.rateLimited.inc({ operation });
+  if (reply.statusCode === RATE_LIMITED_STATUS && errorCodeOf(reply) === 'rate_limited') metrics.rateLimited.inc({ operation });
 }
