@@ -222,10 +222,10 @@ export function parseByteSize(raw: string): number | undefined {
 }
 
 /** Most attempts a webhook delivery may get, and the longest wait before one (a week). */
-export const WEBHOOK_RETRY_SCHEDULE_LIMITS = { attempts: 20, maxSeconds: 604_800 } as const;
+const WEBHOOK_RETRY_SCHEDULE_LIMITS = { attempts: 20, maxSeconds: 604_800 } as const;
 
 /** WEBHOOK_ALLOWED_HOSTS: comma-separated host names or IP addresses (IPv6 with or without brackets). */
-export function parseWebhookAllowedHosts(raw: string): { hosts: string[] } | { problem: string } {
+function parseWebhookAllowedHosts(raw: string): { hosts: string[] } | { problem: string } {
   if (raw === '') return { hosts: [] };
   const hosts = raw.split(',').map((part) => part.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1'));
   const bad = hosts.filter((host) => !/^[a-z0-9]([a-z0-9.-]{0,252})$/.test(host) && !/^[0-9a-f:.]{2,45}$/.test(host));
@@ -234,7 +234,7 @@ export function parseWebhookAllowedHosts(raw: string): { hosts: string[] } | { p
 }
 
 /** WEBHOOK_RETRY_SCHEDULE: comma-separated whole seconds, one per attempt, the first before the first attempt. */
-export function parseRetrySchedule(raw: string): { seconds: number[] } | { problem: string } {
+function parseRetrySchedule(raw: string): { seconds: number[] } | { problem: string } {
   const parts = raw.split(',').map((part) => part.trim());
   const { attempts, maxSeconds } = WEBHOOK_RETRY_SCHEDULE_LIMITS;
   if (parts.length > attempts || !parts.every((part) => /^\d{1,7}$/.test(part) && Number(part) <= maxSeconds)) {
