@@ -27,4 +27,6 @@ export const SAMPLE_STORE = {
   webhookEndpointToRead: 1,
   /** Another webhook endpoint: deleteWebhookEndpoint removes it. */
   webhookEndpointToRemove: 2,
+  /** A delivery of the first endpoint (its test message): retryWebhookDelivery sends it again. */
+  webhookDeliveryToRetry: 1,
 } as const;

@@ -4344,7 +4344,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Identifier of the webhook endpoint. */
+                /**
+                 * @description Identifier of the webhook endpoint.
+                 * @example 1
+                 */
                 endpointId: number;
             };
             cookie?: never;
@@ -4484,9 +4487,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the webhook endpoint. */
+                /**
+                 * @description Identifier of the webhook endpoint.
+                 * @example 1
+                 */
                 endpointId: number;
-                /** @description Identifier of the delivery. */
+                /**
+                 * @description Identifier of the delivery.
+                 * @example 1
+                 */
                 deliveryId: number;
             };
             cookie?: never;
@@ -4639,7 +4648,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the webhook endpoint. */
+                /**
+                 * @description Identifier of the webhook endpoint.
+                 * @example 1
+                 */
                 endpointId: number;
             };
             cookie?: never;

@@ -1,5 +1,6 @@
 /** The webhook deliveries and the `webhook.test` message as TypeBox schemas: requests, responses and the OpenAPI document. */
 import { type Static, Type } from '@sinclair/typebox';
+import { SAMPLE_STORE } from '../docs-examples.js';
 import type { WebhookDeliveryState } from '../db/database.js';
 import { pageLimitSchema } from '../pagination/page-size.js';
 import { MAX_EXACT_INTEGER } from '../pets/pets.schemas.js';
@@ -86,7 +87,9 @@ export const ListDeliveriesQuerySchema = Type.Object(
 );
 export type ListDeliveriesQuery = Static<typeof ListDeliveriesQuerySchema>;
 
-// No examples: the sample store of /docs has no webhook endpoint a "Try it out" could name.
-const idParam = (description: string) => Type.Integer({ format: 'int64', minimum: 1, maximum: MAX_EXACT_INTEGER, description });
-export const EndpointParamsSchema = Type.Object({ endpointId: idParam('Identifier of the webhook endpoint.') });
-export const DeliveryParamsSchema = Type.Object({ endpointId: idParam('Identifier of the webhook endpoint.'), deliveryId: idParam('Identifier of the delivery.') });
+// The examples name the sample store's endpoint and delivery (docs-examples.ts), so /docs' "Try it out" works as shown.
+export const EndpointParamsSchema = Type.Object({ endpointId: int64('Identifier of the webhook endpoint.', SAMPLE_STORE.webhookEndpointToRead) });
+export const DeliveryParamsSchema = Type.Object({
+  endpointId: int64('Identifier of the webhook endpoint.', SAMPLE_STORE.webhookEndpointToRead),
+  deliveryId: int64('Identifier of the delivery.', SAMPLE_STORE.webhookDeliveryToRetry),
+});

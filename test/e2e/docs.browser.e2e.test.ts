@@ -97,6 +97,9 @@ async function seedSampleStore(apiBase: string, key: string): Promise<void> {
     const endpoint = await call('POST', '/webhook-endpoints', { url: 'https://hooks.docs-test.invalid/events', events: ['pet.*'] });
     assert.equal(endpoint.id, id, 'the sample store needs a fresh database');
   }
+  // The delivery retryWebhookDelivery names: the first endpoint's test message.
+  const delivery = await call('POST', `/webhook-endpoints/${SAMPLE_STORE.webhookEndpointToRead}/test`);
+  assert.equal(delivery.id, SAMPLE_STORE.webhookDeliveryToRetry, 'the sample store needs a fresh database');
 }
 
 describe('/docs in a real browser', () => {
