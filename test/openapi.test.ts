@@ -69,6 +69,9 @@ describe('openapi.json', () => {
       updateWebhookEndpoint: { endpointId: SAMPLE_STORE.webhookEndpointToRead },
       deleteWebhookEndpoint: { endpointId: SAMPLE_STORE.webhookEndpointToRemove },
       rotateWebhookEndpointSecret: { endpointId: SAMPLE_STORE.webhookEndpointToRead },
+      listWebhookDeliveries: { endpointId: SAMPLE_STORE.webhookEndpointToRead },
+      retryWebhookDelivery: { endpointId: SAMPLE_STORE.webhookEndpointToRead, deliveryId: SAMPLE_STORE.webhookDeliveryToRetry },
+      testWebhookEndpoint: { endpointId: SAMPLE_STORE.webhookEndpointToRead },
     });
     assert.deepEqual(document.components.schemas.NewOrder.examples, [{ petId: SAMPLE_STORE.petToOrder }]);
     assert.deepEqual(document.components.schemas.PetPatch.examples[0], { status: 'sold' });
