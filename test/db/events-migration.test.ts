@@ -4,49 +4,36 @@
  * on without them; the ids never go back after a purge (AUTOINCREMENT, an identity).
  */
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
-import { createDb, type DbHandle } from '../../src/db/create-db.js';
+import { it } from 'node:test';
 import { migrateToLatest, migrateUpTo } from '../../src/db/migrate.js';
 import * as events from '../../src/db/migrations/2026-11-27T02-events.js';
 import { createPet, updatePet } from '../../src/pets/pets.service.js';
-import { ALL_DIALECTS, createEmptyDatabaseUrl, describeOnDialect } from '../helpers/test-db.js';
+import { describeMigration } from '../helpers/test-db.js';
 
-for (const dialect of ALL_DIALECTS) {
-  describeOnDialect(dialect, `migration 2026-11-27T02-events on ${dialect}`, {}, () => {
-    let place: { url: string; remove(): Promise<void> };
-    let handle: DbHandle;
-    before(async () => {
-      place = await createEmptyDatabaseUrl(dialect);
-      handle = createDb(place.url, { poolMax: 1 });
-    });
-    after(async () => {
-      await handle.close();
-      await place.remove();
-    });
+describeMigration('2026-11-27T02-events', { poolMax: 1 }, (_dialect, empty) => {
 
-    const stored = () => handle.db.selectFrom('events').select(['id', 'type', 'changed']).orderBy('id').execute();
+  const stored = () => empty.db.selectFrom('events').select(['id', 'type', 'changed']).orderBy('id').execute();
 
-    it('on a store with pets > records their changes from then on; down removes table and triggers; ids are never reused after a purge', async () => {
-      await migrateUpTo(handle.db, '2026-11-27T01-drop-key-prefix-index');
-      const old = await createPet(handle.db, { name: 'Old', categoryId: 1 });
-      assert.ok((await migrateToLatest(handle.db)).includes('2026-11-27T02-events'));
-      assert.deepEqual(await stored(), []);
-      await updatePet(handle.db, old.pet.id, { status: 'sold' });
-      const [first] = await stored();
-      assert.deepEqual({ type: first!.type, changed: first!.changed }, { type: 'pet.updated', changed: '["status"]' });
+  it('on a store with pets > records their changes from then on; down removes table and triggers; ids are never reused after a purge', async () => {
+    await migrateUpTo(empty.db, '2026-11-27T01-drop-key-prefix-index');
+    const old = await createPet(empty.db, { name: 'Old', categoryId: 1 });
+    assert.ok((await migrateToLatest(empty.db)).includes('2026-11-27T02-events'));
+    assert.deepEqual(await stored(), []);
+    await updatePet(empty.db, old.pet.id, { status: 'sold' });
+    const [first] = await stored();
+    assert.deepEqual({ type: first!.type, changed: first!.changed }, { type: 'pet.updated', changed: '["status"]' });
 
-      // A purge of every event, then a new one: its id is above the purged ones.
-      await handle.db.deleteFrom('events').execute();
-      await createPet(handle.db, { name: 'New', categoryId: 1 });
-      const [next] = await stored();
-      assert.ok(next!.id > first!.id, `id ${next!.id} reused after purging ${first!.id}`);
+    // A purge of every event, then a new one: its id is above the purged ones.
+    await empty.db.deleteFrom('events').execute();
+    await createPet(empty.db, { name: 'New', categoryId: 1 });
+    const [next] = await stored();
+    assert.ok(next!.id > first!.id, `id ${next!.id} reused after purging ${first!.id}`);
 
-      await events.down(handle.db);
-      await createPet(handle.db, { name: 'Without', categoryId: 1 });
-      await assert.rejects(stored());
-      await events.up(handle.db);
-      await createPet(handle.db, { name: 'Again', categoryId: 1 });
-      assert.deepEqual((await stored()).map((event) => event.type), ['pet.created']);
-    });
+    await events.down(empty.db);
+    await createPet(empty.db, { name: 'Without', categoryId: 1 });
+    await assert.rejects(stored());
+    await events.up(empty.db);
+    await createPet(empty.db, { name: 'Again', categoryId: 1 });
+    assert.deepEqual((await stored()).map((event) => event.type), ['pet.created']);
   });
-}
+});

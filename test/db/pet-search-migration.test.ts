@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import { type Kysely, Migrator, sql } from 'kysely';
-import { createDb, type DbHandle } from '../../src/db/create-db.js';
 import { currentSchemaOf } from '../../src/db/dialect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import * as initial from '../../src/db/migrations/2026-11-25T00-initial.js';
 import { petNameKey } from '../../src/pets/pet-name-key.js';
-import { createEmptyDatabaseUrl, ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
+import { describeMigration } from '../helpers/test-db.js';
 
 /** Brings an empty database to the schema of the first release only, as an existing store has it. */
 async function migrateToFirstRelease(db: Kysely<any>): Promise<void> {
@@ -22,40 +21,28 @@ async function migrateToFirstRelease(db: Kysely<any>): Promise<void> {
 
 const NAMES = ['Ñandú', 'Straße', 'Ｒｅｘ', 'Ελένη', 'ΟΔΟΣ', '🐈 Tom', 'İris', 'plain'];
 
-for (const dialect of ALL_DIALECTS) {
-  describeOnDialect(dialect, `migration 2026-11-26T03-pet-search on ${dialect}`, {}, () => {
-    let place: { url: string; remove(): Promise<void> };
-    let handle: DbHandle;
-    before(async () => {
-      place = await createEmptyDatabaseUrl(dialect);
-      handle = createDb(place.url);
-    });
-    after(async () => {
-      await handle.close();
-      await place.remove();
-    });
+describeMigration('2026-11-26T03-pet-search', {}, (dialect, empty) => {
 
-    it('on a store with pets > fills in every name key as the service computes it, across batches', async () => {
-      await migrateToFirstRelease(handle.db);
-      // More rows than one backfill batch, written as the first release wrote them (no key).
-      const rows = Array.from({ length: 600 }, (_, i) => ({ name: `${NAMES[i % NAMES.length]} ${i}`, category_id: 1, status: 'available', created_at: 0 }));
-      for (let i = 0; i < rows.length; i += 100) await (handle.db as Kysely<any>).withoutPlugins().insertInto('pets').values(rows.slice(i, i + 100)).execute();
+  it('on a store with pets > fills in every name key as the service computes it, across batches', async () => {
+    await migrateToFirstRelease(empty.db);
+    // More rows than one backfill batch, written as the first release wrote them (no key).
+    const rows = Array.from({ length: 600 }, (_, i) => ({ name: `${NAMES[i % NAMES.length]} ${i}`, category_id: 1, status: 'available', created_at: 0 }));
+    for (let i = 0; i < rows.length; i += 100) await (empty.db as Kysely<any>).withoutPlugins().insertInto('pets').values(rows.slice(i, i + 100)).execute();
 
-      await migrateToLatest(handle.db);
+    await migrateToLatest(empty.db);
 
-      const stored = await handle.db.selectFrom('pets').select(['name', 'nameKey']).orderBy('id').execute();
-      assert.equal(stored.length, 600);
-      for (const row of stored) assert.equal(row.nameKey, petNameKey(row.name), row.name);
-      assert.equal(stored.filter((row) => row.nameKey.startsWith('strasse')).length, 75);
-    });
-
-    if (dialect === 'postgres') {
-      it('on postgres > compares name keys in the "C" collation, code-point order whatever the database locale', async () => {
-        const { rows } = await sql<{ collation: string | null }>`
-          select collation_name as collation from information_schema.columns
-          where table_schema = current_schema() and table_name = 'pets' and column_name = 'name_key'`.execute(handle.db);
-        assert.deepEqual(rows, [{ collation: 'C' }]);
-      });
-    }
+    const stored = await empty.db.selectFrom('pets').select(['name', 'nameKey']).orderBy('id').execute();
+    assert.equal(stored.length, 600);
+    for (const row of stored) assert.equal(row.nameKey, petNameKey(row.name), row.name);
+    assert.equal(stored.filter((row) => row.nameKey.startsWith('strasse')).length, 75);
   });
-}
+
+  if (dialect === 'postgres') {
+    it('on postgres > compares name keys in the "C" collation, code-point order whatever the database locale', async () => {
+      const { rows } = await sql<{ collation: string | null }>`
+        select collation_name as collation from information_schema.columns
+        where table_schema = current_schema() and table_name = 'pets' and column_name = 'name_key'`.execute(empty.db);
+      assert.deepEqual(rows, [{ collation: 'C' }]);
+    });
+  }
+});

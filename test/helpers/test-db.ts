@@ -6,11 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it, type TestOptions } from 'node:test';
+import { after, before, describe, it, type TestOptions } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import pg from 'pg';
 import { createDb, type DbHandle, type DialectName } from '../../src/db/create-db.js';
+import type { Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 
 /** The dialects every component test runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
@@ -45,6 +46,33 @@ export function describeOnPostgres(name: string, options: TestOptions, body: () 
 export function describeOnDialect(dialect: DialectName, name: string, options: TestOptions, body: () => void): void {
   if (dialect === 'postgres') describeOnPostgres(name, options, body);
   else describe(name, options, body);
+}
+
+/**
+ * A migration's suite, once per dialect: its tests share one empty database (no migration
+ * applied yet), opened before them and removed after them. `empty.db` is valid inside the tests.
+ */
+export function describeMigration(migration: string, options: { poolMax?: number }, body: (dialect: DialectName, empty: { readonly db: Kysely<Database> }) => void): void {
+  for (const dialect of ALL_DIALECTS) {
+    describeOnDialect(dialect, `migration ${migration} on ${dialect}`, {}, () => {
+      let place: { url: string; remove(): Promise<void> } | undefined;
+      let handle: DbHandle | undefined;
+      before(async () => {
+        place = await createEmptyDatabaseUrl(dialect);
+        handle = createDb(place.url, options);
+      });
+      after(async () => {
+        await handle?.close();
+        await place?.remove();
+      });
+      body(dialect, {
+        get db() {
+          if (!handle) throw new Error('empty.db is read inside a test, once the suite has started');
+          return handle.db;
+        },
+      });
+    });
+  }
 }
 
 export interface TestDatabase extends DbHandle {
