@@ -6,16 +6,10 @@
  * client does; `crypto.subtle.verify` compares the signature in constant time.
  */
 import type { Event } from './events.js';
+import type { components } from './openapi.js';
 
-/**
- * The body of `POST /v1/webhook-endpoints/{id}/test`: signed and sent like an event, no event of the feed.
- * Written here until openapi.json describes it (then: the generated `WebhookTestEvent`).
- */
-export interface WebhookTestEvent {
-  type: 'webhook.test';
-  occurredAt: string;
-  data: { endpointId: number; message: string };
-}
+/** The body of `POST /v1/webhook-endpoints/{id}/test`: signed and sent like an event, no event of the feed. */
+export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
 
 /** What a delivery carries: an Event of the feed, or a test message. */
 export type WebhookPayload = Event | WebhookTestEvent;
