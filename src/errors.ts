@@ -26,6 +26,8 @@ export const ERROR_CODES = {
   order_state_conflict: { status: 409, description: 'The order is not in a status this action applies to (approve a placed order, deliver an approved one, cancel an open one). The message names its status.' },
   pet_has_open_order: { status: 409, description: 'The pet has an open (placed or approved) order: its status follows the order and it cannot be removed until the order is delivered or cancelled.' },
   pet_sold_by_order: { status: 409, description: 'The pet was sold by a delivered order: its status stays sold.' },
+  webhook_endpoint_disabled: { status: 409, description: 'The webhook endpoint is disabled: nothing is sent to it. Enable it first (PATCH `status` `enabled`), then test it or retry the delivery.' },
+  webhook_delivery_in_flight: { status: 409, description: 'An attempt of this delivery is being sent now (its dispatcher holds it); retry it by hand after that attempt ends.' },
   webhook_endpoint_limit: { status: 409, description: `The store has ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints, the most it may have: remove one before adding another.` },
   idempotency_key_in_use: { status: 409, description: 'A request with this Idempotency-Key is still running; retry after the Retry-After delay to get its answer.' },
   cursor_expired: { status: 410, description: `Events after the cursor's position were purged (events are kept EVENT_RETENTION_DAYS, ${CONFIG_DEFAULTS.EVENT_RETENTION_DAYS} by default): the reader missed some. An old cursor that missed nothing stays valid.` },

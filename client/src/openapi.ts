@@ -340,9 +340,9 @@ export interface paths {
          *
          *     Changes a webhook endpoint with a JSON Merge Patch (RFC 7396), as `application/merge-patch+json` (or `application/json`): `url`, `events`, `description` (`null` removes it), `status`. Answers the endpoint as it now is, never its secret.
          *
-         *     **Who answers for what it receives.** A patch that sets `url` or `events` sets `allowedTypes` again from what this request's key may read of the endpoint's `events`: a key cannot point an endpoint that receives what it may not read at a URL of its choosing. A patch of `description` or `status` alone leaves `allowedTypes` as it was.
+         *     **Who answers for what it receives.** A patch that sets `url` or `events` sets `allowedTypes` again from what this request's key may read of the endpoint's `events` (a key reading pets only that sets the `url` of an endpoint receiving `pet.*` and `order.*` leaves it receiving pet events only; one that may read none of its `events` gets 403 `insufficient_scope`): a key cannot point an endpoint that receives what it may not read at a URL of its choosing. In the same change, the endpoint's pending deliveries of types it no longer receives become `failed`, unsent (test messages stay pending). A patch of `description` or `status` alone leaves `allowedTypes` as it was.
          *
-         *     **Status.** `disabled` stops deliveries; `enabled` starts them again and clears `disabledReason` and the endpoint's run of failures.
+         *     **Status.** `disabled` stops deliveries: its pending ones become `failed` at once, as when the service disables an endpoint, and `test` or a retry by hand answers 409 `webhook_endpoint_disabled`. `enabled` starts deliveries again for the events that come after it, and clears `disabledReason` and the endpoint's run of failures; it revives no failed delivery: events of the time it was disabled are not sent (retry them by hand once it is enabled).
          *
          *     **Which URLs are accepted.** An absolute `https` URL of at most 2048 characters, any port, without user name or password (the signature authenticates the sender) and without fragment. Its host must be public: an IP address that is loopback, private, link-local, unique-local, carrier-grade NAT, multicast, unspecified, reserved or otherwise not public unicast (IPv4-mapped IPv6 addresses included) is refused, and so is a name that resolves to any such address. A name that does not resolve (yet), or whose lookup takes more than 2 s, is accepted: every delivery checks the address it connects to again. The hosts the operator lists in `WEBHOOK_ALLOWED_HOSTS` (none by default) are exempt from the address check and may use `http` too. A refused URL answers 400 `validation_failed` naming `body.url` and why.
          *
@@ -418,7 +418,9 @@ export interface paths {
          * Send a delivery again now
          * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
          *
-         *     Sends the delivery again now, whatever its state (a failed one, a succeeded one, a pending one waiting for its next attempt), with the same `webhook-id` and body. It becomes `pending`, due now; answers 202 with it before it is sent. A delivery whose retry schedule was done gets one more attempt. An attempt already in flight finishes first.
+         *     Sends the delivery again now, whatever its state (a failed one, a succeeded one, a pending one waiting for its next attempt), with the same `webhook-id` and body. It becomes `pending`, due now; answers 202 with it before it is sent. A delivery whose retry schedule was done gets one more attempt.
+         *
+         *     **Refused.** 403 `insufficient_scope` when this request's key may not read the delivery's event type (`pets:read` for a pet event, `orders:read` for an order event; a `webhook.test` needs neither), or when the endpoint no longer receives that type (its `allowedTypes` were narrowed since, by a change of its `url` or `events`); the challenge names the scope. 409 `webhook_endpoint_disabled` when the endpoint is disabled: enable it first. 409 `webhook_delivery_in_flight` while an attempt of this delivery is being sent (its dispatcher holds it): retry after that attempt ends (its outcome shows in the deliveries); an attempt whose dispatcher died does not hold it past its lease.
          *
          *     **Requires scope `webhooks:write`** (add, change and remove webhook endpoints); a key without it gets 403 `insufficient_scope`.
          */
@@ -442,7 +444,7 @@ export interface paths {
          * Send a test message to a webhook endpoint
          * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
          *
-         *     Sends a `webhook.test` message to the endpoint now (see the `webhook.test` entry of the document's `webhooks`), signed like every delivery, under a `webhook-id` of its own, so an integrator can check a receiver. Answers 202 with the delivery before it is sent; its attempts show in the endpoint's deliveries. Like any delivery it is retried on failure, and it is sent only while the endpoint is enabled.
+         *     Sends a `webhook.test` message to the endpoint now (see the `webhook.test` entry of the document's `webhooks`), signed like every delivery, under a `webhook-id` of its own, so an integrator can check a receiver. Answers 202 with the delivery before it is sent; its attempts show in the endpoint's deliveries. Like any delivery it is retried on failure. A disabled endpoint answers 409 `webhook_endpoint_disabled` (nothing would send it): enable it first.
          *
          *     **Requires scope `webhooks:write`** (add, change and remove webhook endpoints); a key without it gets 403 `insufficient_scope`.
          */
@@ -1035,6 +1037,8 @@ export interface components {
              *     - `order_state_conflict` (409): The order is not in a status this action applies to (approve a placed order, deliver an approved one, cancel an open one). The message names its status.
              *     - `pet_has_open_order` (409): The pet has an open (placed or approved) order: its status follows the order and it cannot be removed until the order is delivered or cancelled.
              *     - `pet_sold_by_order` (409): The pet was sold by a delivered order: its status stays sold.
+             *     - `webhook_endpoint_disabled` (409): The webhook endpoint is disabled: nothing is sent to it. Enable it first (PATCH `status` `enabled`), then test it or retry the delivery.
+             *     - `webhook_delivery_in_flight` (409): An attempt of this delivery is being sent now (its dispatcher holds it); retry it by hand after that attempt ends.
              *     - `webhook_endpoint_limit` (409): The store has 100 webhook endpoints, the most it may have: remove one before adding another.
              *     - `idempotency_key_in_use` (409): A request with this Idempotency-Key is still running; retry after the Retry-After delay to get its answer.
              *     - `cursor_expired` (410): Events after the cursor's position were purged (events are kept EVENT_RETENTION_DAYS, 30 by default): the reader missed some. An old cursor that missed nothing stays valid.
@@ -1051,7 +1055,7 @@ export interface components {
              *     - `service_unavailable` (503): The database cannot be reached, is locked, or did not answer in time, or a change kept colliding with concurrent ones; retry after the Retry-After delay. On a write, the write may or may not have happened.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "bad_request" | "invalid_idempotency_key" | "unauthorized" | "insufficient_scope" | "pet_not_found" | "order_not_found" | "webhook_endpoint_not_found" | "webhook_delivery_not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "pet_not_available" | "order_state_conflict" | "pet_has_open_order" | "pet_sold_by_order" | "webhook_endpoint_limit" | "idempotency_key_in_use" | "cursor_expired" | "operation_removed" | "precondition_failed" | "idempotency_key_reused" | "expectation_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "too_many_streams" | "internal_error" | "service_unavailable";
+            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "bad_request" | "invalid_idempotency_key" | "unauthorized" | "insufficient_scope" | "pet_not_found" | "order_not_found" | "webhook_endpoint_not_found" | "webhook_delivery_not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "pet_not_available" | "order_state_conflict" | "pet_has_open_order" | "pet_sold_by_order" | "webhook_endpoint_disabled" | "webhook_delivery_in_flight" | "webhook_endpoint_limit" | "idempotency_key_in_use" | "cursor_expired" | "operation_removed" | "precondition_failed" | "idempotency_key_reused" | "expectation_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "too_many_streams" | "internal_error" | "service_unavailable";
             /** @description Human-readable description; it names the offending field when there is one. Wording may change. */
             message: string;
             /** @description The HTTP status code of the response. */
@@ -4545,7 +4549,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs (see its security requirement). Codes: `insufficient_scope`. */
+            /** @description The key lacks `webhooks:write`, or may not read the delivery's event type (`pets:read` for a pet event, `orders:read` for an order event), or the endpoint no longer receives that type (its `allowedTypes`); `webhook.test` needs neither. Codes: `insufficient_scope`. */
             403: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -4564,6 +4568,21 @@ export interface operations {
             };
             /** @description No webhook endpoint has this id, or it has no delivery with this id. Codes: `webhook_endpoint_not_found`, `webhook_delivery_not_found`. */
             404: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The endpoint is disabled (`webhook_endpoint_disabled`): enable it first with `PATCH` `{"status": "enabled"}`. Or an attempt of this delivery is being sent now (`webhook_delivery_in_flight`): retry after it ends. Codes: `webhook_endpoint_disabled`, `webhook_delivery_in_flight`. */
+            409: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;
@@ -4720,6 +4739,21 @@ export interface operations {
             };
             /** @description No webhook endpoint has this id. Codes: `webhook_endpoint_not_found`. */
             404: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The endpoint is disabled (`webhook_endpoint_disabled`): enable it first with `PATCH` `{"status": "enabled"}`. Codes: `webhook_endpoint_disabled`. */
+            409: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;

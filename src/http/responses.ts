@@ -61,6 +61,8 @@ const EXAMPLES: Record<ErrorCode, string> = {
   webhook_endpoint_not_found: 'no webhook endpoint has id 1',
   webhook_endpoint_limit: `the store has ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints, the most it may have; remove one first`,
   webhook_delivery_not_found: 'webhook endpoint 1 has no delivery 12',
+  webhook_endpoint_disabled: 'webhook endpoint 1 is disabled: nothing is sent to it; enable it first (PATCH status enabled)',
+  webhook_delivery_in_flight: 'an attempt of delivery 12 is being sent now; retry after it ends',
   route_not_found: 'no operation at GET /v1/animals',
   method_not_allowed: 'DELETE is not allowed on /v1/pets; allowed: GET, HEAD, POST',
   cursor_expired: CURSOR_EXPIRED_MESSAGE,

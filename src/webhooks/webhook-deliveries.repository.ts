@@ -1,7 +1,7 @@
 /** SQL of the deliveries' routes: an endpoint's deliveries with their last attempts, a retry by hand, a test message. */
 import { type Kysely, sql } from 'kysely';
 import type { Database, NewWebhookDeliveryRow, WebhookAttemptRow, WebhookDeliveryRow, WebhookDeliveryState } from '../db/database.js';
-import { idIn, idListParameter, singleWrite } from '../db/dialect.js';
+import { idIn, idListParameter } from '../db/dialect.js';
 import { firstRows, pageLimit } from '../db/page-limit.js';
 
 export type DeliveryListRow = Omit<WebhookDeliveryRow, 'payload' | 'leaseOwner' | 'leaseUntil'>;
@@ -39,23 +39,30 @@ export async function findLastAttempts(db: Kysely<Database>, deliveryIds: readon
   return lists;
 }
 
-/** Makes a delivery due now, whatever its state: a retry by hand. Its lease, if an attempt is in flight, is left to it. */
-export async function makeDeliveryDue(db: Kysely<Database>, endpointId: number, deliveryId: number, now: number): Promise<DeliveryListRow | undefined> {
-  return singleWrite(db, (trx) =>
-    trx
-      .updateTable('webhookDeliveries')
-      .set({ state: 'pending', nextAttemptAt: now })
-      .where('id', '=', deliveryId)
-      .where('endpointId', '=', endpointId)
-      .returning(LISTED_COLUMNS)
-      .executeTakeFirst(),
-  );
+/** The event type of one of the endpoint's deliveries; undefined when the endpoint has no such delivery. */
+export async function findDeliveryEventType(db: Kysely<Database>, endpointId: number, deliveryId: number): Promise<string | undefined> {
+  const row = await db.selectFrom('webhookDeliveries').select('eventType').where('id', '=', deliveryId).where('endpointId', '=', endpointId).executeTakeFirst();
+  return row?.eventType;
 }
 
-/** Inserts a delivery (a test message) if its endpoint still exists; undefined when it does not. */
-export async function insertDeliveryForEndpoint(db: Kysely<Database>, row: NewWebhookDeliveryRow): Promise<DeliveryListRow | undefined> {
-  return singleWrite(db, async (trx) => {
-    if (!(await endpointExists(trx, row.endpointId))) return undefined;
-    return trx.insertInto('webhookDeliveries').values(row).returning(LISTED_COLUMNS).executeTakeFirstOrThrow();
-  });
+/**
+ * Makes a delivery due now, whatever its state (a retry by hand), unless an attempt of it is in
+ * flight: a lease held past `now` (the dispatcher's clock, as its claims compare) leaves the row as
+ * it is, in the statement itself, and answers undefined. The attempt's record would overwrite the
+ * retry otherwise.
+ */
+export async function makeDeliveryDue(db: Kysely<Database>, endpointId: number, deliveryId: number, now: number): Promise<DeliveryListRow | undefined> {
+  return db
+    .updateTable('webhookDeliveries')
+    // A lease that ended is dropped: an attempt that outlived it can no longer record over the retry.
+    .set({ state: 'pending', nextAttemptAt: now, leaseOwner: null, leaseUntil: null })
+    .where('id', '=', deliveryId)
+    .where('endpointId', '=', endpointId)
+    .where((eb) => eb.or([eb('leaseOwner', 'is', null), eb('leaseUntil', 'is', null), eb('leaseUntil', '<', now)]))
+    .returning(LISTED_COLUMNS)
+    .executeTakeFirst();
+}
+
+export async function insertDelivery(db: Kysely<Database>, row: NewWebhookDeliveryRow): Promise<DeliveryListRow> {
+  return db.insertInto('webhookDeliveries').values(row).returning(LISTED_COLUMNS).executeTakeFirstOrThrow();
 }

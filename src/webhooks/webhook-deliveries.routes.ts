@@ -9,7 +9,7 @@ import { beta } from '../http/stability.js';
 import { PAGE_SIZE } from '../pagination/page-size.js';
 import { LIST_DELIVERIES_DESCRIPTION, RETRY_DELIVERY_DESCRIPTION, TEST_DELIVERY_DESCRIPTION } from './webhook-deliveries.docs.js';
 import { DeliveryParamsSchema, EndpointParamsSchema, type ListDeliveriesQuery, ListDeliveriesQuerySchema, WebhookDeliverySchema } from './webhook-deliveries.schemas.js';
-import { listDeliveries, retryDelivery, sendTestMessage } from './webhook-deliveries.service.js';
+import { listDeliveries, RetryScopeRefusal, retryDelivery, sendTestMessage } from './webhook-deliveries.service.js';
 import type { WebhookDispatcher } from './webhook-dispatcher.js';
 
 export interface WebhookDeliveriesRoutesOptions {
@@ -24,6 +24,7 @@ export interface WebhookDeliveriesRoutesOptions {
 const NO_QUERY = Type.Object({}, { additionalProperties: false });
 const ANSWER_HEADERS = { ...HEADERS.requestId, ...HEADERS.rateLimit };
 const NOT_FOUND = errorResponse('No webhook endpoint has this id.', ['webhook_endpoint_not_found'], HEADERS.rateLimit);
+const DISABLED = 'The endpoint is disabled (`webhook_endpoint_disabled`): enable it first with `PATCH` `{"status": "enabled"}`.';
 
 export const webhookDeliveriesRoutes: FastifyPluginAsyncTypebox<WebhookDeliveriesRoutesOptions> = async (app, { db, now, cursorSecret, dispatcher }) => {
   app.get(
@@ -73,14 +74,24 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncTypebox<WebhookDeliverie
           202: { ...Type.Ref(WebhookDeliverySchema), description: 'The delivery, pending and due now.', headers: ANSWER_HEADERS },
           400: errorResponse('A parameter is invalid, or a body other than `{}` was sent.', ['validation_failed', 'malformed_json'], HEADERS.rateLimit),
           404: errorResponse('No webhook endpoint has this id, or it has no delivery with this id.', ['webhook_endpoint_not_found', 'webhook_delivery_not_found'], HEADERS.rateLimit),
+          409: errorResponse(`${DISABLED} Or an attempt of this delivery is being sent now (\`webhook_delivery_in_flight\`): retry after it ends.`, ['webhook_endpoint_disabled', 'webhook_delivery_in_flight'], HEADERS.rateLimit),
           415: errorResponse('A body was sent that is not `application/json` in UTF-8.', ['unsupported_media_type'], HEADERS.rateLimit),
           ...COMMON_ERROR_RESPONSES,
+          403: errorResponse(
+            "The key lacks `webhooks:write`, or may not read the delivery's event type (`pets:read` for a pet event, `orders:read` for an order event), or the endpoint no longer receives that type (its `allowedTypes`); `webhook.test` needs neither.",
+            ['insufficient_scope'],
+            { ...HEADERS.scopeChallenge, ...HEADERS.rateLimit },
+          ),
         },
       },
       preValidation: async (request) => refuseBody(request.body),
     },
     async (request, reply) => {
-      const delivery = await retryDelivery(db, request.params.endpointId, request.params.deliveryId, now);
+      const delivery = await retryDelivery(db, request.params.endpointId, request.params.deliveryId, request.apiKey!, now).catch((error: unknown) => {
+        // As the scope check does (RFC 6750 §3.1): the challenge names the scope that reads the delivery's type.
+        if (error instanceof RetryScopeRefusal) reply.header('www-authenticate', `Bearer realm="animal-store", error="insufficient_scope", scope="${error.scope}"`);
+        throw error;
+      });
       dispatcher.kick();
       return reply.code(202).send(delivery);
     },
@@ -101,6 +112,7 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncTypebox<WebhookDeliverie
           202: { ...Type.Ref(WebhookDeliverySchema), description: 'The test delivery, pending and due now.', headers: ANSWER_HEADERS },
           400: errorResponse('A parameter is invalid, or a body other than `{}` was sent.', ['validation_failed', 'malformed_json'], HEADERS.rateLimit),
           404: NOT_FOUND,
+          409: errorResponse(DISABLED, ['webhook_endpoint_disabled'], HEADERS.rateLimit),
           415: errorResponse('A body was sent that is not `application/json` in UTF-8.', ['unsupported_media_type'], HEADERS.rateLimit),
           ...COMMON_ERROR_RESPONSES,
         },

@@ -1,14 +1,20 @@
 /**
  * The deliveries' use cases, for the routes: an endpoint's deliveries with their attempts, a retry
  * by hand (the same message again, now), and a test message. No HTTP here; the dispatcher sends.
+ * Neither a retry nor a test revives what nothing would send (a disabled endpoint), nor sends a key,
+ * or a receiver, an event type it may not read.
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, WebhookAttemptRow } from '../db/database.js';
+import { retriedWriteTransaction } from '../db/retry-conflicts.js';
 import { AppError } from '../errors.js';
+import { type EventType, scopeToRead } from '../events/events.types.js';
+import type { Scope } from '../keys/scopes.js';
 import { cursorCodecPerSecret } from '../pagination/cursor.js';
-import { type DeliveryListRow, endpointExists, findDeliveries, findLastAttempts, insertDeliveryForEndpoint, makeDeliveryDue } from './webhook-deliveries.repository.js';
+import { type DeliveryListRow, endpointExists, findDeliveries, findDeliveryEventType, findLastAttempts, insertDelivery, makeDeliveryDue } from './webhook-deliveries.repository.js';
 import { ATTEMPTS_SHOWN, type ListDeliveriesQuery, type WebhookDelivery, type WebhookTestEvent } from './webhook-deliveries.schemas.js';
+import { findWebhookEndpointById } from './webhook-endpoints.repository.js';
 
 interface DeliveryCursorFilters {
   [name: string]: string | number | undefined;
@@ -37,32 +43,76 @@ export async function listDeliveries(db: Kysely<Database>, endpointId: number, q
   return rows.length > query.limit && last ? { deliveries, nextCursor: cursors.encode(last.id, filters) } : { deliveries };
 }
 
-/** Sends the delivery again now, whatever its state: it becomes pending, due now. */
-export async function retryDelivery(db: Kysely<Database>, endpointId: number, deliveryId: number, now: () => number): Promise<WebhookDelivery> {
-  const row = await makeDeliveryDue(db, endpointId, deliveryId, now());
-  if (!row) {
-    await requireEndpoint(db, endpointId);
-    throw new AppError('webhook_delivery_not_found', `webhook endpoint ${endpointId} has no delivery ${deliveryId}`);
+/** A 403 from a retry, with the scope it names in its challenge (WWW-Authenticate). */
+export class RetryScopeRefusal extends AppError {
+  constructor(
+    readonly scope: Scope,
+    message: string,
+  ) {
+    super('insufficient_scope', message);
   }
+}
+
+/**
+ * Sends the delivery again now, whatever its state: it becomes pending, due now. Refused (403) when
+ * the key may not read its event type, or the endpoint no longer receives it (`allowedTypes`
+ * narrowed since: the message would go to a receiver set by a key that may not read it); 409 when
+ * the endpoint is disabled (nothing would send it) or an attempt of it is in flight. The endpoint
+ * is locked first, as a PATCH does, so a retry and a change that stops deliveries never cross.
+ */
+export async function retryDelivery(db: Kysely<Database>, endpointId: number, deliveryId: number, key: { scopes: readonly Scope[] }, now: () => number): Promise<WebhookDelivery> {
+  const row = await retriedWriteTransaction(db, async (trx) => {
+    const endpoint = await findWebhookEndpointById(trx, endpointId, { lock: true });
+    if (!endpoint) throw endpointNotFound(endpointId);
+    const eventType = await findDeliveryEventType(trx, endpointId, deliveryId);
+    if (eventType === undefined) throw new AppError('webhook_delivery_not_found', `webhook endpoint ${endpointId} has no delivery ${deliveryId}`);
+    if (eventType !== 'webhook.test') refuseUnreadable(eventType as EventType, JSON.parse(endpoint.allowedTypes) as EventType[], key.scopes, endpointId);
+    if (endpoint.status === 'disabled') throw endpointDisabled(endpointId);
+    const due = await makeDeliveryDue(trx, endpointId, deliveryId, now());
+    if (!due) throw new AppError('webhook_delivery_in_flight', `an attempt of delivery ${deliveryId} is being sent now; retry after it ends`);
+    return due;
+  });
   return (await withAttempts(db, [row]))[0]!;
 }
 
-/** A `webhook.test` message to the endpoint, due now, under a `webhook-id` of its own. */
+function refuseUnreadable(type: EventType, allowedTypes: readonly EventType[], scopes: readonly Scope[], endpointId: number): void {
+  const scope = scopeToRead(type);
+  if (!scopes.includes(scope)) {
+    throw new RetryScopeRefusal(scope, `this key may not read ${type} events, so it may not send one again: that needs the scope ${scope}; its scopes: ${scopes.join(', ')}`);
+  }
+  if (!allowedTypes.includes(type)) {
+    throw new RetryScopeRefusal(
+      scope,
+      `webhook endpoint ${endpointId} no longer receives ${type} events (its allowedTypes were narrowed when its url or events were last set): a key with ${scope} must set its url or events again first`,
+    );
+  }
+}
+
+/** A `webhook.test` message to the endpoint, due now, under a `webhook-id` of its own; 409 when the endpoint is disabled. */
 export async function sendTestMessage(db: Kysely<Database>, endpointId: number, now: () => number): Promise<WebhookDelivery> {
-  const at = now();
-  const body: WebhookTestEvent = { type: 'webhook.test', occurredAt: new Date(at).toISOString(), data: { endpointId, message: TEST_MESSAGE } };
-  const row = await insertDeliveryForEndpoint(db, {
-    endpointId,
-    messageId: `msg_test_${randomBytes(12).toString('base64url')}`,
-    eventId: null,
-    eventType: 'webhook.test',
-    payload: JSON.stringify(body),
-    state: 'pending',
-    nextAttemptAt: at,
-    createdAt: at,
+  const row = await retriedWriteTransaction(db, async (trx) => {
+    // Locked until the insert commits: a removal waits for it (and then removes the delivery), or ends first and this answers 404.
+    const endpoint = await findWebhookEndpointById(trx, endpointId, { lock: true });
+    if (!endpoint) throw endpointNotFound(endpointId);
+    if (endpoint.status === 'disabled') throw endpointDisabled(endpointId);
+    const at = now();
+    const body: WebhookTestEvent = { type: 'webhook.test', occurredAt: new Date(at).toISOString(), data: { endpointId, message: TEST_MESSAGE } };
+    return insertDelivery(trx, {
+      endpointId,
+      messageId: `msg_test_${randomBytes(12).toString('base64url')}`,
+      eventId: null,
+      eventType: 'webhook.test',
+      payload: JSON.stringify(body),
+      state: 'pending',
+      nextAttemptAt: at,
+      createdAt: at,
+    });
   });
-  if (!row) throw endpointNotFound(endpointId);
   return toDelivery(row, []);
+}
+
+function endpointDisabled(endpointId: number): AppError {
+  return new AppError('webhook_endpoint_disabled', `webhook endpoint ${endpointId} is disabled: nothing is sent to it; enable it first (PATCH status enabled)`);
 }
 
 async function requireEndpoint(db: Kysely<Database>, endpointId: number): Promise<void> {

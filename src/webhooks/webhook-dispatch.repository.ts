@@ -206,7 +206,7 @@ export async function disableEndpoint(trx: Kysely<Database>, endpointId: number,
  * flight to it (in this process or another) finds its lease lost and records nothing: it cannot
  * make a delivery pending again for an endpoint that no dispatcher sends to.
  */
-async function stopPendingDeliveries(db: Kysely<Database>, endpointId: number): Promise<void> {
+export async function stopPendingDeliveries(db: Kysely<Database>, endpointId: number): Promise<void> {
   await db
     .updateTable('webhookDeliveries')
     .set({ state: 'failed', nextAttemptAt: null, leaseOwner: null, leaseUntil: null })
@@ -223,4 +223,19 @@ export async function countDueDeliveries(db: Kysely<Database>, now: number, cap:
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/**
+ * Ends the endpoint's pending deliveries of event types it no longer receives (a change of its
+ * `url` or `events` narrowed `allowedTypes`): they become failed, never sent to the new receiver.
+ * Test messages are kept. Leases go too, as in `stopPendingDeliveries`.
+ */
+export async function stopDeliveriesOutside(db: Kysely<Database>, endpointId: number, keptTypes: readonly string[]): Promise<void> {
+  await db
+    .updateTable('webhookDeliveries')
+    .set({ state: 'failed', nextAttemptAt: null, leaseOwner: null, leaseUntil: null })
+    .where('endpointId', '=', endpointId)
+    .where('state', '=', 'pending')
+    .where('eventType', 'not in', ['webhook.test', ...keptTypes])
+    .execute();
 }

@@ -29,9 +29,9 @@ export const LIST_DESCRIPTION = `Returns at most \`limit\` webhook endpoints in 
 
 export const UPDATE_DESCRIPTION = `Changes a webhook endpoint with a JSON Merge Patch (RFC 7396), as \`application/merge-patch+json\` (or \`application/json\`): \`url\`, \`events\`, \`description\` (\`null\` removes it), \`status\`. Answers the endpoint as it now is, never its secret.
 
-**Who answers for what it receives.** A patch that sets \`url\` or \`events\` sets \`allowedTypes\` again from what this request's key may read of the endpoint's \`events\`: a key cannot point an endpoint that receives what it may not read at a URL of its choosing. A patch of \`description\` or \`status\` alone leaves \`allowedTypes\` as it was.
+**Who answers for what it receives.** A patch that sets \`url\` or \`events\` sets \`allowedTypes\` again from what this request's key may read of the endpoint's \`events\` (a key reading pets only that sets the \`url\` of an endpoint receiving \`pet.*\` and \`order.*\` leaves it receiving pet events only; one that may read none of its \`events\` gets 403 \`insufficient_scope\`): a key cannot point an endpoint that receives what it may not read at a URL of its choosing. In the same change, the endpoint's pending deliveries of types it no longer receives become \`failed\`, unsent (test messages stay pending). A patch of \`description\` or \`status\` alone leaves \`allowedTypes\` as it was.
 
-**Status.** \`disabled\` stops deliveries; \`enabled\` starts them again and clears \`disabledReason\` and the endpoint's run of failures.
+**Status.** \`disabled\` stops deliveries: its pending ones become \`failed\` at once, as when the service disables an endpoint, and \`test\` or a retry by hand answers 409 \`webhook_endpoint_disabled\`. \`enabled\` starts deliveries again for the events that come after it, and clears \`disabledReason\` and the endpoint's run of failures; it revives no failed delivery: events of the time it was disabled are not sent (retry them by hand once it is enabled).
 
 ${URL_RULES}`;
 

@@ -23,6 +23,7 @@ import {
   rotateWebhookEndpointSecretRow,
   updateWebhookEndpointRow,
 } from './webhook-endpoints.repository.js';
+import { lockFannedPosition, stopDeliveriesOutside, stopPendingDeliveries } from './webhook-dispatch.repository.js';
 import { WEBHOOK_ENDPOINTS_MAX } from './webhook-endpoints.limits.js';
 import type { ListWebhookEndpointsQuery, NewWebhookEndpoint, WebhookEndpoint, WebhookEndpointPatch, WebhookEndpointWithSecret } from './webhook-endpoints.schemas.js';
 import { generateWebhookSecret, PREVIOUS_SECRET_GRACE_MS } from './webhook-secret.js';
@@ -102,25 +103,35 @@ export async function listWebhookEndpoints(
 /**
  * Applies a merge patch. A patch that sets `url` or `events` makes the acting key answer for what
  * the endpoint receives: `allowedTypes` becomes what it may read of the (new or kept) `events`, so
- * a key cannot redirect to itself, or widen, an endpoint that receives what it may not read.
- * Enabling clears why the service had disabled it, and its run of failures.
+ * a key cannot redirect to itself, or widen, an endpoint that receives what it may not read. In the
+ * same transaction the pending deliveries of types the endpoint no longer receives fail (they were
+ * queued for the old receiver or the old key), and disabling fails all of them, as the service's own
+ * disabling does: nothing queued is sent after the change. The fan-out's lock is taken first, so no
+ * batch that read the endpoint as it was adds deliveries after them. Enabling clears why the service
+ * had disabled it, and its run of failures; it revives no failed delivery.
  */
 export async function updateWebhookEndpoint(context: WebhookEndpointsContext, id: number, patch: WebhookEndpointPatch, key: ActingKey): Promise<WebhookEndpoint> {
   const url = patch.url === undefined ? undefined : await acceptableUrl(patch.url, context.urlPolicy);
+  const readsAgain = patch.url !== undefined || patch.events !== undefined;
+  const stops = readsAgain || patch.status === 'disabled';
   const row = await retriedWriteTransaction(context.db, async (trx) => {
+    // The fan-out's lock before the endpoint's, in the fan-out's own order (it locks its position, then its inserts check the endpoint's key).
+    if (stops) await lockFannedPosition(trx);
     const current = await findWebhookEndpointById(trx, id, { lock: true });
     if (!current) throw endpointNotFound(id);
     const events = patch.events ?? (JSON.parse(current.events) as EventTypeFilter[]);
-    const readsAgain = patch.url !== undefined || patch.events !== undefined;
+    const allowedTypes = readsAgain ? allowedTypesFor(events, key) : undefined;
     const changed = await updateWebhookEndpointRow(trx, id, {
       ...(url === undefined ? {} : { url }),
       ...(patch.events === undefined ? {} : { events: JSON.stringify(distinct(patch.events)) }),
-      ...(readsAgain ? { allowedTypes: JSON.stringify(allowedTypesFor(events, key)) } : {}),
+      ...(allowedTypes === undefined ? {} : { allowedTypes: JSON.stringify(allowedTypes) }),
       ...(patch.description === undefined ? {} : { description: patch.description }),
       ...(patch.status === undefined ? {} : { status: patch.status, disabledReason: null }),
       ...(patch.status === 'enabled' ? { failingSince: null } : {}),
       updatedAt: context.now(),
     });
+    if (patch.status === 'disabled') await stopPendingDeliveries(trx, id);
+    else if (allowedTypes !== undefined) await stopDeliveriesOutside(trx, id, allowedTypes);
     return changed ?? current;
   });
   return toWebhookEndpoint(row, context.now());

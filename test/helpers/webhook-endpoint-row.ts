@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Kysely } from 'kysely';
-import type { Database, WebhookEndpointRow } from '../../src/db/database.js';
+import type { Database, WebhookDeliveryRow, WebhookEndpointRow } from '../../src/db/database.js';
 
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
@@ -34,6 +34,38 @@ export async function insertWebhookEndpoint(
       failingSince: fields.failingSince ?? null,
       createdAt: now,
       updatedAt: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Event ids of the deliveries below: no event row is needed (deliveries outlive purged events). */
+let madeUpEventIds = 1_000_000;
+
+/**
+ * A delivery row written straight into `webhook_deliveries`, as the fan-out or a test message
+ * would make it (settled `failed` unless told): one that no dispatcher sends unless the test says.
+ */
+export async function insertWebhookDelivery(
+  db: Kysely<Database>,
+  fields: { endpointId: number; eventType?: string; now?: number } & Partial<Pick<WebhookDeliveryRow, 'state' | 'nextAttemptAt' | 'leaseOwner' | 'leaseUntil'>>,
+): Promise<WebhookDeliveryRow> {
+  const now = fields.now ?? Date.now();
+  const eventType = fields.eventType ?? 'webhook.test';
+  const eventId = eventType === 'webhook.test' ? null : ++madeUpEventIds;
+  return db
+    .insertInto('webhookDeliveries')
+    .values({
+      endpointId: fields.endpointId,
+      messageId: eventId === null ? `msg_test_${randomBytes(12).toString('base64url')}` : `evt_${eventId}`,
+      eventId,
+      eventType,
+      payload: JSON.stringify({ id: eventId, type: eventType, occurredAt: new Date(now).toISOString(), data: {} }),
+      state: fields.state ?? 'failed',
+      nextAttemptAt: fields.nextAttemptAt ?? null,
+      leaseOwner: fields.leaseOwner ?? null,
+      leaseUntil: fields.leaseUntil ?? null,
+      createdAt: now,
     })
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -13,7 +13,7 @@ import { walkPages } from '../helpers/pages.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 import { waitUntil, withDeadline } from '../helpers/wait-for.js';
-import { insertWebhookEndpoint, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-endpoint-row.js';
+import { insertWebhookDelivery, insertWebhookEndpoint, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-endpoint-row.js';
 
 const WAIT_MS = 10_000;
 
@@ -125,8 +125,8 @@ for (const dialect of ALL_DIALECTS) {
 
     it('GET deliveries > shows the last 10 attempts of each, newest first, and counts them all', async () => {
       const endpoint = await insertWebhookEndpoint(t.database.db, { url: 'http://127.0.0.1:9/never', status: 'disabled' });
-      const test = (await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpoint.id}/test`, headers: t.auth })).json() as Delivery;
-      const other = (await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpoint.id}/test`, headers: t.auth })).json() as Delivery;
+      const test = await insertWebhookDelivery(t.database.db, { endpointId: endpoint.id });
+      const other = await insertWebhookDelivery(t.database.db, { endpointId: endpoint.id });
       for (let i = 1; i <= 12; i++) {
         await t.database.db.insertInto('webhookAttempts').values({ deliveryId: test.id, attemptedAt: i * 1000, durationMs: i, statusCode: 500 + i, error: `answered ${500 + i}`, outcome: 'failed' }).execute();
       }
@@ -143,7 +143,7 @@ for (const dialect of ALL_DIALECTS) {
     it('unknown endpoint or delivery > 404 with its code; a body other than {} > 400', async () => {
       const endpoint = await insertWebhookEndpoint(t.database.db, { url: 'http://127.0.0.1:9/never' , status: 'disabled' });
       const other = await insertWebhookEndpoint(t.database.db, { url: 'http://127.0.0.1:9/other', status: 'disabled' });
-      const test = (await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${other.id}/test`, headers: t.auth })).json() as Delivery;
+      const test = await insertWebhookDelivery(t.database.db, { endpointId: other.id });
       const missing = endpoint.id + other.id + 100;
       assertErrorBody(await t.app.inject({ method: 'GET', url: `/v1/webhook-endpoints/${missing}/deliveries`, headers: t.auth }), { status: 404, code: 'webhook_endpoint_not_found', message: `no webhook endpoint has id ${missing}` });
       assertErrorBody(await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${missing}/test`, headers: t.auth }), { status: 404, code: 'webhook_endpoint_not_found' });
@@ -161,7 +161,7 @@ for (const dialect of ALL_DIALECTS) {
     });
 
     it('scopes > webhooks:read lists, webhooks:write retries and tests; other keys get 403', async () => {
-      const endpoint = await insertWebhookEndpoint(t.database.db, { url: 'http://127.0.0.1:9/never', status: 'disabled' });
+      const endpoint = await insertWebhookEndpoint(t.database.db, { url: (await receiver()).url });
       const key = async (scopes: ('webhooks:read' | 'webhooks:write' | 'pets:read')[]) => ({ authorization: `Bearer ${(await issueApiKey(t.database.db, { name: scopes.join('-'), scopes })).key}` });
       const reader = await key(['webhooks:read']);
       const pets = await key(['pets:read']);
