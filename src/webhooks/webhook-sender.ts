@@ -16,7 +16,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
-import { createResolverLookup, isDnsFailure } from './webhook-dns.js';
+import { createResolverLookup, isDnsFailure, type ResolverLookupOptions } from './webhook-dns.js';
 import { signatureHeader } from './webhook-signature.js';
 import { isOperatorAllowedHost } from './webhook-url-policy.js';
 
@@ -62,6 +62,8 @@ export interface SenderOptions {
   now: () => number;
   /** Tests only: the DNS lookup of every connection (a stub that answers a private address, say). */
   lookup?: LookupFunction | undefined;
+  /** Tests only: the resolver of names outside WEBHOOK_ALLOWED_HOSTS (its name servers, its timeout). */
+  dns?: ResolverLookupOptions | undefined;
 }
 
 export interface WebhookSender {
@@ -79,7 +81,7 @@ export function createWebhookSender(options: SenderOptions): WebhookSender {
   // Names outside WEBHOOK_ALLOWED_HOSTS are resolved by c-ares (dns.Resolver), never by getaddrinfo on libuv's
   // threadpool: a hostile name that answers slowly would hold one of its 4 threads and stall the
   // process's file and crypto work. The operator's names keep the system's lookup (/etc/hosts: localhost).
-  const publicLookup = options.lookup ?? createResolverLookup();
+  const publicLookup = options.lookup ?? createResolverLookup(options.dns);
 
   const send = (message: WebhookMessage, stop: AbortSignal): Promise<AttemptResult> => {
     const started = performance.now();
