@@ -137,5 +137,5 @@ export function forUpdate<QB extends SelectQueryBuilder<any, any, any>>(db: Kyse
  * SQLite: nothing to add, the write transaction already lets one claimer in at a time.
  */
 export function forUpdateSkipLocked<QB extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: QB, of?: string): QB {
-  return isPostgres(db) ? ((of === undefined ? query.forUpdate() : query.forUpdate(of as never)).skipLocked() as QB) : query;
+  return isPostgres(db) ? ((of === undefined ? query.forUpdate() : query.forUpdate(of)).skipLocked() as QB) : query;
 }

@@ -2,21 +2,27 @@
  * The webhook dispatcher: runs in every process of the service, off the request path, from the
  * app's start to its close. Each round it
  * 1. fans new events out into deliveries (webhook-fan-out.ts), batch after batch while full;
- * 2. claims due deliveries in one short transaction, setting a lease (WEBHOOK_LEASE_SECONDS):
- *    PostgreSQL `FOR UPDATE SKIP LOCKED`, so instances take different rows; SQLite's write
- *    transaction, so the processes on one file claim one at a time (each delivery is claimed by
- *    one of them, as if the file had one dispatcher);
- * 3. sends each claimed delivery outside any transaction and records its outcome
- *    (webhook-attempt.ts).
+ * 2. claims due deliveries in one short transaction, setting a lease (WEBHOOK_LEASE_SECONDS) by the
+ *    database's clock: PostgreSQL `FOR UPDATE SKIP LOCKED`, so instances take different rows;
+ *    SQLite's write transaction, so the processes on one file claim one at a time. Claims are fair:
+ *    at most PER_ENDPOINT_CLAIM of an endpoint, and none of one holding its share here;
+ * 3. sends each claimed delivery outside any transaction, reading its endpoint again just before
+ *    (URL, secrets, status, types), and records its outcome (webhook-attempt.ts).
  * Rounds follow one another while there is work, and otherwise every POLL_MS (500 ms), or at once
  * when this process adds a delivery (`kick`): events written by other processes wait for the next
- * poll. At most MAX_IN_FLIGHT sends run at once in a process and PER_ENDPOINT_IN_FLIGHT to one
- * endpoint, whose other due deliveries are left for later rounds: a receiver that hangs holds its
- * own slots for the attempt's timeout, never another endpoint's.
+ * poll. A round that fails (the database is down) makes the next wait twice as long, up to
+ * BACKOFF_CAP_MS, one warning per round, until one succeeds.
+ *
+ * Isolation (a slow or hanging receiver delays nobody else): an endpoint holds at most
+ * PER_ENDPOINT_HELD deliveries in a process, so the held ones of any set of endpoints never fill
+ * MAX_HELD; sends go round-robin across endpoints, PER_ENDPOINT_IN_FLIGHT at most to one, and
+ * RESERVED_SLOTS of the MAX_IN_FLIGHT only to an endpoint with none in flight, so an endpoint
+ * always gets a slot at once however many others hang (webhook-send-queue.ts).
  *
  * A process killed mid-send leaves its leases to expire: then any dispatcher claims the deliveries
  * again and sends them (at least once). Closing the app stops the rounds, aborts the sends in flight
- * and gives their deliveries back (no attempt counted), and waits for that before the database closes.
+ * and gives their deliveries back (no attempt counted), waiting for that at most CLOSE_WAIT_MS
+ * before the database closes: a silent database leaves the rest to the leases.
  */
 import { randomUUID } from 'node:crypto';
 import type { LookupFunction } from 'node:net';
@@ -59,7 +65,7 @@ const RECORD_MARGIN_MS = 1000;
  * the lease) and RECORD_MARGIN_MS fit in what is left of it, so a lease of 2 s would never let one
  * start; 5 s leaves a delivery 1.5 s to find a slot.
  */
-export const MIN_LEASE_SECONDS = CONFIG_RANGES.WEBHOOK_LEASE_SECONDS.min;
+const MIN_LEASE_SECONDS = CONFIG_RANGES.WEBHOOK_LEASE_SECONDS.min;
 /** Most fan-out batches per round, so claims are not starved by a backlog of events. */
 const FAN_OUT_BATCHES_PER_ROUND = 20;
 const PURGE_INTERVAL_MS = 60_000;

@@ -13,7 +13,7 @@ import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 
 /** How long one DNS try waits for its answer, and the tries: a name costs at most about 2 × 2 s. */
-export const DNS_TIMEOUT_MS = 2000;
+const DNS_TIMEOUT_MS = 2000;
 const DNS_TRIES = 2;
 
 /** The codes of a DNS failure, from getaddrinfo or c-ares (`dns.NOTFOUND`, `dns.TIMEOUT`, …). */
@@ -44,7 +44,7 @@ export function createResolverLookup(options: ResolverLookupOptions = {}): Looku
       const first = addresses[0];
       if (first === undefined) {
         const failure = answers.find((answer): answer is Error => answer instanceof Error) ?? Object.assign(new Error(`queryA ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', syscall: 'queryA', hostname });
-        callback(failure as NodeJS.ErrnoException, '', 0);
+        callback(failure, '', 0);
       } else if (lookupOptions.all) {
         (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, addresses);
       } else {
