@@ -85,6 +85,9 @@ export interface ClaimQuery extends DueFilter {
   perEndpoint: number;
 }
 
+/** The soonest due deliveries a claim ranks at most. */
+const CLAIM_SCAN = 1000;
+
 /** A type the endpoint receives: one of its allowed types (kept at creation, or set by a PATCH), or a `webhook.test`. */
 const typeAllowed = (db: Kysely<Database>) => sql<boolean>`(d.event_type = 'webhook.test' or ${jsonTextArrayHas(db, 'e.allowed_types', sql.ref('d.event_type'))})`;
 /** No lease, or one that ended by the database's clock (never compared with the clock of the process). */
@@ -116,7 +119,10 @@ function dueDeliveries(db: Kysely<Database>, filter: DueFilter) {
  * database's clock, so instances whose clocks disagree never cut each other's leases short.
  */
 export async function claimDueDeliveries(trx: Kysely<Database>, query: ClaimQuery): Promise<ClaimedDelivery[]> {
-  const ranked = dueDeliveries(trx, query).select(['d.id', sql<number>`row_number() over (partition by d.endpoint_id order by d.next_attempt_at, d.id)`.as('rank')]);
+  // Ranked among the soonest due CLAIM_SCAN rows only, so a claim costs the same whatever the backlog; an
+  // endpoint whose backlog fills them is left out (skipEndpoints) once it holds its share, and the others show.
+  const soonest = dueDeliveries(trx, query).select(['d.id', 'd.endpointId', 'd.nextAttemptAt']).orderBy('d.nextAttemptAt').orderBy('d.id').limit(CLAIM_SCAN);
+  const ranked = trx.selectFrom(soonest.as('s')).select(['s.id', sql<number>`row_number() over (partition by s.endpoint_id order by s.next_attempt_at, s.id)`.as('rank')]);
   const chosen = trx
     .selectFrom('webhookDeliveries as d')
     .innerJoin(ranked.as('r'), 'r.id', 'd.id')

@@ -52,8 +52,8 @@ const RESERVED_SLOTS = WEBHOOK_ENDPOINTS_MAX;
 /** Sends in flight to one endpoint per process. */
 export const PER_ENDPOINT_IN_FLIGHT = 8;
 /** Deliveries one endpoint may hold in a process (waiting for a slot or in flight), and one claim takes of it at most. */
-const PER_ENDPOINT_HELD = 32;
-const PER_ENDPOINT_CLAIM = 16;
+const PER_ENDPOINT_HELD = 64;
+const PER_ENDPOINT_CLAIM = 32;
 /** What every endpoint may hold at once: held rows of some endpoints never leave others without room. */
 const MAX_HELD = WEBHOOK_ENDPOINTS_MAX * PER_ENDPOINT_HELD;
 /** Deliveries claimed at once. */
