@@ -85,6 +85,13 @@ describe('loadConfig', () => {
     }
   });
 
+  it('Attack (issue 17): WEBHOOK_LEASE_SECONDS too short for any attempt to start (2 s) > stops the start naming the minimum, 5', () => {
+    assert.equal(loadConfig({ WEBHOOK_LEASE_SECONDS: '5' }).webhookLeaseSeconds, 5);
+    for (const value of ['2', '4', '3601']) {
+      assert.throws(() => loadConfig({ WEBHOOK_LEASE_SECONDS: value }), (error: ConfigError) => error.problems.some((p) => p.startsWith('WEBHOOK_LEASE_SECONDS must be a whole number from 5 to 3600')), value);
+    }
+  });
+
   it('EVENT_STREAMS_PER_KEY > outside 1 to 1000 > stops the start naming it', () => {
     assert.equal(loadConfig({ EVENT_STREAMS_PER_KEY: '12' }).eventStreamsPerKey, 12);
     for (const value of ['0', '1001', '2.5', 'five']) {

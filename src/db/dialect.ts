@@ -64,10 +64,20 @@ export async function keepNewIdsAboveStoredOnes(db: Kysely<any>): Promise<{ rais
  * the service's machines and the database's.
  */
 export async function databaseNowMs(db: Kysely<any>): Promise<number> {
-  const now = isPostgres(db)
-    ? sql<{ now: number }>`select (extract(epoch from clock_timestamp()) * 1000)::bigint as now`
-    : sql<{ now: number }>`select cast(round((julianday('now') - 2440587.5) * 86400000) as integer) as now`;
-  return Number((await now.execute(db)).rows[0]!.now);
+  return Number((await sql<{ now: number }>`select ${databaseClockMs(db)} as now`.execute(db)).rows[0]!.now);
+}
+
+/**
+ * The database's clock in epoch milliseconds as an SQL expression, for a time written and compared
+ * in one statement whatever the clock of the machine that sends it (the webhook leases).
+ */
+export function databaseClockMs(db: Kysely<any>) {
+  return isPostgres(db) ? sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint` : sql<number>`cast(round((julianday('now') - 2440587.5) * 86400000) as integer)`;
+}
+
+/** Whether a text column holding a JSON array of strings has `value` among them. */
+export function jsonTextArrayHas(db: Kysely<any>, column: string, value: ReturnType<typeof sql.ref>) {
+  return isPostgres(db) ? sql<boolean>`(${sql.ref(column)})::jsonb @> jsonb_build_array(${value})` : sql<boolean>`exists (select 1 from json_each(${sql.ref(column)}) where value = ${value})`;
 }
 
 /**
@@ -122,8 +132,10 @@ export function forUpdate<QB extends SelectQueryBuilder<any, any, any>>(db: Kyse
 /**
  * `forUpdate` that passes over the rows another transaction holds (`FOR UPDATE SKIP LOCKED`), so
  * several claimers of a queue each take other rows at once (the webhook dispatcher's claims).
+ * `of` names the one table (alias) of the query to lock, when it also reads a derived table (a
+ * window function's, which PostgreSQL cannot lock).
  * SQLite: nothing to add, the write transaction already lets one claimer in at a time.
  */
-export function forUpdateSkipLocked<QB extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: QB): QB {
-  return isPostgres(db) ? (query.forUpdate().skipLocked() as QB) : query;
+export function forUpdateSkipLocked<QB extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: QB, of?: string): QB {
+  return isPostgres(db) ? ((of === undefined ? query.forUpdate() : query.forUpdate(of)).skipLocked() as QB) : query;
 }

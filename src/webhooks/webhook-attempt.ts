@@ -7,6 +7,7 @@
  * - anything else: the next attempt per WEBHOOK_RETRY_SCHEDULE (later if `Retry-After` asks), or
  *   failed once the schedule is done; an endpoint that has failed every attempt for
  *   FAILING_DISABLE_MS is disabled (`failing`).
+ * The endpoint is read again just before the send (its URL, secrets, status and types as they are now).
  * A process stopping mid-send gives the delivery back unsent (the lease is released, no attempt
  * is counted). A database that fails the write leaves the lease to expire: the attempt is made again.
  */
@@ -14,7 +15,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { writeTransaction } from '../db/dialect.js';
-import { clearFailingSince, type ClaimedDelivery, disableEndpoint, type EndpointForSending, markFailing, recordAttempt, releaseDeliveries } from './webhook-dispatch.repository.js';
+import { clearFailingSince, type ClaimedDelivery, disableEndpoint, type EndpointForSending, findEndpointForSending, markFailing, recordAttempt, releaseDeliveries } from './webhook-dispatch.repository.js';
 import { nextAttemptAt, retryAfterMs } from './webhook-retry-schedule.js';
 import type { AttemptResult, WebhookSender } from './webhook-sender.js';
 import type { WebhookMetrics } from './webhooks.metrics.js';
@@ -37,9 +38,25 @@ function signingSecrets(endpoint: EndpointForSending, now: number): string[] {
   return [endpoint.secret, ...previous];
 }
 
-/** Sends the delivery; settles once the receiver's part is over, with `recorded`, which settles once the outcome is written (it never rejects). */
-export async function attemptDelivery(context: AttemptContext, claim: { delivery: ClaimedDelivery; endpoint: EndpointForSending; owner: string }, stop: AbortSignal): Promise<{ recorded: Promise<void> }> {
-  const { delivery, endpoint } = claim;
+/**
+ * Sends the delivery; settles once the receiver's part is over, with `recorded`, which settles once
+ * the outcome is written (it never rejects). The endpoint is read just before: a PATCH of its URL or
+ * secret, a DELETE or a disable that committed while the delivery waited for a slot is obeyed (one
+ * read by primary key). A delivery whose endpoint is gone or disabled, or no longer receives its
+ * type, is given back unsent, no attempt counted; a database that cannot be read leaves its lease to expire.
+ */
+export async function attemptDelivery(context: AttemptContext, claim: { delivery: ClaimedDelivery; owner: string }, stop: AbortSignal): Promise<{ recorded: Promise<void> }> {
+  const { delivery } = claim;
+  let endpoint: EndpointForSending | undefined;
+  try {
+    endpoint = await findEndpointForSending(context.db, delivery.endpointId);
+  } catch (error) {
+    context.log.debug({ err: error, deliveryId: delivery.id }, 'could not read a webhook endpoint before sending; the delivery is sent again once its lease ends');
+    return { recorded: Promise.resolve() };
+  }
+  if (endpoint === undefined || !receives(endpoint, delivery.eventType)) {
+    return { recorded: releaseDeliveries(context.db, [delivery.id], claim.owner).catch(() => {}) };
+  }
   const attemptedAt = context.now();
   let result: AttemptResult;
   try {
@@ -49,7 +66,18 @@ export async function attemptDelivery(context: AttemptContext, claim: { delivery
     context.log.error({ err: error, deliveryId: delivery.id, endpointId: endpoint.id }, 'a webhook attempt could not be made');
     result = { error: 'internal: the message could not be signed or sent', durationMs: 0 };
   }
-  return { recorded: record(context, claim, attemptedAt, result) };
+  return { recorded: record(context, { ...claim, endpoint }, attemptedAt, result) };
+}
+
+/** Whether the endpoint receives this type now: one of its allowed types, or a `webhook.test`. */
+function receives(endpoint: EndpointForSending, eventType: string): boolean {
+  if (eventType === 'webhook.test') return true;
+  try {
+    const allowed: unknown = JSON.parse(endpoint.allowedTypes);
+    return Array.isArray(allowed) && allowed.includes(eventType);
+  } catch {
+    return false;
+  }
 }
 
 async function record(context: AttemptContext, claim: { delivery: ClaimedDelivery; endpoint: EndpointForSending; owner: string }, attemptedAt: number, result: AttemptResult): Promise<void> {

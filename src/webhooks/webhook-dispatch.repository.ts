@@ -6,7 +6,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { Database, NewWebhookDeliveryRow, WebhookDeliveryState } from '../db/database.js';
-import { forUpdate, forUpdateSkipLocked, idIn, idListParameter, singleWrite } from '../db/dialect.js';
+import { databaseClockMs, forUpdate, forUpdateSkipLocked, idIn, idListParameter, jsonTextArrayHas, singleWrite } from '../db/dialect.js';
 import type { EventPosition } from '../events/events.repository.js';
 
 export async function readFannedPosition(db: Kysely<Database>): Promise<EventPosition> {
@@ -55,57 +55,104 @@ export async function insertDeliveries(db: Kysely<Database>, rows: readonly NewW
   }
 }
 
-/** A claimed delivery, with what sending it needs. */
+/** A claimed delivery, with what sending it needs (its endpoint is read again just before the send). */
 export interface ClaimedDelivery {
   id: number;
   endpointId: number;
   messageId: string;
+  /** The event's type, or `webhook.test`. */
+  eventType: string;
   payload: string;
   /** Attempts made before this one. */
   attempts: number;
 }
 
-export interface ClaimQuery {
-  /** Written into lease_owner: unique per claim, so a record after the lease was taken over is refused. */
-  owner: string;
+/** Which due deliveries a claim may take, and which it looks for (`anyDeliveryDue`). */
+export interface DueFilter {
+  /** The app's clock: deliveries whose `next_attempt_at` is at or before it are due. */
   now: number;
-  leaseUntil: number;
-  limit: number;
-  /** Endpoints to leave out (those already at their limit of sends in flight in this process). */
+  /** Endpoints to leave out (those holding their share in this process). */
   skipEndpoints: readonly number[];
 }
 
+export interface ClaimQuery extends DueFilter {
+  /** Written into lease_owner: unique per claim, so a record after the lease was taken over is refused. */
+  owner: string;
+  /** The lease's length: it ends this long after the database's clock at the claim. */
+  leaseMs: number;
+  limit: number;
+  /** Most deliveries of one endpoint in one claim. */
+  perEndpoint: number;
+}
+
+/** The soonest due deliveries a claim ranks at most. */
+const CLAIM_SCAN = 1000;
+
+/** A type the endpoint receives: one of its allowed types (kept at creation, or set by a PATCH), or a `webhook.test`. */
+const typeAllowed = (db: Kysely<Database>) => sql<boolean>`(d.event_type = 'webhook.test' or ${jsonTextArrayHas(db, 'e.allowed_types', sql.ref('d.event_type'))})`;
+/** No lease, or one that ended by the database's clock (never compared with the clock of the process). */
+const leaseFree = (db: Kysely<Database>) => sql<boolean>`(d.lease_until is null or d.lease_until < ${databaseClockMs(db)})`;
+
+/** The due, unleased pending deliveries of enabled endpoints, of types they receive (as `d`, joined to `e`). */
+function dueDeliveries(db: Kysely<Database>, filter: DueFilter) {
+  let due = db
+    .selectFrom('webhookDeliveries as d')
+    .innerJoin('webhookEndpoints as e', 'e.id', 'd.endpointId')
+    .where('d.state', '=', 'pending')
+    .where('d.nextAttemptAt', '<=', filter.now)
+    .where('e.status', '=', 'enabled')
+    .where(leaseFree(db))
+    .where(typeAllowed(db));
+  if (filter.skipEndpoints.length > 0) due = due.where((eb) => eb.not(idIn(db, idListParameter(db, filter.skipEndpoints), 'd.endpoint_id')));
+  return due;
+}
+
 /**
- * Leases up to `limit` due pending deliveries of enabled endpoints, soonest due first, and answers
- * them. PostgreSQL: the rows another claimer is taking right now are passed over (SKIP LOCKED);
- * SQLite: the write transaction lets one claimer in at a time. Either way no two claims get one row
- * while its lease holds.
+ * Leases up to `limit` due pending deliveries of enabled endpoints, of the types each receives, at
+ * most `perEndpoint` of one endpoint, and answers them. Fair: each endpoint's soonest due come
+ * first (every endpoint's first, then every endpoint's second, …), so a backlog of one endpoint
+ * never fills a claim. The ranks are a window function in a derived table; PostgreSQL cannot lock
+ * such a table, so the outer query locks only the deliveries (`FOR UPDATE OF d SKIP LOCKED`, the
+ * rows another claimer is taking passed over) and checks again, on the row as locked, that it is
+ * still pending and unleased. SQLite: the write transaction lets one claimer in at a time. Either
+ * way no two claims get one row while its lease holds; the lease is set and compared by the
+ * database's clock, so instances whose clocks disagree never cut each other's leases short.
  */
 export async function claimDueDeliveries(trx: Kysely<Database>, query: ClaimQuery): Promise<ClaimedDelivery[]> {
-  let due = trx
-    .selectFrom('webhookDeliveries')
-    .select('id')
-    .where('state', '=', 'pending')
-    .where('nextAttemptAt', '<=', query.now)
-    .where((eb) => eb.or([eb('leaseUntil', 'is', null), eb('leaseUntil', '<', query.now)]))
-    .where((eb) => eb.exists(eb.selectFrom('webhookEndpoints').select('id').whereRef('webhookEndpoints.id', '=', 'webhookDeliveries.endpointId').where('status', '=', 'enabled')));
-  if (query.skipEndpoints.length > 0) due = due.where((eb) => eb.not(idIn(trx, idListParameter(trx, query.skipEndpoints), 'endpoint_id')));
-  const chosen = forUpdateSkipLocked(trx, due.orderBy('nextAttemptAt').orderBy('id').limit(query.limit));
+  // Ranked among the soonest due CLAIM_SCAN rows only, so a claim costs the same whatever the backlog; an
+  // endpoint whose backlog fills them is left out (skipEndpoints) once it holds its share, and the others show.
+  const soonest = dueDeliveries(trx, query).select(['d.id', 'd.endpointId', 'd.nextAttemptAt']).orderBy('d.nextAttemptAt').orderBy('d.id').limit(CLAIM_SCAN);
+  const ranked = trx.selectFrom(soonest.as('s')).select(['s.id', sql<number>`row_number() over (partition by s.endpoint_id order by s.next_attempt_at, s.id)`.as('rank')]);
+  const chosen = trx
+    .selectFrom('webhookDeliveries as d')
+    .innerJoin(ranked.as('r'), 'r.id', 'd.id')
+    .select('d.id')
+    .where('r.rank', '<=', query.perEndpoint)
+    .where('d.state', '=', 'pending')
+    .where(leaseFree(trx))
+    .orderBy('r.rank')
+    .orderBy('d.nextAttemptAt')
+    .orderBy('d.id')
+    .limit(query.limit);
   return trx
     .updateTable('webhookDeliveries')
-    .set({ leaseOwner: query.owner, leaseUntil: query.leaseUntil })
-    .where('id', 'in', chosen)
-    .returning(['id', 'endpointId', 'messageId', 'payload', 'attempts'])
+    .set({ leaseOwner: query.owner, leaseUntil: sql<number>`${databaseClockMs(trx)} + ${query.leaseMs}` })
+    .where('id', 'in', forUpdateSkipLocked(trx, chosen, 'd'))
+    .returning(['id', 'endpointId', 'messageId', 'eventType', 'payload', 'attempts'])
     .execute();
 }
 
-/** Whether any delivery is due now: a read, so an idle SQLite dispatcher never takes the write lock. */
-export async function anyDeliveryDue(db: Kysely<Database>, now: number): Promise<boolean> {
-  const row = await db.selectFrom('webhookDeliveries').select('id').where('state', '=', 'pending').where('nextAttemptAt', '<=', now).limit(1).executeTakeFirst();
+/**
+ * Whether a claim would find anything: a read, so an idle SQLite dispatcher never takes the write
+ * lock. The claim's own filter (enabled endpoints, types they receive, no lease, endpoints not
+ * skipped), so deliveries a claim would leave never make it run for nothing at every poll.
+ */
+export async function anyDeliveryDue(db: Kysely<Database>, filter: DueFilter): Promise<boolean> {
+  const row = await dueDeliveries(db, filter).select('d.id').limit(1).executeTakeFirst();
   return row !== undefined;
 }
 
-/** Gives a claimed delivery back unsent (its process is stopping, or its endpoint has no free slot). */
+/** Gives claimed deliveries back unsent (the process is stopping, or the endpoint is gone or disabled). */
 export async function releaseDeliveries(db: Kysely<Database>, ids: readonly number[], owner: string): Promise<void> {
   if (ids.length === 0) return;
   await db.updateTable('webhookDeliveries').set({ leaseOwner: null, leaseUntil: null }).where('id', 'in', ids).where('leaseOwner', '=', owner).execute();
@@ -117,11 +164,18 @@ export interface EndpointForSending {
   secret: string;
   previousSecret: string | null;
   previousSecretExpiresAt: number | null;
+  /** JSON array of the event types it receives. */
+  allowedTypes: string;
 }
 
-export async function findEndpointsForSending(db: Kysely<Database>, ids: readonly number[]): Promise<EndpointForSending[]> {
-  if (ids.length === 0) return [];
-  return db.selectFrom('webhookEndpoints').select(['id', 'url', 'secret', 'previousSecret', 'previousSecretExpiresAt']).where('id', 'in', ids).where('status', '=', 'enabled').execute();
+/** The endpoint as a send needs it now, read just before the send: undefined once deleted or disabled. */
+export async function findEndpointForSending(db: Kysely<Database>, id: number): Promise<EndpointForSending | undefined> {
+  return db
+    .selectFrom('webhookEndpoints')
+    .select(['id', 'url', 'secret', 'previousSecret', 'previousSecretExpiresAt', 'allowedTypes'])
+    .where('id', '=', id)
+    .where('status', '=', 'enabled')
+    .executeTakeFirst();
 }
 
 export interface AttemptRecord {

@@ -2,30 +2,38 @@
  * The webhook dispatcher: runs in every process of the service, off the request path, from the
  * app's start to its close. Each round it
  * 1. fans new events out into deliveries (webhook-fan-out.ts), batch after batch while full;
- * 2. claims due deliveries in one short transaction, setting a lease (WEBHOOK_LEASE_SECONDS):
- *    PostgreSQL `FOR UPDATE SKIP LOCKED`, so instances take different rows; SQLite's write
- *    transaction, so the processes on one file claim one at a time (each delivery is claimed by
- *    one of them, as if the file had one dispatcher);
- * 3. sends each claimed delivery outside any transaction and records its outcome
- *    (webhook-attempt.ts).
+ * 2. claims due deliveries in one short transaction, setting a lease (WEBHOOK_LEASE_SECONDS) by the
+ *    database's clock: PostgreSQL `FOR UPDATE SKIP LOCKED`, so instances take different rows;
+ *    SQLite's write transaction, so the processes on one file claim one at a time. Claims are fair:
+ *    at most PER_ENDPOINT_CLAIM of an endpoint, and none of one holding its share here;
+ * 3. sends each claimed delivery outside any transaction, reading its endpoint again just before
+ *    (URL, secrets, status, types), and records its outcome (webhook-attempt.ts).
  * Rounds follow one another while there is work, and otherwise every POLL_MS (500 ms), or at once
  * when this process adds a delivery (`kick`): events written by other processes wait for the next
- * poll. At most MAX_IN_FLIGHT sends run at once in a process and PER_ENDPOINT_IN_FLIGHT to one
- * endpoint, whose other due deliveries are left for later rounds: a receiver that hangs holds its
- * own slots for the attempt's timeout, never another endpoint's.
+ * poll. A round that fails (the database is down) makes the next wait twice as long, up to
+ * BACKOFF_CAP_MS, one warning per round, until one succeeds.
+ *
+ * Isolation (a slow or hanging receiver delays nobody else): an endpoint holds at most
+ * PER_ENDPOINT_HELD deliveries in a process, so the held ones of any set of endpoints never fill
+ * MAX_HELD; sends go round-robin across endpoints, PER_ENDPOINT_IN_FLIGHT at most to one, and
+ * RESERVED_SLOTS of the MAX_IN_FLIGHT only to an endpoint with none in flight, so an endpoint
+ * always gets a slot at once however many others hang (webhook-send-queue.ts).
  *
  * A process killed mid-send leaves its leases to expire: then any dispatcher claims the deliveries
  * again and sends them (at least once). Closing the app stops the rounds, aborts the sends in flight
- * and gives their deliveries back (no attempt counted), and waits for that before the database closes.
+ * and gives their deliveries back (no attempt counted), waiting for that at most CLOSE_WAIT_MS
+ * before the database closes: a silent database leaves the rest to the leases.
  */
 import { randomUUID } from 'node:crypto';
 import type { LookupFunction } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import { CONFIG_RANGES } from '../config-defaults.js';
 import { writeTransaction } from '../db/dialect.js';
 import { attemptDelivery, type AttemptContext } from './webhook-attempt.js';
-import { anyDeliveryDue, claimDueDeliveries, findEndpointsForSending, releaseDeliveries } from './webhook-dispatch.repository.js';
+import { anyDeliveryDue, claimDueDeliveries, releaseDeliveries } from './webhook-dispatch.repository.js';
+import { WEBHOOK_ENDPOINTS_MAX } from './webhook-endpoints.limits.js';
 import { createSendQueue } from './webhook-send-queue.js';
 import { purgeOldDeliveries } from './webhook-deliveries.retention.js';
 import { fanOutBatch, hasEventsToFanOut, passOverWhenNobodyReceives } from './webhook-fan-out.js';
@@ -34,16 +42,30 @@ import { createWebhookSender, SEND_TIMEOUT_MS } from './webhook-sender.js';
 import type { WebhookMetrics } from './webhooks.metrics.js';
 
 const POLL_MS = 500;
-const MAX_IN_FLIGHT = 64;
-/** Deliveries a process holds at most (waiting for a slot or in flight), and per endpoint. */
-const MAX_HELD = 512;
-const PER_ENDPOINT_HELD = 128;
+/** Consecutive failed rounds wait twice as long each time, up to this (then a round every 30 s). */
+const BACKOFF_CAP_MS = 30_000;
+/** How long closing waits for a round or a give-back that a stalled database holds: past it, the leases expire on their own. */
+const CLOSE_WAIT_MS = 5_000;
+/** Sends in flight in a process, of which RESERVED_SLOTS only for an endpoint with none in flight. */
+const MAX_IN_FLIGHT = 256;
+const RESERVED_SLOTS = WEBHOOK_ENDPOINTS_MAX;
+/** Sends in flight to one endpoint per process. */
+export const PER_ENDPOINT_IN_FLIGHT = 8;
+/** Deliveries one endpoint may hold in a process (waiting for a slot or in flight), and one claim takes of it at most. */
+const PER_ENDPOINT_HELD = 64;
+const PER_ENDPOINT_CLAIM = 32;
+/** What every endpoint may hold at once: held rows of some endpoints never leave others without room. */
+const MAX_HELD = WEBHOOK_ENDPOINTS_MAX * PER_ENDPOINT_HELD;
 /** Deliveries claimed at once. */
 const CLAIM_BATCH = 100;
 /** What an attempt's record needs of its lease after the attempt's timeout. */
 const RECORD_MARGIN_MS = 1000;
-/** Sends in flight to one endpoint per process. */
-export const PER_ENDPOINT_IN_FLIGHT = 8;
+/**
+ * The shortest lease (WEBHOOK_LEASE_SECONDS' minimum): an attempt starts only if its timeout (half
+ * the lease) and RECORD_MARGIN_MS fit in what is left of it, so a lease of 2 s would never let one
+ * start; 5 s leaves a delivery 1.5 s to find a slot.
+ */
+const MIN_LEASE_SECONDS = CONFIG_RANGES.WEBHOOK_LEASE_SECONDS.min;
 /** Most fan-out batches per round, so claims are not starved by a backlog of events. */
 const FAN_OUT_BATCHES_PER_ROUND = 20;
 const PURGE_INTERVAL_MS = 60_000;
@@ -56,6 +78,8 @@ export interface DispatcherTestOptions {
   /** The DNS lookup of every connection (a stub answering a private address, say). */
   lookup?: LookupFunction;
   pollMs?: number;
+  /** How long closing waits for a stalled database instead of CLOSE_WAIT_MS. */
+  closeWaitMs?: number;
 }
 
 export interface DispatcherOptions {
@@ -74,8 +98,20 @@ export interface WebhookDispatcher {
   kick(): void;
 }
 
+/** Settles with true once `work` has, or with false after `ms`, whichever comes first (`work` is left running). */
+async function settledWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([work.then(() => true, () => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function registerWebhookDispatcher(app: FastifyInstance, options: DispatcherOptions): WebhookDispatcher {
   const { db, now, test } = options;
+  if (options.leaseSeconds < MIN_LEASE_SECONDS) throw new Error(`the webhook lease must be at least ${MIN_LEASE_SECONDS} s (WEBHOOK_LEASE_SECONDS), or no attempt could ever start`);
   const pollMs = test?.pollMs ?? POLL_MS;
   const leaseMs = options.leaseSeconds * 1000;
   // An attempt is always over, answered or not, well before its lease ends, so its outcome is written while the lease holds.
@@ -89,16 +125,28 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
   let again = false;
   let timer: NodeJS.Timeout | undefined;
   let lastPurge = 0;
+  /** Rounds failed in a row, and until when (monotonic clock) no round starts. */
+  let failures = 0;
+  let pausedUntil = 0;
+  /** Deliveries dropped unsent since the last warning (see `canStart`). */
+  let dropped = 0;
 
   const queue = createSendQueue({
     maxInFlight: MAX_IN_FLIGHT,
     perEndpoint: PER_ENDPOINT_IN_FLIGHT,
-    // Started only if the attempt, timed out at worst, ends with a second of its lease to spare for its record.
-    canStart: (held) => !stop.signal.aborted && now() + timeoutMs + RECORD_MARGIN_MS <= held.leaseUntil,
+    reserved: RESERVED_SLOTS,
+    // Started only if the attempt, timed out at worst, ends with a second of its lease to spare for
+    // its record. The lease is measured on this process's monotonic clock from before the claim.
+    canStart: (held) => !stop.signal.aborted && performance.now() + timeoutMs + RECORD_MARGIN_MS <= held.leaseDeadline,
+    dropped: () => {
+      if (stop.signal.aborted) return;
+      dropped++;
+      options.metrics.unstarted.inc();
+    },
     send: (held) => attemptDelivery(context, held, stop.signal),
     // Claims again as the lines fall to half, and when they are empty: once per crossing, not after every send.
     sent: (held) => {
-      if (held.total === 0 || held.endpoint === 0 || held.total === MAX_HELD / 2 - 1 || held.endpoint === PER_ENDPOINT_HELD / 2 - 1) kick();
+      if (held.total === 0 || held.endpoint === 0 || held.total === MAX_HELD / 2 - 1 || held.endpoint === PER_ENDPOINT_HELD - PER_ENDPOINT_CLAIM) kick();
     },
   });
 
@@ -126,23 +174,29 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
     return true;
   };
 
-  /** Claims what this process has room for; answers whether it claimed all it asked for (more may be due). */
+  /**
+   * Claims what this process has room for, fairly (at most PER_ENDPOINT_CLAIM of an endpoint; one
+   * holding its share is left out). Answers whether to claim again at once: the claim took all it
+   * asked for, or an endpoint's full share (it may have more due, and room for them).
+   */
   const claim = async (): Promise<boolean> => {
     const held = queue.held();
     const limit = Math.min(CLAIM_BATCH, MAX_HELD - held.total);
-    if (limit <= 0 || !(await anyDeliveryDue(db, now()))) return false;
+    const skipEndpoints = [...held.byEndpoint].filter(([, count]) => count + PER_ENDPOINT_CLAIM > PER_ENDPOINT_HELD).map(([id]) => id);
+    const filter = { now: now(), skipEndpoints };
+    if (limit <= 0 || !(await anyDeliveryDue(db, filter))) return false;
     const owner = `${instance}:${++claims}`;
-    // An endpoint holding its share is left out, so one with a backlog never crowds out the others.
-    const skipEndpoints = [...held.byEndpoint].filter(([, count]) => count >= PER_ENDPOINT_HELD).map(([id]) => id);
-    const at = now();
-    const leaseUntil = at + leaseMs;
-    const claimed = await writeTransaction(db, (trx) => claimDueDeliveries(trx, { owner, now: at, leaseUntil, limit, skipEndpoints }));
-    if (claimed.length === 0) return false;
-    const endpoints = new Map((await findEndpointsForSending(db, [...new Set(claimed.map((d) => d.endpointId))])).map((e) => [e.id, e]));
-    const giveBack = claimed.filter((delivery) => !endpoints.has(delivery.endpointId) || stop.signal.aborted).map((delivery) => delivery.id);
-    queue.add(claimed.filter((delivery) => !giveBack.includes(delivery.id)).map((delivery) => ({ delivery, endpoint: endpoints.get(delivery.endpointId)!, owner, leaseUntil })));
-    await releaseDeliveries(db, giveBack, owner);
-    return claimed.length === limit;
+    // Before the claim's transaction: the lease, set by the database's clock within it, ends no sooner.
+    const claimedAt = performance.now();
+    const claimed = await writeTransaction(db, (trx) => claimDueDeliveries(trx, { ...filter, owner, leaseMs, limit, perEndpoint: PER_ENDPOINT_CLAIM }));
+    if (stop.signal.aborted) {
+      await releaseDeliveries(db, claimed.map((delivery) => delivery.id), owner);
+      return false;
+    }
+    queue.add(claimed.map((delivery) => ({ delivery, owner, leaseDeadline: claimedAt + leaseMs })));
+    const perEndpoint = new Map<number, number>();
+    for (const { endpointId } of claimed) perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
+    return claimed.length === limit || [...perEndpoint.values()].includes(PER_ENDPOINT_CLAIM);
   };
 
   const purge = async () => {
@@ -152,6 +206,10 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
   };
 
   const runRound = async () => {
+    if (dropped > 0) {
+      app.log.warn({ count: dropped }, 'claimed webhook deliveries left unsent: too little of their lease was left to start an attempt; they are sent again once it ends');
+      dropped = 0;
+    }
     try {
       do {
         again = false;
@@ -159,23 +217,35 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
         if ((await claim()) || fanOutBacklog) again = true;
       } while (again && !stop.signal.aborted);
       await purge();
+      if (failures > 0) app.log.info({ failedRounds: failures }, 'webhook dispatch rounds succeed again');
+      failures = 0;
     } catch (error) {
-      app.log.warn({ err: error }, 'a webhook dispatch round failed; the next one tries again');
+      // A database that is down fails every round: the rounds back off (and log) twice as long each time, up to BACKOFF_CAP_MS.
+      failures++;
+      options.metrics.roundsFailed.inc();
+      if (!stop.signal.aborted) app.log.warn({ err: error, failedRounds: failures, retryInMs: backoffMs() }, 'a webhook dispatch round failed; the next one tries again');
     } finally {
       round = undefined;
       schedule();
     }
   };
 
+  const backoffMs = () => (failures === 0 ? pollMs : Math.min(BACKOFF_CAP_MS, pollMs * 2 ** Math.min(failures, 20)));
+
   const schedule = () => {
     if (stop.signal.aborted) return;
     clearTimeout(timer);
-    timer = setTimeout(kick, pollMs);
+    const wait = backoffMs();
+    pausedUntil = failures === 0 ? 0 : performance.now() + wait;
+    timer = setTimeout(() => {
+      pausedUntil = 0;
+      kick();
+    }, wait);
     timer.unref();
   };
 
   function kick(): void {
-    if (stop.signal.aborted) return;
+    if (stop.signal.aborted || performance.now() < pausedUntil) return;
     if (round) {
       again = true;
       return;
@@ -187,13 +257,19 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
   app.addHook('onClose', async () => {
     // What waits for a slot goes back at once (taken before the aborted sends free their slots and
     // the lines move on); what is in flight is aborted and gives itself back; a claim still running
-    // gives back all it took.
+    // gives back all it took. A stalled database must not hold the stop: after CLOSE_WAIT_MS the
+    // rest is left to the leases, which expire on their own (the deliveries are sent again then).
     const waiting = queue.takeWaiting();
     stop.abort();
     clearTimeout(timer);
-    await round;
-    await Promise.allSettled([...new Set(waiting.map((held) => held.owner))].map((owner) => releaseDeliveries(db, waiting.filter((held) => held.owner === owner).map((held) => held.delivery.id), owner)));
-    await queue.drain();
+    const closing = (async () => {
+      await round;
+      await Promise.allSettled([...new Set(waiting.map((held) => held.owner))].map((owner) => releaseDeliveries(db, waiting.filter((held) => held.owner === owner).map((held) => held.delivery.id), owner)));
+      await queue.drain();
+    })();
+    if (!(await settledWithin(closing, test?.closeWaitMs ?? CLOSE_WAIT_MS))) {
+      app.log.warn('the webhook dispatcher stopped without giving its deliveries back (the database did not answer); they are sent again once their leases end');
+    }
     sender.close();
   });
   return { kick };

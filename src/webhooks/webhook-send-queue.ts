@@ -1,23 +1,32 @@
 /**
  * The claimed deliveries of one process, waiting for a send slot or being sent: at most
- * `maxInFlight` sends at once, and `perEndpoint` to one endpoint, in the order they were claimed.
+ * `maxInFlight` sends at once, and `perEndpoint` to one endpoint. Fair across endpoints: the slots
+ * go round-robin, one endpoint's next delivery after every other waiting endpoint's, each endpoint's
+ * own in the order they were claimed. Isolation: `reserved` slots are only for an endpoint that has
+ * no send in flight, so endpoints that hang (each holding its slots for the attempt's timeout)
+ * can take at most `maxInFlight - reserved` beyond their first: with at most `reserved` endpoints,
+ * an endpoint with nothing in flight always finds a slot.
  * A delivery whose lease would end before its attempt could (`canStart` says no) is dropped
- * unsent: its lease runs out and a dispatcher claims it again, so no attempt ever runs past its
- * lease. Nothing here touches the database.
+ * unsent (`dropped` is told): its lease runs out and a dispatcher claims it again, so no attempt
+ * ever runs past its lease. Nothing here touches the database.
  */
-import type { ClaimedDelivery, EndpointForSending } from './webhook-dispatch.repository.js';
+import type { ClaimedDelivery } from './webhook-dispatch.repository.js';
 
 interface HeldDelivery {
   delivery: ClaimedDelivery;
-  endpoint: EndpointForSending;
   owner: string;
-  leaseUntil: number;
+  /** When the lease ends at the earliest, on this process's monotonic clock (performance.now()). */
+  leaseDeadline: number;
 }
 
 export interface SendQueueOptions {
   maxInFlight: number;
   perEndpoint: number;
+  /** Slots only an endpoint without a send in flight may take. */
+  reserved: number;
   canStart(held: HeldDelivery): boolean;
+  /** Told of a delivery `canStart` refused. */
+  dropped(held: HeldDelivery): void;
   /**
    * Makes the attempt: settles once the receiver's part is over (its slot is then free), with
    * `recorded`, which settles once the outcome is written (the delivery is then no longer held).
@@ -55,15 +64,31 @@ export function createSendQueue(options: SendQueueOptions): SendQueue {
   const heldBy = (endpointId: number) => (waiting.get(endpointId)?.length ?? 0) + (inFlight.get(endpointId) ?? 0) + (recording.get(endpointId) ?? 0);
   const heldTotal = () => total + waitingTotal + recordingTotal;
 
+  /** Whether the endpoint may start one more send now (see the module's header). */
+  const hasSlot = (endpointId: number) => {
+    const flying = inFlight.get(endpointId) ?? 0;
+    return flying < options.perEndpoint && total < (flying === 0 ? options.maxInFlight : options.maxInFlight - options.reserved);
+  };
+
+  /**
+   * Round-robin: each pass starts at most one delivery per endpoint, and an endpoint that started
+   * one goes to the back of the line of endpoints (a Map keeps insertion order).
+   */
   const pump = () => {
-    for (const [endpointId, line] of waiting) {
-      while (line.length > 0 && total < options.maxInFlight && (inFlight.get(endpointId) ?? 0) < options.perEndpoint) {
+    let started = true;
+    while (started && total < options.maxInFlight) {
+      started = false;
+      for (const [endpointId, line] of [...waiting]) {
+        if (!hasSlot(endpointId)) continue;
         const held = line.shift()!;
         waitingTotal--;
+        waiting.delete(endpointId);
+        if (line.length > 0) waiting.set(endpointId, line);
+        started = true;
         if (options.canStart(held)) start(held);
+        else options.dropped(held);
+        if (total >= options.maxInFlight) return;
       }
-      if (line.length === 0) waiting.delete(endpointId);
-      if (total >= options.maxInFlight) return;
     }
   };
 

@@ -16,7 +16,9 @@ import http from 'node:http';
 import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import { createResolverLookup, isDnsFailure, type ResolverLookupOptions } from './webhook-dns.js';
 import { signatureHeader } from './webhook-signature.js';
+import { isOperatorAllowedHost } from './webhook-url-policy.js';
 
 /** The most an attempt waits for its answer (Standard Webhooks' recommendation is 15 s at most). */
 export const SEND_TIMEOUT_MS = 15_000;
@@ -60,6 +62,8 @@ export interface SenderOptions {
   now: () => number;
   /** Tests only: the DNS lookup of every connection (a stub that answers a private address, say). */
   lookup?: LookupFunction | undefined;
+  /** Tests only: the resolver of names outside WEBHOOK_ALLOWED_HOSTS (its name servers, its timeout). */
+  dns?: ResolverLookupOptions | undefined;
 }
 
 export interface WebhookSender {
@@ -74,7 +78,10 @@ export function createWebhookSender(options: SenderOptions): WebhookSender {
     allowed: { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) },
     filtered: { 'http:': new RequestFilteringHttpAgent(agentOptions), 'https:': new RequestFilteringHttpsAgent(agentOptions) },
   };
-  const allowed = new Set(options.allowedHosts);
+  // Names outside WEBHOOK_ALLOWED_HOSTS are resolved by c-ares (dns.Resolver), never by getaddrinfo on libuv's
+  // threadpool: a hostile name that answers slowly would hold one of its 4 threads and stall the
+  // process's file and crypto work. The operator's names keep the system's lookup (/etc/hosts: localhost).
+  const publicLookup = options.lookup ?? createResolverLookup(options.dns);
 
   const send = (message: WebhookMessage, stop: AbortSignal): Promise<AttemptResult> => {
     const started = performance.now();
@@ -85,9 +92,8 @@ export function createWebhookSender(options: SenderOptions): WebhookSender {
     } catch {
       return Promise.resolve({ error: 'refused: not a valid URL', durationMs: 0 });
     }
-    // Compared as WEBHOOK_ALLOWED_HOSTS is written: lower case, IPv6 without brackets, no trailing dot.
-    const host = url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
-    const isAllowed = allowed.has(host);
+    // As at registration: without case, brackets or trailing dot, addresses in any spelling.
+    const isAllowed = isOperatorAllowedHost(url.hostname, options.allowedHosts);
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isAllowed)) {
       return Promise.resolve({ error: 'refused: http is only for WEBHOOK_ALLOWED_HOSTS', refused: true, durationMs: 0 });
     }
@@ -103,7 +109,7 @@ export function createWebhookSender(options: SenderOptions): WebhookSender {
           method: 'POST',
           agent: (isAllowed ? agents.allowed : agents.filtered)[url.protocol as 'http:' | 'https:'],
           signal,
-          ...(options.lookup ? { lookup: options.lookup } : {}),
+          ...(isAllowed && !options.lookup ? {} : { lookup: publicLookup }),
           headers: {
             'content-type': 'application/json',
             'content-length': body.length,
@@ -152,7 +158,7 @@ function describeFailure(error: NodeJS.ErrnoException, why: { timedOut: boolean;
   if (why.timedOut) return { error: `timeout: no answer within ${why.timeoutMs / 1000} s` };
   // request-filtering-agent's refusal: "DNS lookup <address>(…) is not allowed. Because, It is private IP address."
   if (/^DNS lookup .* is not allowed/.test(error.message)) return { error: REFUSED_NOT_PUBLIC, refused: true };
-  if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') return { error: `dns: ${error.code}` };
+  if (isDnsFailure(error)) return { error: `dns: ${error.code}` };
   if (error.code !== undefined) return { error: `connection failed: ${error.code}` };
   return { error: 'connection failed' };
 }

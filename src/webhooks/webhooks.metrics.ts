@@ -6,7 +6,11 @@
  * - `animal_store_webhook_deliveries_failed_total`: deliveries given up, their schedule done;
  * - `animal_store_webhook_endpoints_disabled_total{reason}`: `receiver_gone` (it answered 410) or
  *   `failing` (every attempt failed for 5 days);
- * - `animal_store_webhook_events_skipped_total`: events purged before they were fanned out.
+ * - `animal_store_webhook_events_skipped_total`: events purged before they were fanned out;
+ * - `animal_store_webhook_deliveries_unstarted_total`: claimed deliveries left unsent because too
+ *   little of their lease was left to start an attempt (sent again once the lease ends);
+ * - `animal_store_webhook_dispatch_rounds_failed_total`: dispatch rounds that failed (the database
+ *   did not answer, say); the rounds then back off.
  * `animal_store_webhook_deliveries_due` is read from the database at each scrape (at most
  * DUE_COUNT_CAP counted), the store's truth whatever process reads it: the sum over workers takes
  * the largest value.
@@ -27,6 +31,8 @@ export interface WebhookMetrics {
   gaveUp: Counter;
   endpointsDisabled: Counter<'reason'>;
   eventsSkipped: Counter;
+  unstarted: Counter;
+  roundsFailed: Counter;
 }
 
 /** The webhooks' metrics in `registry`, made once per registry (apps built on shared metrics reuse them). */
@@ -38,6 +44,8 @@ export function registerWebhookMetrics(registry: Registry, db: Kysely<Database>,
       gaveUp: registry.getSingleMetric('animal_store_webhook_deliveries_failed_total') as Counter,
       endpointsDisabled: registry.getSingleMetric('animal_store_webhook_endpoints_disabled_total') as Counter<'reason'>,
       eventsSkipped: registry.getSingleMetric('animal_store_webhook_events_skipped_total') as Counter,
+      unstarted: registry.getSingleMetric('animal_store_webhook_deliveries_unstarted_total') as Counter,
+      roundsFailed: registry.getSingleMetric('animal_store_webhook_dispatch_rounds_failed_total') as Counter,
     };
   }
   const registers = [registry];
@@ -61,5 +69,7 @@ export function registerWebhookMetrics(registry: Registry, db: Kysely<Database>,
     gaveUp: new Counter({ name: 'animal_store_webhook_deliveries_failed_total', help: 'Webhook deliveries given up: every attempt of the retry schedule failed.', registers }),
     endpointsDisabled,
     eventsSkipped: new Counter({ name: 'animal_store_webhook_events_skipped_total', help: 'Events purged before the dispatcher fanned them out: no endpoint received them.', registers }),
+    unstarted: new Counter({ name: 'animal_store_webhook_deliveries_unstarted_total', help: 'Claimed webhook deliveries left unsent: too little of the lease was left to start an attempt (sent again once it ends).', registers }),
+    roundsFailed: new Counter({ name: 'animal_store_webhook_dispatch_rounds_failed_total', help: 'Webhook dispatch rounds that failed (the database did not answer, say); the next ones back off up to 30 s.', registers }),
   };
 }

@@ -1,0 +1,55 @@
+/**
+ * The sender's connections, without a database: the DNS lookup of webhook hosts (c-ares, with a
+ * timeout, never the threadpool's getaddrinfo) and WEBHOOK_ALLOWED_HOSTS compared as at registration.
+ * No real name is resolved: the resolver asks a UDP socket of this test on 127.0.0.1 that never
+ * answers, and the receiver's name answers through a stub lookup.
+ */
+import assert from 'node:assert/strict';
+import dgram from 'node:dgram';
+import type { AddressInfo } from 'node:net';
+import { describe, it } from 'node:test';
+import { createWebhookSender } from '../../src/webhooks/webhook-sender.js';
+import { newWebhookSecret, startWebhookReceiver } from '../helpers/webhook-endpoint-row.js';
+import { withDeadline } from '../helpers/wait-for.js';
+
+describe('webhook sender', () => {
+  it('Attack (issue 17): a name server that never answers > the name is asked through c-ares (not the threadpool), and the attempt fails with a DNS timeout', async () => {
+    const silent = dgram.createSocket('udp4');
+    await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
+    const asked = new Promise<void>((resolve) => silent.once('message', () => resolve()));
+    const sender = createWebhookSender({ allowedHosts: [], timeoutMs: 10_000, now: Date.now, dns: { servers: [`127.0.0.1:${(silent.address() as AddressInfo).port}`], timeoutMs: 200, tries: 1 } });
+    try {
+      const attempt = sender.send({ url: 'https://slow.example/hooks', messageId: 'msg_1', payload: '{}', secrets: [newWebhookSecret()] }, new AbortController().signal);
+      await withDeadline(asked, 10_000, 'the name to be asked of the resolver (c-ares), not of getaddrinfo');
+      const result = await withDeadline(attempt, 10_000, 'the attempt to give up on the name');
+      assert.equal(result.error, 'dns: ETIMEOUT');
+    } finally {
+      sender.close();
+      silent.close();
+    }
+  });
+
+  it('Attack (issue 17): WEBHOOK_ALLOWED_HOSTS with a trailing dot > the host is allowed at send as at registration (http reaches it)', async () => {
+    const receiver = await startWebhookReceiver();
+    const sender = createWebhookSender({
+      allowedHosts: ['hooks.internal.'],
+      timeoutMs: 5000,
+      now: Date.now,
+      // The operator's name points at this test's receiver.
+      lookup: ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+        assert.equal(hostname, 'hooks.internal');
+        if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
+        else callback(null, '127.0.0.1', 4);
+      }) as never,
+    });
+    try {
+      const url = receiver.url.replace('127.0.0.1', 'Hooks.Internal');
+      const result = await sender.send({ url, messageId: 'msg_1', payload: '{}', secrets: [newWebhookSecret()] }, new AbortController().signal);
+      assert.equal(result.statusCode, 204, JSON.stringify(result));
+      assert.equal(receiver.received.length, 1);
+    } finally {
+      sender.close();
+      await receiver.close();
+    }
+  });
+});
