@@ -1,7 +1,7 @@
 /** SQL of the deliveries' routes: an endpoint's deliveries with their last attempts, a retry by hand, a test message. */
 import { type Kysely, sql } from 'kysely';
 import type { Database, NewWebhookDeliveryRow, WebhookAttemptRow, WebhookDeliveryRow, WebhookDeliveryState } from '../db/database.js';
-import { idIn, idListParameter } from '../db/dialect.js';
+import { databaseClockMs, idIn, idListParameter } from '../db/dialect.js';
 import { firstRows, pageLimit } from '../db/page-limit.js';
 
 export type DeliveryListRow = Omit<WebhookDeliveryRow, 'payload' | 'leaseOwner' | 'leaseUntil'>;
@@ -47,8 +47,8 @@ export async function findDeliveryEventType(db: Kysely<Database>, endpointId: nu
 
 /**
  * Makes a delivery due now, whatever its state (a retry by hand), unless an attempt of it is in
- * flight: a lease held past `now` (the dispatcher's clock, as its claims compare) leaves the row as
- * it is, in the statement itself, and answers undefined. The attempt's record would overwrite the
+ * flight: a lease held past the database's clock (which sets and compares the dispatcher's leases)
+ * leaves the row as it is, in the statement itself, and answers undefined. The attempt's record would overwrite the
  * retry otherwise.
  */
 export async function makeDeliveryDue(db: Kysely<Database>, endpointId: number, deliveryId: number, now: number): Promise<DeliveryListRow | undefined> {
@@ -58,7 +58,7 @@ export async function makeDeliveryDue(db: Kysely<Database>, endpointId: number, 
     .set({ state: 'pending', nextAttemptAt: now, leaseOwner: null, leaseUntil: null })
     .where('id', '=', deliveryId)
     .where('endpointId', '=', endpointId)
-    .where((eb) => eb.or([eb('leaseOwner', 'is', null), eb('leaseUntil', 'is', null), eb('leaseUntil', '<', now)]))
+    .where((eb) => eb.or([eb('leaseOwner', 'is', null), eb('leaseUntil', 'is', null), eb('leaseUntil', '<', databaseClockMs(db))]))
     .returning(LISTED_COLUMNS)
     .executeTakeFirst();
 }
