@@ -2,12 +2,14 @@
  * Migration 2026-11-27T04-webhooks on a store the previous release left: a key that held every
  * scope of then gets the two webhook scopes, as a key made without --scope has every scope now; a
  * key with fewer keeps its own; `down` takes them back from the first only.
+ * Then 2026-11-27T05-webhook-deliveries-age, which indexes deliveries by age for their purge.
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { createDb, type DbHandle } from '../../src/db/create-db.js';
 import { migrateToLatest, migrateUpTo } from '../../src/db/migrate.js';
 import * as webhooks from '../../src/db/migrations/2026-11-27T04-webhooks.js';
+import * as deliveriesAge from '../../src/db/migrations/2026-11-27T05-webhook-deliveries-age.js';
 import { insertApiKey } from '../../src/keys/keys.repository.js';
 import { ALL_DIALECTS, createEmptyDatabaseUrl, describeOnDialect } from '../helpers/test-db.js';
 
@@ -45,6 +47,33 @@ for (const dialect of ALL_DIALECTS) {
       assert.deepEqual(await scopesOf(), { ...granted, everything: 'pets:read pets:write orders:read orders:write' });
       await webhooks.up(handle.db);
       assert.deepEqual(await scopesOf(), granted);
+    });
+  });
+
+  describeOnDialect(dialect, `migration 2026-11-27T05-webhook-deliveries-age on ${dialect}`, {}, () => {
+    let place: { url: string; remove(): Promise<void> };
+    let handle: DbHandle;
+    before(async () => {
+      place = await createEmptyDatabaseUrl(dialect);
+      handle = createDb(place.url, { poolMax: 1 });
+    });
+    after(async () => {
+      await handle.close();
+      await place.remove();
+    });
+
+    it('on a store with deliveries > applies; down drops its index and up makes it again', async () => {
+      await migrateUpTo(handle.db, '2026-11-27T04-webhooks');
+      const { id } = await handle.db
+        .insertInto('webhookEndpoints')
+        .values({ url: 'https://hooks.example.com/', events: '["pet.*"]', allowedTypes: '["pet.created"]', status: 'enabled', secret: 'whsec_x', createdAt: 1, updatedAt: 1 })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await handle.db.insertInto('webhookDeliveries').values({ endpointId: id, messageId: 'evt_1', eventType: 'pet.created', payload: '{}', state: 'succeeded', attempts: 1, createdAt: 1 }).execute();
+      assert.ok((await migrateToLatest(handle.db)).includes('2026-11-27T05-webhook-deliveries-age'));
+      await deliveriesAge.down(handle.db);
+      await deliveriesAge.up(handle.db);
+      assert.equal((await handle.db.selectFrom('webhookDeliveries').select('id').where('createdAt', '<', 2).execute()).length, 1);
     });
   });
 }
