@@ -61,6 +61,7 @@ const EXAMPLES: Record<ErrorCode, string> = {
   webhook_endpoint_not_found: 'no webhook endpoint has id 1',
   webhook_endpoint_limit: `the store has ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints, the most it may have; remove one first`,
   webhook_delivery_not_found: 'webhook endpoint 1 has no delivery 12',
+  webhook_secret_superseded: 'the first answer to this Idempotency-Key carried a signing secret that webhook endpoint 1 no longer has (rotated since, or the endpoint removed); it is not answered again',
   route_not_found: 'no operation at GET /v1/animals',
   method_not_allowed: 'DELETE is not allowed on /v1/pets; allowed: GET, HEAD, POST',
   cursor_expired: CURSOR_EXPIRED_MESSAGE,
