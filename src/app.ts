@@ -25,7 +25,7 @@ import { createRouteTable } from './http/route-table.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { bearerTokenOf } from './access/authentication.js';
 import { createSharedRateLimit } from './access/shared-rate-limit.js';
-import { redactApiKeys } from './keys/api-key-token.js';
+import { redactSecrets } from './secrets/log-redaction.js';
 import { subscribeToRevocations } from './keys/key-revocations.js';
 import { createKeyUsage, type KeyUsage } from './keys/key-usage.js';
 import { createKeyVerifier } from './keys/keys.service.js';
@@ -144,7 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
       // Whatever a client sent may hold a key pasted by mistake (a URL, a name that fails
       // validation and is quoted in an error, a database error's detail): every string logged,
-      // errors' included, has its keys redacted.
+      // errors' included, has its keys (and any webhook signing secret) redacted.
       formatters: { log: redactLogFields },
       serializers: { err: (error: Error) => redactLogFields(pino.stdSerializers.err(error)) },
     },
@@ -259,7 +259,7 @@ function redactLogFields<T extends object>(fields: T, depth = 0): T {
   for (const [name, value] of Object.entries(fields) as [string, unknown][]) {
     const redacted =
       typeof value === 'string'
-        ? redactApiKeys(value)
+        ? redactSecrets(value)
         : value !== null && typeof value === 'object' && !(value instanceof Error) && depth < 4
           ? redactLogFields(value, depth + 1)
           : value;

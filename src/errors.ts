@@ -29,6 +29,7 @@ export const ERROR_CODES = {
   webhook_endpoint_disabled: { status: 409, description: 'The webhook endpoint is disabled: nothing is sent to it. Enable it first (PATCH `status` `enabled`), then test it or retry the delivery.' },
   webhook_delivery_in_flight: { status: 409, description: 'An attempt of this delivery is being sent now (its dispatcher holds it); retry it by hand after that attempt ends.' },
   webhook_endpoint_limit: { status: 409, description: `The store has ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints, the most it may have: remove one before adding another.` },
+  webhook_secret_superseded: { status: 409, description: 'A retry with an Idempotency-Key whose first answer carried a webhook signing secret that is no longer the endpoint\'s (rotated since, or the endpoint removed): the secret is not answered again. Read the endpoint; rotate its secret for a new one.' },
   idempotency_key_in_use: { status: 409, description: 'A request with this Idempotency-Key is still running; retry after the Retry-After delay to get its answer.' },
   cursor_expired: { status: 410, description: `Events after the cursor's position were purged (events are kept EVENT_RETENTION_DAYS, ${CONFIG_DEFAULTS.EVENT_RETENTION_DAYS} by default): the reader missed some. An old cursor that missed nothing stays valid.` },
   operation_removed: { status: 410, description: 'The operation was deprecated and has passed its sunset date.' },

@@ -286,7 +286,9 @@ export interface paths {
          * Add a webhook endpoint
          * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
          *
-         *     Adds a webhook endpoint, enabled, and answers it with its signing secret (`whsec_…`). **The secret is shown only in this answer** (and in a replay of it under the same `Idempotency-Key`): store it now; `rotateWebhookEndpointSecret` makes a new one.
+         *     Adds a webhook endpoint, enabled, and answers it with its signing secret (`whsec_…`). **The secret is shown only in this answer**: store it now; `rotateWebhookEndpointSecret` makes a new one.
+         *
+         *     **Retried with the same `Idempotency-Key`**, it answers the first answer again, secret included, as long as that secret is still the endpoint's; once it has been rotated (or the endpoint removed) the retry answers 409 `webhook_secret_superseded` instead, never a replaced secret. The idempotency record keeps the secret's SHA-256 only, not the secret.
          *
          *     **What it receives.** `events` names exact types or groups (`pet.*`); the endpoint receives those the API key that set them could read (`allowedTypes`: `pets:read` for pet events, `orders:read` for order events), whatever becomes of that key later. Types the key may not read are left out; naming only such types answers 403 `insufficient_scope`.
          *
@@ -367,6 +369,8 @@ export interface paths {
          * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
          *
          *     Gives the endpoint a new signing secret and answers it, **shown only in this answer**. For 24 hours (`previousSecretExpiresAt`) deliveries carry a signature made with the secret it replaced beside one made with the new one, so receivers can switch without losing any. A second rotation within those hours ends the oldest secret at once: only the two newest secrets ever sign.
+         *
+         *     **Retried with the same `Idempotency-Key`**, it answers the first answer again, secret included, as long as that secret is still the endpoint's; once it has been rotated (or the endpoint removed) the retry answers 409 `webhook_secret_superseded` instead, never a replaced secret. The idempotency record keeps the secret's SHA-256 only, not the secret.
          *
          *     **Requires scope `webhooks:write`** (add, change and remove webhook endpoints); a key without it gets 403 `insufficient_scope`.
          *
@@ -1040,6 +1044,7 @@ export interface components {
              *     - `webhook_endpoint_disabled` (409): The webhook endpoint is disabled: nothing is sent to it. Enable it first (PATCH `status` `enabled`), then test it or retry the delivery.
              *     - `webhook_delivery_in_flight` (409): An attempt of this delivery is being sent now (its dispatcher holds it); retry it by hand after that attempt ends.
              *     - `webhook_endpoint_limit` (409): The store has 100 webhook endpoints, the most it may have: remove one before adding another.
+             *     - `webhook_secret_superseded` (409): A retry with an Idempotency-Key whose first answer carried a webhook signing secret that is no longer the endpoint's (rotated since, or the endpoint removed): the secret is not answered again. Read the endpoint; rotate its secret for a new one.
              *     - `idempotency_key_in_use` (409): A request with this Idempotency-Key is still running; retry after the Retry-After delay to get its answer.
              *     - `cursor_expired` (410): Events after the cursor's position were purged (events are kept EVENT_RETENTION_DAYS, 30 by default): the reader missed some. An old cursor that missed nothing stays valid.
              *     - `operation_removed` (410): The operation was deprecated and has passed its sunset date.
@@ -1055,7 +1060,7 @@ export interface components {
              *     - `service_unavailable` (503): The database cannot be reached, is locked, or did not answer in time, or a change kept colliding with concurrent ones; retry after the Retry-After delay. On a write, the write may or may not have happened.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "bad_request" | "invalid_idempotency_key" | "unauthorized" | "insufficient_scope" | "pet_not_found" | "order_not_found" | "webhook_endpoint_not_found" | "webhook_delivery_not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "pet_not_available" | "order_state_conflict" | "pet_has_open_order" | "pet_sold_by_order" | "webhook_endpoint_disabled" | "webhook_delivery_in_flight" | "webhook_endpoint_limit" | "idempotency_key_in_use" | "cursor_expired" | "operation_removed" | "precondition_failed" | "idempotency_key_reused" | "expectation_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "too_many_streams" | "internal_error" | "service_unavailable";
+            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "bad_request" | "invalid_idempotency_key" | "unauthorized" | "insufficient_scope" | "pet_not_found" | "order_not_found" | "webhook_endpoint_not_found" | "webhook_delivery_not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "pet_not_available" | "order_state_conflict" | "pet_has_open_order" | "pet_sold_by_order" | "webhook_endpoint_disabled" | "webhook_delivery_in_flight" | "webhook_endpoint_limit" | "webhook_secret_superseded" | "idempotency_key_in_use" | "cursor_expired" | "operation_removed" | "precondition_failed" | "idempotency_key_reused" | "expectation_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "too_many_streams" | "internal_error" | "service_unavailable";
             /** @description Human-readable description; it names the offending field when there is one. Wording may change. */
             message: string;
             /** @description The HTTP status code of the response. */
@@ -3492,7 +3497,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The store has as many endpoints as it may have. Codes: `webhook_endpoint_limit`. Or: A request with this Idempotency-Key is still running. (`idempotency_key_in_use`, 409). */
+            /** @description The store has as many endpoints as it may have; or a retry with the `Idempotency-Key` of an earlier request whose answer carried a secret that is no longer the endpoint's (rotated since, or the endpoint removed): that secret is not answered again. Codes: `webhook_endpoint_limit`, `webhook_secret_superseded`. Or: A request with this Idempotency-Key is still running. (`idempotency_key_in_use`, 409). */
             409: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -4238,17 +4243,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running. Codes: `idempotency_key_in_use`. */
+            /** @description A retry with the `Idempotency-Key` of an earlier request whose answer carried a secret that is no longer the endpoint's (rotated since, or the endpoint removed): that secret is not answered again. Codes: `webhook_secret_superseded`. Or: A request with this Idempotency-Key is still running. (`idempotency_key_in_use`, 409). */
             409: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: string;
                     /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -8,12 +8,12 @@
  * the app's own logger): its level, time and bindings are the logger's own, taken from it.
  *
  * The client's strings (the method and the URL, which may hold a key pasted by mistake) pass
- * through redactApiKeys, as app.ts's log formatter does for every string of every other line. The
+ * through redactSecrets, as app.ts's log formatter does for every string of every other line. The
  * route pattern and the key's display prefix are the service's own, which hold no key.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
-import { redactApiKeys } from '../keys/api-key-token.js';
+import { redactSecrets } from '../secrets/log-redaction.js';
 
 export interface AccessLogFields {
   method: string;
@@ -84,7 +84,7 @@ export function fieldsObject(fields: AccessLogFields): Record<string, unknown> {
 
 /** A client's string, as a JSON string with its keys redacted. */
 function text(value: string): string {
-  return quoted(redactApiKeys(value));
+  return quoted(redactSecrets(value));
 }
 
 // What JSON must escape (and lone surrogates, which JSON.stringify escapes): almost never in a URL.

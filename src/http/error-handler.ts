@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/create-db.js';
 import { AppError, type ErrorDetail } from '../errors.js';
-import { redactApiKeys } from '../keys/api-key-token.js';
+import { redactSecrets } from '../secrets/log-redaction.js';
 import { createRouteTable, type RouteTable } from './route-table.js';
 import { describeValidationErrors } from './validation.js';
 
@@ -48,7 +48,7 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
   reply.headers({ 'x-request-id': reply.request.id, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
   const appError = new AppError('bad_request', error.code === 'FST_ERR_BAD_URL' ? `the URL is not valid: ${error.message}` : error.message);
   sendError(reply, appError);
-  request.log.info({ method: request.method, url: redactApiKeys(request.url), statusCode: appError.status, code: appError.code }, 'request');
+  request.log.info({ method: request.method, url: redactSecrets(request.url), statusCode: appError.status, code: appError.code }, 'request');
 }
 
 /**

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { holdsApiKey } from '../keys/api-key-token.js';
+import { holdsSecret } from '../secrets/log-redaction.js';
 import { writeAccessLine } from './access-log-line.js';
 
 declare module 'fastify' {
@@ -26,7 +26,7 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  */
 export function requestIdOf(request: IncomingMessage): string {
   const given = request.headers['x-request-id'];
-  return typeof given === 'string' && SANE_REQUEST_ID.test(given) && !holdsApiKey(given) ? given : randomUUID();
+  return typeof given === 'string' && SANE_REQUEST_ID.test(given) && !holdsSecret(given) ? given : randomUUID();
 }
 
 /**

@@ -63,6 +63,7 @@ const EXAMPLES: Record<ErrorCode, string> = {
   webhook_delivery_not_found: 'webhook endpoint 1 has no delivery 12',
   webhook_endpoint_disabled: 'webhook endpoint 1 is disabled: nothing is sent to it; enable it first (PATCH status enabled)',
   webhook_delivery_in_flight: 'an attempt of delivery 12 is being sent now; retry after it ends',
+  webhook_secret_superseded: 'the first answer to this Idempotency-Key carried a signing secret that webhook endpoint 1 no longer has (rotated since, or the endpoint removed); it is not answered again',
   route_not_found: 'no operation at GET /v1/animals',
   method_not_allowed: 'DELETE is not allowed on /v1/pets; allowed: GET, HEAD, POST',
   cursor_expired: CURSOR_EXPIRED_MESSAGE,

@@ -21,11 +21,24 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route accepts `Idempotency-Key` (documented in its OpenAPI operation too). */
     idempotent?: boolean;
+    /** How the route's kept answer differs from the one sent (an idempotent route that answers a secret). */
+    keptAnswer?: KeptAnswerTransform;
   }
   interface FastifyRequest {
     /** The key this request reserved, while it runs. */
     idempotency?: { id: KeyId; owner: string };
   }
+}
+
+/**
+ * For a route whose answer holds a secret that must not be kept at rest (a webhook endpoint's
+ * signing secret): what is stored in its place, and how a replay gets the answer back.
+ */
+export interface KeptAnswerTransform {
+  /** The body to keep, from the body sent (a successful answer's only). */
+  toKept(body: string): string;
+  /** The body to replay, from the kept one; throws an AppError when it cannot be answered any more. */
+  toReplayed(kept: string): Promise<string>;
 }
 
 /** The answer headers a replay repeats; the others (request id, rate limit) belong to each request. */
@@ -83,9 +96,11 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyHt
         request.idempotency = { id, owner: reservation.owner };
         if (options.onReserved) await options.onReserved(request);
         return;
-      case 'replay':
+      case 'replay': {
+        const answer = await replayable(request, reservation.answer);
         replays.inc({ operation: operationOf(request) });
-        return replay(reply, reservation.answer);
+        return replay(reply, answer);
+      }
       case 'in_progress':
         reply.header('retry-after', String(IN_PROGRESS_RETRY_AFTER_SECONDS));
         throw new AppError('idempotency_key_in_use', `a request with this Idempotency-Key is still running; retry after ${IN_PROGRESS_RETRY_AFTER_SECONDS} s for its answer`);
@@ -106,7 +121,7 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyHt
     const held = request.idempotency;
     if (!held) return payload;
     request.idempotency = undefined;
-    const answer = answerOf(reply, payload);
+    const answer = keptOf(request, answerOf(reply, payload));
     try {
       if (answer) await settleIdempotencyKey(db, held.id, held.owner, answer);
       else await settleIdempotencyKey(db, held.id, held.owner, { status: 500, headers: {}, body: null });
@@ -136,6 +151,20 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyHt
   app.addHook('onClose', async () => {
     if (timer) clearInterval(timer);
   });
+}
+
+/** The answer as kept: a successful one through the route's transform, if it has one. */
+function keptOf(request: FastifyRequest, answer: StoredAnswer | undefined): StoredAnswer | undefined {
+  const transform = request.routeOptions.config.keptAnswer;
+  if (!transform || !answer?.body || answer.status >= 300) return answer;
+  return { ...answer, body: transform.toKept(answer.body) };
+}
+
+/** The kept answer as a replay sends it: back through the route's transform, if it has one. */
+async function replayable(request: FastifyRequest, answer: StoredAnswer): Promise<StoredAnswer> {
+  const transform = request.routeOptions.config.keptAnswer;
+  if (!transform || !answer.body || answer.status >= 300) return answer;
+  return { ...answer, body: await transform.toReplayed(answer.body) };
 }
 
 function replay(reply: FastifyReply, answer: StoredAnswer): FastifyReply {

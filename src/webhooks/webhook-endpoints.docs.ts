@@ -8,6 +8,9 @@ const GRACE_HOURS = PREVIOUS_SECRET_GRACE_MS / 3_600_000;
 /** The rules of webhook-url-policy.ts, in words. */
 const URL_RULES = `**Which URLs are accepted.** An absolute \`https\` URL of at most ${WEBHOOK_URL_MAX_LENGTH} characters, any port, without user name or password (the signature authenticates the sender) and without fragment. Its host must be public: an IP address that is loopback, private, link-local, unique-local, carrier-grade NAT, multicast, unspecified, reserved or otherwise not public unicast (IPv4-mapped IPv6 addresses included) is refused, and so is a name that resolves to any such address. A name that does not resolve (yet), or whose lookup takes more than ${LOOKUP_TIMEOUT_MS / 1000} s, is accepted: every delivery checks the address it connects to again. The hosts the operator lists in \`WEBHOOK_ALLOWED_HOSTS\` (none by default) are exempt from the address check and may use \`http\` too. A refused URL answers 400 \`validation_failed\` naming \`body.url\` and why.`;
 
+/** What a retry under the same Idempotency-Key answers (webhook-secret-replay.ts). */
+const SECRET_REPLAY = `**Retried with the same \`Idempotency-Key\`**, it answers the first answer again, secret included, as long as that secret is still the endpoint's; once it has been rotated (or the endpoint removed) the retry answers 409 \`webhook_secret_superseded\` instead, never a replaced secret. The idempotency record keeps the secret's SHA-256 only, not the secret.`;
+
 const RECEIVES = `**What it receives.** \`events\` names exact types or groups (\`pet.*\`); the endpoint receives those the API key that set them could read (\`allowedTypes\`: \`pets:read\` for pet events, \`orders:read\` for order events), whatever becomes of that key later. Types the key may not read are left out; naming only such types answers 403 \`insufficient_scope\`.`;
 
 export const WEBHOOKS_TAG = {
@@ -19,7 +22,9 @@ ${RECEIVES}
 ${URL_RULES}`,
 };
 
-export const CREATE_DESCRIPTION = `Adds a webhook endpoint, enabled, and answers it with its signing secret (\`whsec_…\`). **The secret is shown only in this answer** (and in a replay of it under the same \`Idempotency-Key\`): store it now; \`rotateWebhookEndpointSecret\` makes a new one.
+export const CREATE_DESCRIPTION = `Adds a webhook endpoint, enabled, and answers it with its signing secret (\`whsec_…\`). **The secret is shown only in this answer**: store it now; \`rotateWebhookEndpointSecret\` makes a new one.
+
+${SECRET_REPLAY}
 
 ${RECEIVES}
 
@@ -37,4 +42,6 @@ ${URL_RULES}`;
 
 export const DELETE_DESCRIPTION = 'Removes a webhook endpoint for good, with its deliveries, pending ones included, and their attempts: none is sent any more (one already on its way may still arrive). Its id is never given to another endpoint.';
 
-export const ROTATE_DESCRIPTION = `Gives the endpoint a new signing secret and answers it, **shown only in this answer**. For ${GRACE_HOURS} hours (\`previousSecretExpiresAt\`) deliveries carry a signature made with the secret it replaced beside one made with the new one, so receivers can switch without losing any. A second rotation within those hours ends the oldest secret at once: only the two newest secrets ever sign.`;
+export const ROTATE_DESCRIPTION = `Gives the endpoint a new signing secret and answers it, **shown only in this answer**. For ${GRACE_HOURS} hours (\`previousSecretExpiresAt\`) deliveries carry a signature made with the secret it replaced beside one made with the new one, so receivers can switch without losing any. A second rotation within those hours ends the oldest secret at once: only the two newest secrets ever sign.
+
+${SECRET_REPLAY}`;

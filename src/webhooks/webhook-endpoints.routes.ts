@@ -31,6 +31,7 @@ import {
   type ActingKey,
   updateWebhookEndpoint,
 } from './webhook-endpoints.service.js';
+import { webhookSecretKeptAsHash } from './webhook-secret-replay.js';
 import type { HostLookup } from './webhook-url-policy.js';
 
 export interface WebhookEndpointsRoutesOptions {
@@ -52,6 +53,8 @@ const BODY_ERRORS = {
 };
 const NOT_FOUND = errorResponse('No webhook endpoint has this id.', ['webhook_endpoint_not_found'], HEADERS.rateLimit);
 const BAD_ID = errorResponse('The endpointId is not an integer from 1 to 2^53−1, or a query parameter was sent.', ['validation_failed'], HEADERS.rateLimit);
+/** The replay refused by webhook-secret-replay.ts. */
+const SUPERSEDED = "a retry with the `Idempotency-Key` of an earlier request whose answer carried a secret that is no longer the endpoint's (rotated since, or the endpoint removed): that secret is not answered again";
 const NEEDS_READ_SCOPE = errorResponse(
   'The key lacks `webhooks:write`, or may read none of the event types `events` names (`pets:read` for `pet.*`, `orders:read` for `order.*`).',
   ['insufficient_scope'],
@@ -61,11 +64,13 @@ const NEEDS_READ_SCOPE = errorResponse(
 export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsRoutesOptions> = async (app, options) => {
   const { db, now, cursorSecret } = options;
   const context = { db, now, urlPolicy: { allowedHosts: options.allowedHosts, lookup: options.lookup } };
+  // The two answers with a secret keep its hash only; a replay after a rotation is refused.
+  const keptAnswer = webhookSecretKeptAsHash(db);
 
   app.post(
     '/webhook-endpoints',
     {
-      config: { scope: 'webhooks:write', idempotent: true },
+      config: { scope: 'webhooks:write', idempotent: true, keptAnswer },
       schema: {
         operationId: 'createWebhookEndpoint',
         tags: ['webhooks'],
@@ -80,7 +85,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsR
             headers: { Location: header('The path of the new endpoint, `/v1/webhook-endpoints/{id}`.'), ...ANSWER_HEADERS },
           },
           400: errorResponse('The body is not valid JSON, a field is missing or invalid, or the URL is refused (the message says why).', ['validation_failed', 'malformed_json'], HEADERS.rateLimit),
-          409: errorResponse('The store has as many endpoints as it may have.', ['webhook_endpoint_limit'], HEADERS.rateLimit),
+          409: errorResponse(`The store has as many endpoints as it may have; or ${SUPERSEDED}.`, ['webhook_endpoint_limit', 'webhook_secret_superseded'], HEADERS.rateLimit),
           ...BODY_ERRORS,
           ...WRITE_ERROR_RESPONSES,
           403: NEEDS_READ_SCOPE,
@@ -209,7 +214,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsR
   app.post(
     '/webhook-endpoints/:endpointId/rotate-secret',
     {
-      config: { scope: 'webhooks:write', idempotent: true },
+      config: { scope: 'webhooks:write', idempotent: true, keptAnswer },
       schema: {
         operationId: 'rotateWebhookEndpointSecret',
         tags: ['webhooks'],
@@ -221,6 +226,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsR
           200: { ...Type.Ref(WebhookEndpointWithSecretSchema), description: 'The endpoint with its new secret, in this answer only.', headers: ANSWER_HEADERS },
           400: errorResponse('The endpointId is invalid, or a query parameter or a body was sent.', ['validation_failed', 'malformed_json'], HEADERS.rateLimit),
           404: NOT_FOUND,
+          409: errorResponse(`${SUPERSEDED[0]!.toUpperCase()}${SUPERSEDED.slice(1)}.`, ['webhook_secret_superseded'], HEADERS.rateLimit),
           415: errorResponse('A body was sent that is not `application/json` in UTF-8.', ['unsupported_media_type'], HEADERS.rateLimit),
           ...WRITE_ERROR_RESPONSES,
         },
