@@ -48,7 +48,8 @@ import { connectRedis } from './redis/redis-link.js';
 import { NewPetSchema, PetPatchSchema, PetSchema, PetsSchema, PetStatusSchema } from './pets/pets.schemas.js';
 import { webhookEndpointsRoutes } from './webhooks/webhook-endpoints.routes.js';
 import { NewWebhookEndpointSchema, WebhookEndpointPatchSchema, WebhookEndpointSchema, WebhookEndpointsSchema, WebhookEndpointWithSecretSchema } from './webhooks/webhook-endpoints.schemas.js';
-import { type HostLookup, systemLookup } from './webhooks/webhook-url-policy.js';
+import type { ResolverLookupOptions } from './webhooks/webhook-dns.js';
+import { type HostLookup, resolverHostLookup } from './webhooks/webhook-url-policy.js';
 
 export interface AppDeps {
   db: Kysely<Database>;
@@ -89,6 +90,8 @@ export interface AppDeps {
   webhookDispatcher?: DispatcherTestOptions;
   /** Tests only: how webhook URLs' host names are resolved (a stub answering private addresses, say); the system's resolver by default. */
   webhookLookup?: HostLookup;
+  /** Tests only: the name servers (and timeout) of the c-ares resolver that checks webhook URLs when no webhookLookup is given. */
+  webhookUrlDns?: ResolverLookupOptions;
   /** Tests only: how often an idle events stream writes its keep-alive comment (15 s by default). */
   eventKeepAliveMs?: number;
   /** Tests only: how often each process looks at the feed for its waiting readers (every second by default). */
@@ -242,7 +245,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         keyStillUsable: async (request: FastifyRequest) => (await verifier.verify(bearerTokenOf(request.headers.authorization) ?? '')).key?.id === request.apiKey?.id,
       };
       await v1.register(eventsRoutes, { db, cursorSecret, live });
-      await v1.register(webhookEndpointsRoutes, { db, now, cursorSecret, allowedHosts: config.webhookAllowedHosts ?? [], lookup: deps.webhookLookup ?? systemLookup });
+      await v1.register(webhookEndpointsRoutes, { db, now, cursorSecret, allowedHosts: config.webhookAllowedHosts ?? [], lookup: deps.webhookLookup ?? resolverHostLookup(deps.webhookUrlDns) });
       await v1.register(webhookDeliveriesRoutes, { db, now, cursorSecret, dispatcher: webhookDispatcher });
     },
     { prefix: '/v1' },

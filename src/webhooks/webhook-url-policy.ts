@@ -7,33 +7,76 @@
  * so every connection is checked again (the dispatcher, with request-filtering-agent). The
  * operator's WEBHOOK_ALLOWED_HOSTS skip the address check, and may be reached over `http` too.
  *
+ * Names are asked of DNS through c-ares (webhook-dns.ts), as the sender does, never with
+ * `dns.lookup`: getaddrinfo holds one of libuv's 4 threads for as long as the system resolver tries
+ * (about 20 s for a name whose DNS never answers), so a few hostile registrations stalled every
+ * lookup, file and crypto call of the process. At most REGISTRATION_LOOKUPS_MAX lookups run at once
+ * per process; one more is answered "retry later", never accepted unchecked.
+ *
  * "Public" is what request-filtering-agent lets through at connection time: an address ipaddr.js
  * ranges as `unicast` (no loopback, private, link-local, unique-local, carrier-grade NAT,
  * multicast, unspecified, reserved, IPv4-mapped, 6to4, Teredo, …). No address range is written here.
  */
-import { lookup as dnsLookup } from 'node:dns/promises';
+import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { createResolverLookup, type ResolverLookupOptions } from './webhook-dns.js';
 
 /** Longest URL accepted, in characters (as sent). */
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 /** How long a registration waits for a name's addresses; past it, the name counts as not resolving yet. */
 export const LOOKUP_TIMEOUT_MS = 2000;
+/** The most lookups of registrations running at once in one process (each ends by itself within about 4 s). */
+export const REGISTRATION_LOOKUPS_MAX = 16;
+/** The resolver's tries for a registration: 1 s, then a longer one (c-ares backs off), so a lookup ends by itself within about 4 s. */
+const REGISTRATION_DNS: ResolverLookupOptions = { timeoutMs: 1000, tries: 2 };
 
 /** Every address a name resolves to, as `dns.lookup(name, { all: true })` answers; tests give a stub. */
 export type HostLookup = (hostname: string) => Promise<readonly { address: string; family: number }[]>;
 
-export const systemLookup: HostLookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+/** The production lookup: c-ares (A and AAAA), no threadpool, no /etc/hosts. `dns` for tests: the name servers asked. */
+export function resolverHostLookup(dns: ResolverLookupOptions = {}): HostLookup {
+  const lookup = createResolverLookup({ ...REGISTRATION_DNS, ...dns });
+  return (hostname) =>
+    new Promise((resolve, reject) => {
+      lookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses as unknown as LookupAddress[])));
+    });
+}
+
+/** A count of the lookups in progress: `take` answers how to give the slot back, or undefined when all are taken. */
+export interface LookupSlots {
+  take(): (() => void) | undefined;
+}
+
+export function createLookupSlots(max: number = REGISTRATION_LOOKUPS_MAX): LookupSlots {
+  let inUse = 0;
+  return {
+    take() {
+      if (inUse >= max) return undefined;
+      inUse++;
+      let given = false;
+      return () => {
+        if (!given) inUse--;
+        given = true;
+      };
+    },
+  };
+}
 
 export interface WebhookUrlPolicy {
   /** config.webhookAllowedHosts: lower-case names and addresses (IPv6 without brackets). */
   allowedHosts: readonly string[];
   lookup: HostLookup;
   lookupTimeoutMs?: number;
+  /** The process's lookups in progress; none means no cap (unit tests). */
+  lookupSlots?: LookupSlots;
 }
 
-/** The URL as it will be stored and called (WHATWG-normalised), or why it is refused. */
-export type UrlVerdict = { accepted: true; url: string } | { accepted: false; reason: string };
+/**
+ * The URL as it will be stored and called (WHATWG-normalised), or why it is refused; `busy` when
+ * it could not be checked now (every lookup slot taken): the caller answers "retry later".
+ */
+export type UrlVerdict = { accepted: true; url: string } | { accepted: false; reason: string; busy?: true };
 
 /** True for an IP address (v4 or v6, without brackets) that is public; false for any other text. */
 export function isPublicAddress(address: string): boolean {
@@ -74,7 +117,11 @@ export async function checkWebhookUrl(text: string, policy: WebhookUrlPolicy): P
   if (isIP(host) !== 0) {
     return isPublicAddress(host) ? { accepted: true, url: url.href } : refuse(`must not point at a non-public address: ${host} is one (${rangeOf(host)})`);
   }
-  const addresses = await lookupWithin(host, policy.lookup, policy.lookupTimeoutMs ?? LOOKUP_TIMEOUT_MS);
+  // RFC 6761: these names are loopback wherever they are resolved (DNS is not asked; /etc/hosts, which c-ares does not read, says so too).
+  if (/(^|\.)localhost\.?$/.test(host)) return refuse(`must not point at a non-public address: ${host} is one (loopback)`);
+  const release = policy.lookupSlots ? policy.lookupSlots.take() : () => {};
+  if (release === undefined) return { accepted: false, reason: `could not be checked now: ${REGISTRATION_LOOKUPS_MAX} URL checks are already running on this instance; retry later`, busy: true };
+  const addresses = await lookupWithin(host, policy.lookup, policy.lookupTimeoutMs ?? LOOKUP_TIMEOUT_MS, release);
   const hidden = addresses.find((one) => !isPublicAddress(one.address));
   // The address itself is not told: a name of the operator's internal DNS would be learnt by whoever asked.
   if (hidden) return refuse(`must not point at a non-public address: ${host} resolves to one (${rangeOf(hidden.address)})`);
@@ -90,16 +137,22 @@ function rangeOf(address: string): string {
 
 /**
  * The name's addresses, or none when it does not resolve, the lookup fails, or it takes longer
- * than `timeoutMs` (node's lookup cannot be cancelled: it ends on its own, and is ignored).
+ * than `timeoutMs` (a lookup is not cancelled: it ends on its own, and is ignored). Its slot is
+ * given back when the lookup itself ends, not when this stops waiting, so the cap counts every
+ * query still out.
  */
-async function lookupWithin(hostname: string, lookup: HostLookup, timeoutMs: number): Promise<readonly { address: string }[]> {
+async function lookupWithin(hostname: string, lookup: HostLookup, timeoutMs: number, release: () => void): Promise<readonly { address: string }[]> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<readonly { address: string }[]>((resolve) => {
     timer = setTimeout(() => resolve([]), timeoutMs);
     timer.unref();
   });
+  const answer = Promise.resolve()
+    .then(() => lookup(hostname))
+    .catch(() => [])
+    .finally(release);
   try {
-    return await Promise.race([lookup(hostname).catch(() => []), timeout]);
+    return await Promise.race([answer, timeout]);
   } finally {
     clearTimeout(timer);
   }

@@ -58,7 +58,7 @@ export async function createTestApp(
     /** Wraps the connection the app uses (to count its queries, say); the test's own stays unwrapped. */
     wrapDb?: (db: Kysely<Database>) => Kysely<Database>;
     /** Test hooks of the app (such as onIdempotencyKeyReserved). */
-    hooks?: Pick<AppDeps, 'onIdempotencyKeyReserved' | 'eventPurgeSchedule' | 'eventKeepAliveMs' | 'eventRecheckMs' | 'webhookLookup' | 'webhookDispatcher'>;
+    hooks?: Pick<AppDeps, 'onIdempotencyKeyReserved' | 'eventPurgeSchedule' | 'eventKeepAliveMs' | 'eventRecheckMs' | 'webhookLookup' | 'webhookUrlDns' | 'webhookDispatcher'>;
     /** A database made by the test (createScratchDatabase, say) instead of a fresh one; dropped by close(). */
     database?: TestDatabase;
   } = {},
