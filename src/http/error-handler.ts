@@ -7,6 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/create-db.js';
+import { isTransactionConflict } from '../db/retry-conflicts.js';
 import { AppError, type ErrorDetail } from '../errors.js';
 import { redactSecrets } from '../secrets/log-redaction.js';
 import { createRouteTable, type RouteTable } from './route-table.js';
@@ -32,7 +33,7 @@ export function registerErrorHandling(app: FastifyInstance, routes: RouteTable =
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = toAppError(error, request);
     if (appError.code === 'internal_error') request.log.error({ err: error }, 'request failed');
-    else if (appError.code === 'service_unavailable') request.log.warn({ err: error }, 'database unavailable');
+    else if (appError.code === 'service_unavailable') request.log.warn({ err: error }, error instanceof AppError ? 'service unavailable' : 'database unavailable');
     if (appError.code === 'service_unavailable') reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     return sendError(reply, appError);
   });
@@ -124,5 +125,7 @@ function toAppError(error: FastifyError, request: FastifyRequest): AppError {
   // it is checked before the database test because both can carry codes such as ECONNRESET.
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return new AppError('bad_request', error.message);
   if (isDatabaseUnavailable(error)) return new AppError('service_unavailable', 'the database is not reachable; retry later');
+  // A deadlock or serialization failure that no retry caught (retry-conflicts.ts): nothing was written; retrying is the remedy, as for an outage.
+  if (isTransactionConflict(error)) return new AppError('service_unavailable', 'the request collided with concurrent changes; retry later');
   return new AppError('internal_error', 'internal error; quote the X-Request-Id header when reporting it');
 }
