@@ -11,14 +11,15 @@ export async function endpointExists(db: Kysely<Database>, endpointId: number): 
   return (await db.selectFrom('webhookEndpoints').select('id').where('id', '=', endpointId).executeTakeFirst()) !== undefined;
 }
 
-/** An endpoint's deliveries with an id below `beforeId` (all when undefined), newest first. */
+/** An endpoint's deliveries with an id below `beforeId` (all when undefined), newest first; only of `eventTypes` when given. */
 export async function findDeliveries(
   db: Kysely<Database>,
-  query: { endpointId: number; beforeId: number | undefined; state: WebhookDeliveryState | undefined; limit: number },
+  query: { endpointId: number; beforeId: number | undefined; state: WebhookDeliveryState | undefined; eventTypes?: readonly string[] | undefined; limit: number },
 ): Promise<DeliveryListRow[]> {
   let select = db.selectFrom('webhookDeliveries').select(LISTED_COLUMNS).where('endpointId', '=', query.endpointId);
   if (query.beforeId !== undefined) select = select.where('id', '<', query.beforeId);
   if (query.state !== undefined) select = select.where('state', '=', query.state);
+  if (query.eventTypes !== undefined) select = select.where('eventType', 'in', [...query.eventTypes]);
   return firstRows(await select.orderBy('id', 'desc').limit(pageLimit(query.limit)).execute(), query.limit);
 }
 

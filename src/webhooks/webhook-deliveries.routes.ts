@@ -53,7 +53,7 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncTypebox<WebhookDeliverie
     async (request, reply) => {
       const query = { ...request.query, limit: request.query.limit ?? PAGE_SIZE.default };
       const { endpointId } = request.params;
-      const page = await listDeliveries(db, endpointId, query, await cursorSecret());
+      const page = await listDeliveries(db, endpointId, query, await cursorSecret(), request.apiKey!);
       if (page.nextCursor) reply.header('link', `</v1/webhook-endpoints/${endpointId}/deliveries?${nextPageQuery(query, page.nextCursor)}>; rel="next"`);
       return page.deliveries;
     },

@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Database, WebhookAttemptRow } from '../db/database.js';
 import { retriedWriteTransaction } from '../db/retry-conflicts.js';
 import { AppError } from '../errors.js';
-import { type EventType, scopeToRead } from '../events/events.types.js';
+import { EVENT_TYPES, type EventType, scopeToRead } from '../events/events.types.js';
 import type { Scope } from '../keys/scopes.js';
 import { cursorCodecPerSecret } from '../pagination/cursor.js';
 import { type DeliveryListRow, endpointExists, findDeliveries, findDeliveryEventType, findLastAttempts, insertDelivery, makeDeliveryDue } from './webhook-deliveries.repository.js';
@@ -31,12 +31,25 @@ export interface DeliveryPage {
   nextCursor?: string;
 }
 
-export async function listDeliveries(db: Kysely<Database>, endpointId: number, query: ListDeliveriesQuery & { limit: number }, cursorSecret: string): Promise<DeliveryPage> {
+/**
+ * The endpoint's deliveries that the key may read: those of event types its scopes read, and the
+ * test messages. A delivery tells its event's type, id and time, and how its receiver answered:
+ * a key with `webhooks:read` but not `orders:read` does not learn of order events through it.
+ */
+export async function listDeliveries(
+  db: Kysely<Database>,
+  endpointId: number,
+  query: ListDeliveriesQuery & { limit: number },
+  cursorSecret: string,
+  key: { scopes: readonly Scope[] },
+): Promise<DeliveryPage> {
   const filters = { endpointId, outcome: query.outcome };
   const cursors = deliveryCursors(cursorSecret);
   const beforeId = query.cursor === undefined ? undefined : cursors.decode(query.cursor, filters);
   await requireEndpoint(db, endpointId);
-  const rows = await findDeliveries(db, { endpointId, beforeId, state: query.outcome, limit: query.limit + 1 });
+  const readable = EVENT_TYPES.filter((type) => key.scopes.includes(scopeToRead(type)));
+  const eventTypes = readable.length === EVENT_TYPES.length ? undefined : [...readable, 'webhook.test'];
+  const rows = await findDeliveries(db, { endpointId, beforeId, state: query.outcome, eventTypes, limit: query.limit + 1 });
   const page = rows.slice(0, query.limit);
   const deliveries = await withAttempts(db, page);
   const last = page.at(-1);

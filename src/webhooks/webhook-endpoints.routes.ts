@@ -25,6 +25,7 @@ import {
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
+  EndpointScopeRefusal,
   getWebhookEndpoint,
   listWebhookEndpoints,
   rotateWebhookEndpointSecret,
@@ -32,7 +33,7 @@ import {
   updateWebhookEndpoint,
 } from './webhook-endpoints.service.js';
 import { webhookSecretKeptAsHash } from './webhook-secret-replay.js';
-import type { HostLookup } from './webhook-url-policy.js';
+import { createLookupSlots, type HostLookup } from './webhook-url-policy.js';
 
 export interface WebhookEndpointsRoutesOptions {
   db: Kysely<Database>;
@@ -41,7 +42,7 @@ export interface WebhookEndpointsRoutesOptions {
   cursorSecret: () => Promise<string>;
   /** config.webhookAllowedHosts. */
   allowedHosts: readonly string[];
-  /** How host names are resolved for the URL check; the system's resolver in production, a stub in tests. */
+  /** How host names are resolved for the URL check: c-ares in production (resolverHostLookup), a stub in tests. */
   lookup: HostLookup;
 }
 
@@ -63,7 +64,8 @@ const NEEDS_READ_SCOPE = errorResponse(
 
 export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsRoutesOptions> = async (app, options) => {
   const { db, now, cursorSecret } = options;
-  const context = { db, now, urlPolicy: { allowedHosts: options.allowedHosts, lookup: options.lookup } };
+  // One count of lookups in progress for the process (REGISTRATION_LOOKUPS_MAX): POST and PATCH share it.
+  const context = { db, now, urlPolicy: { allowedHosts: options.allowedHosts, lookup: options.lookup, lookupSlots: createLookupSlots() } };
   // The two answers with a secret keep its hash only; a replay after a rotation is refused.
   const keptAnswer = webhookSecretKeptAsHash(db);
 
@@ -229,11 +231,21 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsR
           409: errorResponse(`${SUPERSEDED[0]!.toUpperCase()}${SUPERSEDED.slice(1)}.`, ['webhook_secret_superseded'], HEADERS.rateLimit),
           415: errorResponse('A body was sent that is not `application/json` in UTF-8.', ['unsupported_media_type'], HEADERS.rateLimit),
           ...WRITE_ERROR_RESPONSES,
+          403: errorResponse(
+            'The key lacks `webhooks:write`, or may not read every event type the endpoint receives (its `allowedTypes`: `pets:read` for pet events, `orders:read` for order events): the secret would let it sign such events itself.',
+            ['insufficient_scope'],
+            { ...HEADERS.scopeChallenge, ...HEADERS.rateLimit },
+          ),
         },
       },
       preValidation: async (request) => refuseBody(request.body),
     },
-    async (request) => rotateWebhookEndpointSecret(db, request.params.endpointId, now),
+    async (request, reply) =>
+      rotateWebhookEndpointSecret(db, request.params.endpointId, request.apiKey!, now).catch((error: unknown) => {
+        // As the scope check does (RFC 6750 §3.1): the challenge names the read scopes the key lacks.
+        if (error instanceof EndpointScopeRefusal) reply.header('www-authenticate', `Bearer realm="animal-store", error="insufficient_scope", scope="${error.scopes.join(' ')}"`);
+        throw error;
+      }),
   );
 };
 

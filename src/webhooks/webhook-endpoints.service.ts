@@ -10,7 +10,7 @@ import type { Database, WebhookEndpointRow } from '../db/database.js';
 import { retriedWriteTransaction } from '../db/retry-conflicts.js';
 import { AppError } from '../errors.js';
 import { readableTypes } from '../events/events.service.js';
-import { type EventType, type EventTypeFilter, expandTypeFilter } from '../events/events.types.js';
+import { type EventType, type EventTypeFilter, expandTypeFilter, scopeToRead } from '../events/events.types.js';
 import type { Scope } from '../keys/scopes.js';
 import { cursorCodecPerSecret } from '../pagination/cursor.js';
 import {
@@ -137,22 +137,49 @@ export async function updateWebhookEndpoint(context: WebhookEndpointsContext, id
   return toWebhookEndpoint(row, context.now());
 }
 
+/**
+ * Removes the endpoint with its deliveries and attempts (the foreign keys cascade). A retried write
+ * transaction: the cascade locks deliveries that a dispatcher recording an attempt may hold, and
+ * PostgreSQL may pick the removal as a deadlock's victim; run again, it succeeds.
+ */
 export async function deleteWebhookEndpoint(db: Kysely<Database>, id: number): Promise<void> {
-  const { deleted } = await deleteWebhookEndpointRow(db, id);
+  const { deleted } = await retriedWriteTransaction(db, (trx) => deleteWebhookEndpointRow(trx, id));
   if (!deleted) throw endpointNotFound(id);
+}
+
+/** A 403 naming the read scopes the key lacks, for the challenge (WWW-Authenticate). */
+export class EndpointScopeRefusal extends AppError {
+  constructor(
+    readonly scopes: readonly Scope[],
+    message: string,
+  ) {
+    super('insufficient_scope', message);
+  }
 }
 
 /**
  * A new secret, answered once. The one it replaces signs deliveries beside it for
  * PREVIOUS_SECRET_GRACE_MS; a second rotation within that time ends the oldest at once (only the
- * two newest secrets ever sign).
+ * two newest secrets ever sign). Refused (403) to a key that may not read every type the endpoint
+ * receives: with the secret it could sign, as the store, events it may not read (forged order events).
  */
-export async function rotateWebhookEndpointSecret(db: Kysely<Database>, id: number, now: () => number): Promise<WebhookEndpointWithSecret> {
+export async function rotateWebhookEndpointSecret(db: Kysely<Database>, id: number, key: ActingKey, now: () => number): Promise<WebhookEndpointWithSecret> {
   const secret = generateWebhookSecret();
-  const at = now();
-  const row = await rotateWebhookEndpointSecretRow(db, id, { secret, previousExpiresAt: at + PREVIOUS_SECRET_GRACE_MS, updatedAt: at });
+  const row = await retriedWriteTransaction(db, async (trx) => {
+    const current = await findWebhookEndpointById(trx, id, { lock: true });
+    if (!current) throw endpointNotFound(id);
+    const lacking = [...new Set((JSON.parse(current.allowedTypes) as EventType[]).map(scopeToRead))].filter((scope) => !key.scopes.includes(scope));
+    if (lacking.length > 0) {
+      throw new EndpointScopeRefusal(
+        lacking,
+        `webhook endpoint ${id} receives events this key may not read, so it may not have its signing secret: that needs the scope ${lacking.join(' and ')}; its scopes: ${key.scopes.join(', ')}`,
+      );
+    }
+    const at = now();
+    return rotateWebhookEndpointSecretRow(trx, id, { secret, previousExpiresAt: at + PREVIOUS_SECRET_GRACE_MS, updatedAt: at });
+  });
   if (!row) throw endpointNotFound(id);
-  return { ...toWebhookEndpoint(row, at), secret };
+  return { ...toWebhookEndpoint(row, row.updatedAt), secret };
 }
 
 /** What the key may read of the events asked for; 403 when nothing (as the feed answers). */
@@ -163,6 +190,8 @@ function allowedTypesFor(events: readonly EventTypeFilter[], key: ActingKey): Ev
 async function acceptableUrl(text: string, policy: WebhookUrlPolicy): Promise<string> {
   const verdict = await checkWebhookUrl(text, policy);
   if (verdict.accepted) return verdict.url;
+  // Every lookup slot of this process is taken: 503 with Retry-After (error-handler.ts), never accepted unchecked.
+  if (verdict.busy) throw new AppError('service_unavailable', `body.url ${verdict.reason}`);
   const message = `body.url ${verdict.reason}`;
   throw new AppError('validation_failed', message, [{ field: 'body.url', message }]);
 }
