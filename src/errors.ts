@@ -42,7 +42,7 @@ export const ERROR_CODES = {
   rate_limited: { status: 429, description: 'Too many requests with this key this minute, or too many failed key verifications from this address (then only for tokens no key could match); retry after the Retry-After delay.' },
   too_many_streams: { status: 429, description: `This key already holds as many live streams of the events feed as one instance allows (EVENT_STREAMS_PER_KEY, ${CONFIG_DEFAULTS.EVENT_STREAMS_PER_KEY} by default); close one, or retry after the Retry-After delay.` },
   internal_error: { status: 500, description: 'An unexpected failure; the request id in X-Request-Id finds it in the log.' },
-  service_unavailable: { status: 503, description: 'The database cannot be reached, is locked, or did not answer in time, or a change kept colliding with concurrent ones; retry after the Retry-After delay. On a write, the write may or may not have happened.' },
+  service_unavailable: { status: 503, description: 'The database cannot be reached, is locked, or did not answer in time, or a change kept colliding with concurrent ones, or (a webhook URL) too many URL checks are running on this instance; retry after the Retry-After delay. On a write, the write may or may not have happened.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

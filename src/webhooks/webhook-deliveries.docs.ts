@@ -3,6 +3,8 @@ import { SEND_TIMEOUT_MS } from './webhook-sender.js';
 
 export const LIST_DELIVERIES_DESCRIPTION = `Returns at most \`limit\` deliveries of the endpoint, newest first, optionally only those in one state (\`outcome\`). Each delivery is one message (an event, or a test) to this endpoint with its last attempts, newest first: when each was made, how long it took, and the receiver's status or why there was none.
 
+**What a key sees.** Only the deliveries of event types this request's key may read (\`pets:read\` for pet events, \`orders:read\` for order events), and the test messages: a delivery tells its event's type, id and time, and how the receiver answered. A key with \`webhooks:read\` alone sees the test messages only.
+
 **Pagination.** When more deliveries follow, the response carries \`Link: </v1/webhook-endpoints/{endpointId}/deliveries?…&cursor=…>; rel="next"\`; follow it until no such link comes. Deliveries are kept \`EVENT_RETENTION_DAYS\` once settled.`;
 
 export const RETRY_DELIVERY_DESCRIPTION = `Sends the delivery again now, whatever its state (a failed one, a succeeded one, a pending one waiting for its next attempt), with the same \`webhook-id\` and body. It becomes \`pending\`, due now; answers 202 with it before it is sent. A delivery whose retry schedule was done gets one more attempt.

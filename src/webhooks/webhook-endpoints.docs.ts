@@ -1,12 +1,12 @@
 /** The OpenAPI prose of the webhook endpoints, kept apart so the routes read at a glance. */
 import { WEBHOOK_ENDPOINTS_MAX } from './webhook-endpoints.limits.js';
 import { PREVIOUS_SECRET_GRACE_MS } from './webhook-secret.js';
-import { LOOKUP_TIMEOUT_MS, WEBHOOK_URL_MAX_LENGTH } from './webhook-url-policy.js';
+import { LOOKUP_TIMEOUT_MS, REGISTRATION_LOOKUPS_MAX, WEBHOOK_URL_MAX_LENGTH } from './webhook-url-policy.js';
 
 const GRACE_HOURS = PREVIOUS_SECRET_GRACE_MS / 3_600_000;
 
 /** The rules of webhook-url-policy.ts, in words. */
-const URL_RULES = `**Which URLs are accepted.** An absolute \`https\` URL of at most ${WEBHOOK_URL_MAX_LENGTH} characters, any port, without user name or password (the signature authenticates the sender) and without fragment. Its host must be public: an IP address that is loopback, private, link-local, unique-local, carrier-grade NAT, multicast, unspecified, reserved or otherwise not public unicast (IPv4-mapped IPv6 addresses included) is refused, and so is a name that resolves to any such address. A name that does not resolve (yet), or whose lookup takes more than ${LOOKUP_TIMEOUT_MS / 1000} s, is accepted: every delivery checks the address it connects to again. The hosts the operator lists in \`WEBHOOK_ALLOWED_HOSTS\` (none by default) are exempt from the address check and may use \`http\` too. A refused URL answers 400 \`validation_failed\` naming \`body.url\` and why.`;
+const URL_RULES = `**Which URLs are accepted.** An absolute \`https\` URL of at most ${WEBHOOK_URL_MAX_LENGTH} characters, any port, without user name or password (the signature authenticates the sender) and without fragment. Its host must be public: an IP address that is loopback, private, link-local, unique-local, carrier-grade NAT, multicast, unspecified, reserved or otherwise not public unicast (IPv4-mapped IPv6 addresses included) is refused, and so is a name that resolves to any such address (DNS is asked; \`localhost\` and names under \`.localhost\` are loopback and refused without asking). A name that does not resolve (yet), or whose lookup takes more than ${LOOKUP_TIMEOUT_MS / 1000} s, is accepted: every delivery checks the address it connects to again. At most ${REGISTRATION_LOOKUPS_MAX} such lookups run at once on an instance; while they all do, a URL that needs one is not checked but answered 503 \`service_unavailable\` with \`Retry-After\` (nothing is written): retry then. The hosts the operator lists in \`WEBHOOK_ALLOWED_HOSTS\` (none by default) are exempt from the address check and may use \`http\` too. A refused URL answers 400 \`validation_failed\` naming \`body.url\` and why.`;
 
 /** What a retry under the same Idempotency-Key answers (webhook-secret-replay.ts). */
 const SECRET_REPLAY = `**Retried with the same \`Idempotency-Key\`**, it answers the first answer again, secret included, as long as that secret is still the endpoint's; once it has been rotated (or the endpoint removed) the retry answers 409 \`webhook_secret_superseded\` instead, never a replaced secret. The idempotency record keeps the secret's SHA-256 only, not the secret.`;
@@ -43,5 +43,7 @@ ${URL_RULES}`;
 export const DELETE_DESCRIPTION = 'Removes a webhook endpoint for good, with its deliveries, pending ones included, and their attempts: none is sent any more (one already on its way may still arrive). Its id is never given to another endpoint.';
 
 export const ROTATE_DESCRIPTION = `Gives the endpoint a new signing secret and answers it, **shown only in this answer**. For ${GRACE_HOURS} hours (\`previousSecretExpiresAt\`) deliveries carry a signature made with the secret it replaced beside one made with the new one, so receivers can switch without losing any. A second rotation within those hours ends the oldest secret at once: only the two newest secrets ever sign.
+
+**Refused** with 403 \`insufficient_scope\` when this request's key may not read every event type the endpoint receives (its \`allowedTypes\`: \`pets:read\` for pet events, \`orders:read\` for order events): with the secret it could sign such events itself. The challenge names the scopes it lacks.
 
 ${SECRET_REPLAY}`;

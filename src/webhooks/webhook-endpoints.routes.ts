@@ -33,7 +33,7 @@ import {
   updateWebhookEndpoint,
 } from './webhook-endpoints.service.js';
 import { webhookSecretKeptAsHash } from './webhook-secret-replay.js';
-import { createLookupSlots, type HostLookup } from './webhook-url-policy.js';
+import { createLookupSlots, type HostLookup, REGISTRATION_LOOKUPS_MAX } from './webhook-url-policy.js';
 
 export interface WebhookEndpointsRoutesOptions {
   db: Kysely<Database>;
@@ -62,6 +62,15 @@ const NEEDS_READ_SCOPE = errorResponse(
   { ...HEADERS.scopeChallenge, ...HEADERS.rateLimit },
 );
 
+/** The 503 of the operations that check a URL: also when every lookup slot of the instance is taken (webhook-url-policy.ts). */
+const URL_CHECK_ERROR_RESPONSES = {
+  ...WRITE_ERROR_RESPONSES,
+  503: {
+    ...WRITE_ERROR_RESPONSES[503],
+    description: `Or the URL could not be checked now: ${REGISTRATION_LOOKUPS_MAX} DNS lookups of URL checks are already running on this instance (nothing was written; retry after \`Retry-After\`). ${WRITE_ERROR_RESPONSES[503].description}`,
+  },
+};
+
 export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsRoutesOptions> = async (app, options) => {
   const { db, now, cursorSecret } = options;
   // One count of lookups in progress for the process (REGISTRATION_LOOKUPS_MAX): POST and PATCH share it.
@@ -89,7 +98,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsR
           400: errorResponse('The body is not valid JSON, a field is missing or invalid, or the URL is refused (the message says why).', ['validation_failed', 'malformed_json'], HEADERS.rateLimit),
           409: errorResponse(`The store has as many endpoints as it may have; or ${SUPERSEDED}.`, ['webhook_endpoint_limit', 'webhook_secret_superseded'], HEADERS.rateLimit),
           ...BODY_ERRORS,
-          ...WRITE_ERROR_RESPONSES,
+          ...URL_CHECK_ERROR_RESPONSES,
           403: NEEDS_READ_SCOPE,
         },
       },
@@ -177,7 +186,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsR
             404: NOT_FOUND,
             413: BODY_ERRORS[413],
             415: errorResponse('The body is neither `application/merge-patch+json` nor `application/json` in UTF-8.', ['unsupported_media_type'], HEADERS.rateLimit),
-            ...WRITE_ERROR_RESPONSES,
+            ...URL_CHECK_ERROR_RESPONSES,
             403: NEEDS_READ_SCOPE,
           },
         },

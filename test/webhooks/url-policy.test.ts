@@ -52,6 +52,15 @@ describe('checkWebhookUrl', () => {
     assert.equal((await verdict('https://slow.example/', { lookup: hanging, lookupTimeoutMs: 20 })).accepted, true);
   });
 
+  it('localhost and names under .localhost > refused as loopback without a lookup (the resolver does not read /etc/hosts)', async () => {
+    const lookup = stubLookup({});
+    for (const url of ['https://localhost/', 'https://LOCALHOST./x', 'https://api.localhost:8443/']) {
+      assert.deepEqual(await verdict(url, { lookup }), { accepted: false, reason: `must not point at a non-public address: ${new URL(url).hostname} is one (loopback)` }, url);
+    }
+    assert.deepEqual(lookup.asked, []);
+    assert.equal((await verdict('https://localhost.example/', { lookup })).accepted, true, 'a name that only starts with localhost is looked up');
+  });
+
   it('an operator-allowed host > not looked up at all', async () => {
     const lookup = stubLookup({});
     assert.equal((await verdict('http://hooks.internal:8080/x', { allowedHosts: ['hooks.internal'], lookup })).accepted, true);
