@@ -11,7 +11,8 @@
  */
 import net from 'node:net';
 import postgres from 'postgres';
-import { deadlineError, type Budget } from './postgres-deadline.js';
+import { deadlineError, raceDeadline, type Budget } from './postgres-deadline.js';
+import { toParameter } from './postgres-parameters.js';
 import { isPrepared } from './postgres-prepared-statements.js';
 
 export interface ConnectionsOptions {
@@ -55,7 +56,7 @@ export interface Reserved {
 
 interface Waiter {
   grant(lane: Lane): void;
-  fail(error: unknown): void;
+  fail(error: Error): void;
 }
 
 export class PostgresConnections {
@@ -119,7 +120,7 @@ export class PostgresConnections {
 
   /** A connection for a transaction, within the operation's budget. */
   async reserve(budget: Budget): Promise<Reserved> {
-    const lane = this.#pickLane(true) ?? (await this.#waitForLane(budget));
+    const lane = this.#pickLane() ?? (await this.#waitForLane(budget));
     lane.reserved = true;
     const closesAtStart = lane.closes;
     const pending = lane.sql.reserve();
@@ -189,8 +190,8 @@ export class PostgresConnections {
     return answered as Promise<Rows>;
   }
 
-  /** An idle connection, else one not opened yet, else (for a single statement) the least busy one. */
-  #pickLane(forTransaction = false): Lane | undefined {
+  /** An idle connection, else one not opened yet, else the least busy one; none while every one is held by a transaction. */
+  #pickLane(): Lane | undefined {
     let unopened: Lane | undefined;
     let leastBusy: Lane | undefined;
     for (const lane of this.#lanes) {
@@ -199,7 +200,7 @@ export class PostgresConnections {
       if (!lane.socket) unopened ??= lane;
       else if (!leastBusy || lane.inFlight < leastBusy.inFlight) leastBusy = lane;
     }
-    return unopened ?? leastBusy ?? (forTransaction ? undefined : undefined);
+    return unopened ?? leastBusy;
   }
 
   /** Every connection is held by a transaction: waits for one, within the budget. Granted reserved. */
@@ -227,7 +228,7 @@ export class PostgresConnections {
 
   #grantWaiters(): void {
     for (const waiter of this.#waiters) {
-      const lane = this.#pickLane(true);
+      const lane = this.#pickLane();
       if (!lane) return;
       this.#waiters.delete(waiter);
       waiter.grant(lane);
@@ -271,46 +272,6 @@ function closedError(message: string): Error {
 }
 
 type SocketFactory = (options: { host: string[]; port: number[]; path: string | false }) => net.Socket;
-
-/** Resolves or rejects as `work` does, or rejects at the budget's end and calls `expired` (which closes the connection). */
-function raceDeadline<T>(work: PromiseLike<T>, budget: Budget, expired: () => void): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      reject(deadlineError(budget));
-      expired();
-    }, budget.remainingMs());
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error as Error);
-      },
-    );
-  });
-}
-
-/**
- * Values as pg sent them: an array as a PostgreSQL array literal, an object as JSON text; dates,
- * buffers, booleans and the rest as Postgres.js types them.
- */
-function toParameter(value: unknown): unknown {
-  if (Array.isArray(value)) return arrayLiteral(value);
-  if (value !== null && typeof value === 'object' && !(value instanceof Date) && !(value instanceof Uint8Array)) return JSON.stringify(value);
-  return value;
-}
-
-function arrayLiteral(values: readonly unknown[]): string {
-  const items = values.map((item) => {
-    if (item === null || item === undefined) return 'NULL';
-    if (Array.isArray(item)) return arrayLiteral(item);
-    const text = item instanceof Date ? item.toISOString() : typeof item === 'object' ? JSON.stringify(item) : String(item as string | number | bigint | boolean);
-    return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-  });
-  return `{${items.join(',')}}`;
-}
 
 /**
  * Postgres.js reads a URL's `host` parameter (a Unix socket's folder, as pg and libpq take it) as

@@ -27,6 +27,26 @@ export function deadlineError(budget: Budget): Error {
   return Object.assign(new Error(`no answer from PostgreSQL within the operation's budget of ${budget.budgetMs} ms`), { code: DEADLINE_CODE });
 }
 
+/** Resolves or rejects as `work` does, or rejects at the budget's end and calls `expired` (which closes the connection). */
+export function raceDeadline<T>(work: PromiseLike<T>, budget: Budget, expired: () => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(deadlineError(budget));
+      expired();
+    }, budget.remainingMs());
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: Error) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
 /**
  * PostgreSQL's 0A000 (feature_not_supported) "cached plan must not change result type": a table
  * changed under a statement prepared on this connection. Postgres.js runs such a statement again,

@@ -159,9 +159,9 @@ const COUNTED_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 
 /** Kysely's result from Postgres.js's: the last statement's, when the simple protocol ran several. */
 function resultOf<R>(answer: Rows | Rows[]): QueryResult<R> {
-  const last = (isSeveral(answer) ? answer.at(-1) : answer) as Rows | undefined;
+  const last = isSeveral(answer) ? answer.at(-1) : answer;
   if (!last) return { rows: [] };
-  const command = last.command as string;
+  const command = last.command;
   // Kysely's commit reads a ROLLBACK answer (the transaction had failed) from the first row.
   if (command === 'ROLLBACK' || command === 'COMMIT') return { rows: [{ command } as R] };
   return {
