@@ -8,7 +8,7 @@ import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, Kysely } from 'kysely';
 import type { Database } from './database.js';
 import { CONFIG_DEFAULTS } from '../config-defaults.js';
-import { DEADLINE_CODE, isStalePreparedStatement } from './postgres-deadline.js';
+import { DEADLINE_CODE, isStalePreparedStatement, startBudget } from './postgres-deadline.js';
 import { PostgresConnections, type PoolStats } from './postgres-connections.js';
 import { PipelinedPostgresDialect } from './postgres-driver.js';
 import { registerGroupCommit } from './group-commit.js';
@@ -68,6 +68,10 @@ class ColumnNames extends CamelCasePlugin {
   rowNamed(row: Record<string, unknown>): Record<string, unknown> {
     return this.mapRow(row);
   }
+
+  columnNamed(name: string): string {
+    return this.camelCase(name);
+  }
 }
 
 export function createDb(url: string, options: DbOptions = {}): DbHandle {
@@ -79,8 +83,14 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
   if (dialect === 'postgres') {
     // Statement timeout, idle-in-transaction timeout, the connect timeout and the one budget per
     // operation: postgres-connections.ts and postgres-deadline.ts.
-    const connections = new PostgresConnections(url, { max: options.poolMax ?? CONFIG_DEFAULTS.DATABASE_POOL_MAX, statementTimeoutMs }, parseInt8);
-    const db = new Kysely<Database>({ dialect: new PipelinedPostgresDialect(connections, operationBudgetMs(statementTimeoutMs)), plugins });
+    // Rows come with the plugin's names for their columns, given once per prepared statement:
+    // the plugin's own pass over them changes nothing more (its naming is idempotent), and the
+    // compiled reads skip it and the rest of Kysely's way (compiled-query.ts).
+    const columnNamed = (name: string) => camelCase.columnNamed(name);
+    const connections = new PostgresConnections(url, { max: options.poolMax ?? CONFIG_DEFAULTS.DATABASE_POOL_MAX, statementTimeoutMs, columnNamed }, parseInt8);
+    const budgetMs = operationBudgetMs(statementTimeoutMs);
+    const db = new Kysely<Database>({ dialect: new PipelinedPostgresDialect(connections, budgetMs), plugins });
+    registerDirectReads(db, (sql, parameters) => connections.run(sql, parameters, startBudget(budgetMs)));
     const poolStats = (): PoolStats => connections.stats();
     return { db, dialect, location: locationOf(url), close: () => db.destroy(), poolStats };
   }

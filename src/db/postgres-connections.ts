@@ -18,6 +18,8 @@ import { isPrepared } from './postgres-prepared-statements.js';
 export interface ConnectionsOptions {
   max: number;
   statementTimeoutMs: number;
+  /** The name a row's key gets for a column (the CamelCasePlugin's), decided once per prepared statement. */
+  columnNamed: (name: string) => string;
 }
 
 /** The connections now, read by /metrics. */
@@ -84,7 +86,7 @@ export class PostgresConnections {
       backoff: () => 0,
       keep_alive: 60,
       // Kysely sends `undefined` only where pg sent null.
-      transform: { undefined: null },
+      transform: { undefined: null, column: { from: options.columnNamed } },
       types: { int8: { to: 20, from: [20], serialize: (value: unknown) => String(value), parse: parseInt8 } },
       connection: {
         // A statement that runs too long is cancelled by the server. The service never pauses
