@@ -65,7 +65,8 @@ export function compiledQuery<DB, Values extends Record<string, unknown>, Row>(
         return slot === undefined ? constant : values[slot];
       });
       const rows = directReads.get(db)?.(query.sql, parameters);
-      if (rows !== undefined) return (await rows) as Row[];
+      // SQLite's rows as they are (no await: no extra turn of the microtask queue); PostgreSQL's promise adopted.
+      if (rows !== undefined) return rows as Row[] | Promise<Row[]>;
       // Kysely's executeQuery still runs the plugins on the result (CamelCasePlugin's names).
       return (await db.executeQuery<Row>({ ...query, parameters })).rows;
     },
