@@ -10,7 +10,9 @@
  * comparison, a limit), never in a list whose length varies: that is a different statement.
  *
  * On a database that can run a read at once (SQLite: db/sqlite-statements.ts `readNow`), a read
- * runs so, its rows mapped as Kysely's plugins would; anything else goes through Kysely.
+ * runs so, its rows mapped as Kysely's plugins would; PostgreSQL's reads go straight to its
+ * connections, whose rows come named already (db/postgres-connections.ts); anything else goes
+ * through Kysely.
  */
 import type { CompiledQuery, Compilable, Kysely } from 'kysely';
 
@@ -24,8 +26,8 @@ function isPlaceholder(value: unknown): value is Placeholder {
   return typeof value === 'object' && value !== null && PLACEHOLDER in value;
 }
 
-/** Runs a compiled read now and answers its rows as Kysely would (plugins applied), or undefined to take Kysely's way. */
-export type DirectRead = (sql: string, parameters: readonly unknown[]) => unknown[] | undefined;
+/** Runs a compiled read (now, or sent at once) and answers its rows as Kysely would (plugins applied), or undefined to take Kysely's way. */
+export type DirectRead = (sql: string, parameters: readonly unknown[]) => unknown[] | Promise<unknown[]> | undefined;
 
 /**
  * By the Kysely instance itself, not its adapter: a transaction or an instance with other plugins
@@ -63,7 +65,8 @@ export function compiledQuery<DB, Values extends Record<string, unknown>, Row>(
         return slot === undefined ? constant : values[slot];
       });
       const rows = directReads.get(db)?.(query.sql, parameters);
-      if (rows !== undefined) return rows as Row[];
+      // SQLite's rows as they are (no await: no extra turn of the microtask queue); PostgreSQL's promise adopted.
+      if (rows !== undefined) return rows as Row[] | Promise<Row[]>;
       // Kysely's executeQuery still runs the plugins on the result (CamelCasePlugin's names).
       return (await db.executeQuery<Row>({ ...query, parameters })).rows;
     },

@@ -5,11 +5,12 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
+import { CamelCasePlugin, Kysely } from 'kysely';
 import type { Database } from './database.js';
 import { CONFIG_DEFAULTS } from '../config-defaults.js';
-import { isStalePreparedStatement, poolWithDeadline } from './postgres-deadline.js';
+import { DEADLINE_CODE, isStalePreparedStatement, startBudget } from './postgres-deadline.js';
+import { PostgresConnections, type PoolStats } from './postgres-connections.js';
+import { PipelinedPostgresDialect } from './postgres-driver.js';
 import { registerGroupCommit } from './group-commit.js';
 import { registerDirectReads } from './compiled-query.js';
 import { registerDataVersion } from './data-version.js';
@@ -31,18 +32,11 @@ export interface DbHandle {
   /** Where the data lives, with any password hidden: safe to log. */
   location: string;
   close(): Promise<void>;
-  /** PostgreSQL only: the pool's clients now, read by /metrics (issue 10). */
+  /** PostgreSQL only: the connections now, read by /metrics (issue 10). */
   poolStats?: () => PoolStats;
 }
 
-export interface PoolStats {
-  /** Clients open (idle or running a query). */
-  total: number;
-  idle: number;
-  /** Queries waiting for a client because all are busy. */
-  waiting: number;
-  max: number;
-}
+export type { PoolStats };
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//i;
 const OTHER_URL_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
@@ -74,6 +68,10 @@ class ColumnNames extends CamelCasePlugin {
   rowNamed(row: Record<string, unknown>): Record<string, unknown> {
     return this.mapRow(row);
   }
+
+  columnNamed(name: string): string {
+    return this.camelCase(name);
+  }
 }
 
 export function createDb(url: string, options: DbOptions = {}): DbHandle {
@@ -83,28 +81,17 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
   const plugins = [camelCase];
 
   if (dialect === 'postgres') {
-    const pool = new pg.Pool({
-      connectionString: url,
-      max: options.poolMax ?? CONFIG_DEFAULTS.DATABASE_POOL_MAX,
-      // A statement that runs too long is cancelled by the server. The wait for a connection
-      // (a free one, or a new one being opened) is cut at the statement timeout, and what it
-      // leaves of the operation's budget bounds the wait for the answer (postgres-deadline.ts).
-      statement_timeout: statementTimeoutMs,
-      // The service never pauses inside a transaction on purpose; a session idle in one is a client
-      // gone silent (a partition, a stalled link), whose row locks (a pet being ordered) would
-      // otherwise hold every other instance's change of that row until TCP keepalive notices, hours on.
-      idle_in_transaction_session_timeout: statementTimeoutMs,
-      connectionTimeoutMillis: statementTimeoutMs,
-      keepAlive: true,
-      types: { getTypeParser: postgresTypeParser },
-    });
-    // A client that loses its connection emits 'error'. The query it was running (if any)
-    // fails on its own and the pool replaces the client, so the event itself needs no action;
-    // unheard, though, it would be an uncaught exception that kills the process.
-    pool.on('error', () => {});
-    pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: poolWithDeadline(pool, operationBudgetMs(statementTimeoutMs)) }), plugins });
-    const poolStats = (): PoolStats => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max });
+    // Statement timeout, idle-in-transaction timeout, the connect timeout and the one budget per
+    // operation: postgres-connections.ts and postgres-deadline.ts.
+    // Rows come with the plugin's names for their columns, given once per prepared statement:
+    // the plugin's own pass over them changes nothing more (its naming is idempotent), and the
+    // compiled reads skip it and the rest of Kysely's way (compiled-query.ts).
+    const columnNamed = (name: string) => camelCase.columnNamed(name);
+    const connections = new PostgresConnections(url, { max: options.poolMax ?? CONFIG_DEFAULTS.DATABASE_POOL_MAX, statementTimeoutMs, columnNamed }, parseInt8);
+    const budgetMs = operationBudgetMs(statementTimeoutMs);
+    const db = new Kysely<Database>({ dialect: new PipelinedPostgresDialect(connections, budgetMs), plugins });
+    registerDirectReads(db, (sql, parameters) => connections.run(sql, parameters, startBudget(budgetMs)));
+    const poolStats = (): PoolStats => connections.stats();
     return { db, dialect, location: locationOf(url), close: () => db.destroy(), poolStats };
   }
 
@@ -154,19 +141,11 @@ export async function withDb<T>(url: string, statementTimeoutMs: number, work: (
   }
 }
 
-const INT8_OID = 20;
-
 /**
- * `pg` returns int8 (bigint) as a string because it may not fit a JS number. Every int8 we
- * store (ids, category ids, epoch milliseconds) is bounded to 2^53−1, so converting here, in
- * one place, is exact; a value beyond that is a corrupted row and fails loudly rather than rounding.
+ * PostgreSQL drivers return int8 (bigint) as a string because it may not fit a JS number. Every
+ * int8 we store (ids, category ids, epoch milliseconds) is bounded to 2^53−1, so converting here,
+ * in one place, is exact; a value beyond that is a corrupted row and fails loudly rather than rounding.
  */
-function postgresTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
-  if (oid === INT8_OID) return parseInt8;
-  // pg-types declares its parsers as `any`; they take the column's text and answer its value.
-  return (format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text')) as (value: string) => unknown;
-}
-
 function parseInt8(value: string): number {
   const parsed = Number(value);
   if (!Number.isSafeInteger(parsed)) throw new RangeError(`int8 value ${value} is beyond 2^53-1 and cannot be represented exactly`);
@@ -184,12 +163,11 @@ export function redactPassword(url: string): string {
 
 /** Errors that mean "the database cannot serve now, try again", as opposed to a bug. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  const err = error as { code?: unknown; message?: unknown } | null;
+  const err = error as { code?: unknown } | null;
   if (!err || typeof err !== 'object') return false;
   const code = typeof err.code === 'string' ? err.code : '';
-  const message = typeof err.message === 'string' ? err.message : '';
   return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_LOCKED'].includes(code) ||
+    UNAVAILABLE_CODES.has(code) ||
     isSqliteBusy(error) ||
     // PostgreSQL: connection exceptions (08…), shutdown or start-up (57P…), statement timeout (57014).
     /^(08|57P)/.test(code) ||
@@ -200,7 +178,26 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     code.startsWith('SQLITE_FULL') ||
     code.startsWith('SQLITE_IOERR') ||
     // SQLite: rolled back with the rest of its transaction, as when another write of its group failed (group-commit.ts).
-    code === 'SQLITE_ABORT_ROLLBACK' ||
-    /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error/i.test(message)
+    code === 'SQLITE_ABORT_ROLLBACK'
   );
 }
+
+const UNAVAILABLE_CODES = new Set([
+  // Node's network errors.
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  // Postgres.js: a connection closed under a statement, closed by us, ended, or not opened in time.
+  'CONNECTION_CLOSED',
+  'CONNECTION_DESTROYED',
+  'CONNECTION_ENDED',
+  'CONNECT_TIMEOUT',
+  // No answer within the operation's budget (postgres-deadline.ts).
+  DEADLINE_CODE,
+  'SQLITE_LOCKED',
+]);

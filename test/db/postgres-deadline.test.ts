@@ -1,67 +1,108 @@
-import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import type pg from 'pg';
-import { poolWithDeadline } from '../../src/db/postgres-deadline.js';
-
 /**
- * A stand-in for pg's pool, recording what the wrapper asks of it: the arithmetic of the shared
- * deadline is checked here with a clock the test moves; test/db/outage.test.ts checks the bound
- * against a real PostgreSQL behind a stalled link.
+ * One deadline per PostgreSQL operation (db/postgres-deadline.ts, db/postgres-connections.ts): the
+ * arithmetic of the budget with a clock the test moves, then the connections against a real
+ * PostgreSQL, behind a proxy that goes silent. test/db/outage.test.ts checks the bound through
+ * the whole service.
  */
-function fakePool(clock: { now: number }, waitForConnectionMs: number, queryError?: Error) {
-  const calls = { readTimeouts: [] as number[], releasedWith: [] as (boolean | undefined)[] };
-  const client = {
-    async query(config: { query_timeout: number }) {
-      calls.readTimeouts.push(config.query_timeout);
-      if (queryError) throw queryError;
-      return { command: 'SELECT', rowCount: 0, rows: [] };
-    },
-    release: (destroy?: boolean) => calls.releasedWith.push(destroy),
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { createDb, isDatabaseUnavailable, type DbHandle } from '../../src/db/create-db.js';
+import { DEADLINE_CODE, startBudget } from '../../src/db/postgres-deadline.js';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { createEmptyDatabaseUrl, describeOnPostgres } from '../helpers/test-db.js';
+import { waitUntil } from '../helpers/wait-for.js';
+
+describe('startBudget', () => {
+  it('when the wait for a connection used part of the budget > what is left is the rest', () => {
+    const clock = { now: 0 };
+    const budget = startBudget(4000, () => clock.now);
+    clock.now += 2500;
+    assert.equal(budget.remainingMs(), 1500);
+  });
+
+  it('when the wait used the whole budget > a statement still gets a deadline, never none', () => {
+    const clock = { now: 0 };
+    const budget = startBudget(4000, () => clock.now);
+    clock.now += 5000;
+    assert.equal(budget.remainingMs(), 1);
+  });
+});
+
+describeOnPostgres('PostgreSQL connections and the deadline', {}, () => {
+  const STATEMENT_TIMEOUT_MS = 300;
+  let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;
+  let proxy: TcpProxy;
+  let handle: DbHandle;
+
+  before(async () => {
+    place = await createEmptyDatabaseUrl('postgres');
+    const direct = new URL(place.url);
+    proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+    const viaProxy = new URL(place.url);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    // One connection: every statement below shares it, unless it was closed.
+    handle = createDb(viaProxy.toString(), { poolMax: 1, statementTimeoutMs: STATEMENT_TIMEOUT_MS });
+  });
+  after(async () => {
+    await handle?.close();
+    await proxy?.close();
+    await place?.remove();
+  });
+
+  const backendPid = async () => (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(handle.db)).rows[0]!.pid;
+  const rejection = async (work: Promise<unknown>) => {
+    try {
+      await work;
+    } catch (error) {
+      return error;
+    }
+    return assert.fail('the statement succeeded');
   };
-  const pool = {
-    async connect() {
-      clock.now += waitForConnectionMs;
-      return client;
-    },
-    end: async () => {},
-  };
-  return { pool: pool as unknown as pg.Pool, calls };
-}
 
-describe('poolWithDeadline', () => {
-  it('when the wait for a connection used part of the budget > the first query may read only for the rest, later ones for a whole budget', async () => {
-    const clock = { now: 0 };
-    const { pool, calls } = fakePool(clock, 2500);
-    const client = await poolWithDeadline(pool, 4000, () => clock.now).connect();
-    await client.query('select 1', []);
-    await client.query('select 2', []);
-    client.release();
-    assert.deepEqual(calls, { readTimeouts: [1500, 4000], releasedWith: [false] });
+  it('when a statement gets no answer in time > it fails as unavailable, and its connection is closed instead of used again', async () => {
+    const before = await backendPid();
+    proxy.stall();
+    const error = await rejection(sql`select ${1}::int as one`.execute(handle.db));
+    assert.equal((error as { code?: string }).code, DEADLINE_CODE);
+    assert.equal(isDatabaseUnavailable(error), true);
+    // The silent connection lost the bytes it sent: used again, it would never answer.
+    await proxy.restore();
+    assert.notEqual(await backendPid(), before);
   });
 
-  it('when the wait for a connection used the whole budget > the query still gets a read timeout, never none', async () => {
-    const clock = { now: 0 };
-    const { pool, calls } = fakePool(clock, 5000);
-    const client = await poolWithDeadline(pool, 4000, () => clock.now).connect();
-    await client.query('select 1', []);
-    assert.deepEqual(calls.readTimeouts, [1]);
+  it('when a statement fails otherwise > the connection stays in use', async () => {
+    const before = await backendPid();
+    const error = await rejection(sql`select 1 / ${0}::int`.execute(handle.db));
+    assert.equal((error as { code?: string }).code, '22012');
+    assert.equal(isDatabaseUnavailable(error), false);
+    assert.equal(await backendPid(), before);
   });
 
-  it('when a query gets no answer in time > the connection is closed on release instead of going back to the pool', async () => {
-    const clock = { now: 0 };
-    const { pool, calls } = fakePool(clock, 0, new Error('Query read timeout'));
-    const client = await poolWithDeadline(pool, 4000, () => clock.now).connect();
-    await assert.rejects(client.query('select 1', []), /Query read timeout/);
-    client.release();
-    assert.deepEqual(calls.releasedWith, [true]);
-  });
-
-  it('when a query fails otherwise > the connection goes back to the pool', async () => {
-    const clock = { now: 0 };
-    const { pool, calls } = fakePool(clock, 0, Object.assign(new Error('duplicate key'), { code: '23505' }));
-    const client = await poolWithDeadline(pool, 4000, () => clock.now).connect();
-    await assert.rejects(client.query('select 1', []), /duplicate key/);
-    client.release();
-    assert.deepEqual(calls.releasedWith, [false]);
+  it('while every connection is held by a transaction > a statement waits, is counted as waiting, and fails as unavailable at its deadline', async () => {
+    // The transaction stays idle longer than the idle-in-transaction timeout (shorter than any
+    // budget), so the server ends its session: its next statement fails as unavailable, and the
+    // connection is replaced (Postgres.js, asked to write on it, threw an uncaught TypeError).
+    let finish!: () => void;
+    const held = new Promise<void>((resolve) => (finish = resolve));
+    let began!: () => void;
+    const inTransaction = new Promise<void>((resolve) => (began = resolve));
+    const transaction = handle.db.transaction().execute(async (trx) => {
+      await sql`select 1`.execute(trx);
+      began();
+      await held;
+      return (await sql<{ two: number }>`select ${2}::int as two`.execute(trx)).rows[0]!.two;
+    });
+    await inTransaction;
+    const waiting = rejection(sql`select ${3}::int as three`.execute(handle.db));
+    await waitUntil(() => handle.poolStats!().waiting === 1, { deadlineMs: 5000, what: 'the statement was not counted as waiting' });
+    const error = await waiting;
+    assert.equal((error as { code?: string }).code, DEADLINE_CODE);
+    assert.equal(handle.poolStats!().waiting, 0);
+    finish();
+    const ended = await rejection(transaction);
+    assert.equal(isDatabaseUnavailable(ended), true, String(ended));
+    assert.equal((await sql<{ four: number }>`select ${4}::int as four`.execute(handle.db)).rows[0]!.four, 4);
   });
 });
