@@ -139,3 +139,12 @@ export function forUpdate<QB extends SelectQueryBuilder<any, any, any>>(db: Kyse
 export function forUpdateSkipLocked<QB extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: QB, of?: string): QB {
   return isPostgres(db) ? ((of === undefined ? query.forUpdate() : query.forUpdate(of)).skipLocked() as QB) : query;
 }
+
+/**
+ * `forUpdate` with PostgreSQL's weaker `FOR NO KEY UPDATE`: the lock an UPDATE that changes no key
+ * takes anyway, taken earlier to fix the order of a transaction's locks. Unlike `FOR UPDATE` it
+ * lets inserts that reference the row (their foreign key check) go on. SQLite: nothing to add.
+ */
+export function forNoKeyUpdate<QB extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: QB): QB {
+  return isPostgres(db) ? (query.forNoKeyUpdate() as QB) : query;
+}

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, it } from 'node:test';
 import type { NewWebhookDeliveryRow } from '../../src/db/database.js';
 import { writeTransaction } from '../../src/db/dialect.js';
-import { anyDeliveryDue, claimDueDeliveries, type ClaimQuery } from '../../src/webhooks/webhook-dispatch.repository.js';
+import { anyDeliveryDue, claimDueDeliveries, type ClaimQuery } from '../../src/webhooks/webhook-claims.repository.js';
 import { ALL_DIALECTS, createTestDatabase, describeOnDialect, type TestDatabase } from '../helpers/test-db.js';
 import { insertWebhookEndpoint } from '../helpers/webhook-endpoint-row.js';
 
