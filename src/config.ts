@@ -52,7 +52,7 @@ export interface Config {
   webhookAllowedHosts: string[];
   /** Seconds before each attempt of a webhook delivery, from the first; after the last, the delivery has failed. */
   webhookRetryScheduleSeconds: number[];
-  /** Seconds a dispatcher holds a delivery it claimed; an attempt times out within half of it (15 s at most). */
+  /** Seconds a dispatcher holds a delivery it claimed (at least 2 × (statement timeout + 2 s)); an attempt times out within half of it less the statement timeout and a second (15 s at most). */
   webhookLeaseSeconds: number;
 
   /** Most live streams of the events feed one key may hold open on one process. */

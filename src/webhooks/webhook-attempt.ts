@@ -13,8 +13,8 @@
  * no attempt is ever out once its lease has ended and another dispatcher may claim the delivery.
  * A process stopping mid-send gives the delivery back unsent (the lease is released, no attempt
  * is counted). A database that fails the write leaves the lease to expire: the attempt is made again.
- * The record locks the endpoint, then the delivery (the order of a PATCH or DELETE of the endpoint),
- * and is run again when PostgreSQL aborts it for a conflict with another transaction.
+ * The record takes the endpoint's lock, when it needs one, before the delivery's (the order of a PATCH
+ * or DELETE of the endpoint), and is run again when PostgreSQL aborts it for a conflict with another transaction.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -159,7 +159,11 @@ async function recordOutcome(
   const succeeded = status !== undefined && status >= 200 && status < 300;
   const gone = status === 410;
   const next = succeeded || gone ? undefined : nextAttemptAt(context.scheduleSeconds, delivery.attempts + 1, finishedAt, retryAfterMs(status, result.retryAfter, finishedAt));
-  if (!(await lockEndpointForRecord(trx, delivery.endpointId))) return undefined;
+  // The endpoint before the delivery (see lockEndpointForRecord). A success touches the endpoint only to end
+  // a failing spell, which it does first, locking it only then: the records of a healthy endpoint never
+  // queue on its row. A failure may mark or disable it: it locks it first.
+  if (succeeded) await clearFailingSince(trx, delivery.endpointId);
+  else if (!(await lockEndpointForRecord(trx, delivery.endpointId))) return undefined;
   const recorded = await recordAttempt(trx, {
     deliveryId: delivery.id,
     owner: attempt.owner,
@@ -173,10 +177,7 @@ async function recordOutcome(
   });
   if (!recorded) return undefined;
   const { endpointId } = recorded;
-  if (succeeded) {
-    await clearFailingSince(trx, endpointId);
-    return { succeeded, gaveUp: false };
-  }
+  if (succeeded) return { succeeded, gaveUp: false };
   // A delivery stopped while its attempt was out did not give up: it had been ended already.
   const effect: OutcomeEffect = { succeeded, gaveUp: next === undefined && !gone && recorded.wasPending };
   if (gone) {

@@ -95,7 +95,7 @@ export interface AttemptRecord {
 }
 
 /**
- * The first lock of an attempt's record: its endpoint's row, before its delivery's. A PATCH, a
+ * The first lock of a failed attempt's record: its endpoint's row, before its delivery's. A PATCH, a
  * DELETE or a retry by hand locks the endpoint, then its deliveries; a record that locked the
  * delivery first, then the endpoint (to mark it failing or disable it), could wait for one of them
  * while it waited for the record: a deadlock PostgreSQL ends by aborting one (40P01). `FOR NO KEY
@@ -147,7 +147,10 @@ export async function recordAttempt(trx: Kysely<Database>, record: AttemptRecord
   return { endpointId: delivery.endpointId, wasPending };
 }
 
-/** A success ends the endpoint's failing spell. */
+/**
+ * A success ends the endpoint's failing spell. It locks the endpoint's row only when there is a
+ * spell to end (a row the condition leaves out is neither changed nor locked).
+ */
 export async function clearFailingSince(trx: Kysely<Database>, endpointId: number): Promise<void> {
   await trx.updateTable('webhookEndpoints').set({ failingSince: null }).where('id', '=', endpointId).where('failingSince', 'is not', null).execute();
 }
