@@ -13,7 +13,7 @@
 /** The most an attempt waits for its answer (Standard Webhooks' recommendation is 15 s at most). */
 export const SEND_TIMEOUT_MS = 15_000;
 /** The shortest timeout an attempt is given: a lease that leaves less is refused. */
-export const MIN_ATTEMPT_TIMEOUT_MS = 1000;
+const MIN_ATTEMPT_TIMEOUT_MS = 1000;
 /** What an attempt's record needs of its lease after the attempt, beyond a statement's time. */
 export const RECORD_MARGIN_MS = 1000;
 
