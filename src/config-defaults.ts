@@ -65,9 +65,9 @@ export const CONFIG_RANGES = {
   IDEMPOTENCY_KEY_TTL_HOURS: { min: 1, max: 720 },
   // From a day (what a reader has, at least, to come back) to ten years (each event holds its Pet or Order: the table grows with it).
   EVENT_RETENTION_DAYS: { min: 1, max: 3650 },
-  // From 5 s to an hour: an attempt gets at most half of it (and 15 s) to be answered, and starts only if that and
-  // a second to record its outcome fit in what is left of the lease: below 5 s (webhook-dispatcher.ts MIN_LEASE_SECONDS)
-  // a delivery would have too little time to find a send slot, and at 2 s none could ever start.
+  // From 5 s to an hour, and at least 2 × (DATABASE_STATEMENT_TIMEOUT_MS + 2 s) (config.ts, webhooks/webhook-lease.ts):
+  // half of it is for a delivery to find a send slot, the other half for the attempt: reading its endpoint,
+  // its timeout (at most 15 s, at least 1 s) and recording its outcome.
   WEBHOOK_LEASE_SECONDS: { min: 5, max: 3600 },
   // Each open stream holds a connection and a waiter of the process; each key's are capped, per process.
   EVENT_STREAMS_PER_KEY: { min: 1, max: 1000 },

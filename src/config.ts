@@ -6,6 +6,7 @@
 import { dialectOf, redactPassword } from './db/create-db.js';
 import { type CorsOrigins, parseCorsOrigins } from './http/cors-policy.js';
 import { CONFIG_DEFAULTS, CONFIG_RANGES, type ConfigVariable } from './config-defaults.js';
+import { minimumLeaseSeconds } from './webhooks/webhook-lease.js';
 
 export { CONFIG_DEFAULTS, CONFIG_RANGES, CONFIG_SECRETS, defaultEnvironment } from './config-defaults.js';
 
@@ -51,7 +52,7 @@ export interface Config {
   webhookAllowedHosts: string[];
   /** Seconds before each attempt of a webhook delivery, from the first; after the last, the delivery has failed. */
   webhookRetryScheduleSeconds: number[];
-  /** Seconds a dispatcher holds a delivery it claimed; an attempt times out within half of it (15 s at most). */
+  /** Seconds a dispatcher holds a delivery it claimed (at least 2 × (statement timeout + 2 s)); an attempt times out within half of it less the statement timeout and a second (15 s at most). */
   webhookLeaseSeconds: number;
 
   /** Most live streams of the events feed one key may hold open on one process. */
@@ -175,6 +176,18 @@ export function loadConfig(env: Env = process.env): Config {
   const webhookRetrySchedule = parseRetrySchedule(read('WEBHOOK_RETRY_SCHEDULE'));
   if ('problem' in webhookRetrySchedule) problems.push(webhookRetrySchedule.problem);
 
+  // Across two settings: an attempt reads its endpoint and records its outcome (a statement each, up to
+  // the statement timeout) and is sent, all within its lease (webhooks/webhook-lease.ts). Only values both accepted are compared.
+  const problemsBeforeLease = problems.length;
+  const databaseStatementTimeoutMs = integer('DATABASE_STATEMENT_TIMEOUT_MS');
+  const webhookLeaseSeconds = integer('WEBHOOK_LEASE_SECONDS');
+  const shortestLease = minimumLeaseSeconds(databaseStatementTimeoutMs);
+  if (problems.length === problemsBeforeLease && webhookLeaseSeconds < shortestLease) {
+    problems.push(
+      `WEBHOOK_LEASE_SECONDS must be at least ${shortestLease} with DATABASE_STATEMENT_TIMEOUT_MS=${databaseStatementTimeoutMs}: twice the statement timeout, 1 s for an attempt and 1 s to record it (got ${webhookLeaseSeconds}); raise it or lower the statement timeout`,
+    );
+  }
+
   // Unset, the public URL follows PORT: the document a local process serves names that process.
   const localBaseUrl = `http://localhost:${port || CONFIG_DEFAULTS.PORT}/v1`;
 
@@ -183,7 +196,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     databaseUrl,
     databasePoolMax: integer('DATABASE_POOL_MAX'),
-    databaseStatementTimeoutMs: integer('DATABASE_STATEMENT_TIMEOUT_MS'),
+    databaseStatementTimeoutMs,
     logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : CONFIG_DEFAULTS.LOG_LEVEL,
     publicBaseUrl: baseUrl('PUBLIC_BASE_URL', localBaseUrl),
     stagingBaseUrl: baseUrl('STAGING_BASE_URL', CONFIG_DEFAULTS.STAGING_BASE_URL),
@@ -204,7 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
     eventRetentionDays: integer('EVENT_RETENTION_DAYS'),
     webhookAllowedHosts: 'hosts' in webhookAllowedHosts ? webhookAllowedHosts.hosts : [],
     webhookRetryScheduleSeconds: 'seconds' in webhookRetrySchedule ? webhookRetrySchedule.seconds : [],
-    webhookLeaseSeconds: integer('WEBHOOK_LEASE_SECONDS'),
+    webhookLeaseSeconds,
 
     eventStreamsPerKey: integer('EVENT_STREAMS_PER_KEY'),
     pgHoldWarnMs: integer('PG_HOLD_WARN_MS'),

@@ -86,10 +86,30 @@ describe('loadConfig', () => {
   });
 
   it('Attack (issue 17): WEBHOOK_LEASE_SECONDS too short for any attempt to start (2 s) > stops the start naming the minimum, 5', () => {
-    assert.equal(loadConfig({ WEBHOOK_LEASE_SECONDS: '5' }).webhookLeaseSeconds, 5);
+    assert.equal(loadConfig({ WEBHOOK_LEASE_SECONDS: '5', DATABASE_STATEMENT_TIMEOUT_MS: '500' }).webhookLeaseSeconds, 5);
     for (const value of ['2', '4', '3601']) {
-      assert.throws(() => loadConfig({ WEBHOOK_LEASE_SECONDS: value }), (error: ConfigError) => error.problems.some((p) => p.startsWith('WEBHOOK_LEASE_SECONDS must be a whole number from 5 to 3600')), value);
+      assert.throws(() => loadConfig({ WEBHOOK_LEASE_SECONDS: value, DATABASE_STATEMENT_TIMEOUT_MS: '500' }), (error: ConfigError) => error.problems.some((p) => p.startsWith('WEBHOOK_LEASE_SECONDS must be a whole number from 5 to 3600')), value);
     }
+  });
+
+  it('Attack (issue 17): WEBHOOK_LEASE_SECONDS shorter than 2 × (DATABASE_STATEMENT_TIMEOUT_MS + 1 s to send + 1 s to record) > stops the start naming the minimum', () => {
+    // An attempt reads its endpoint and records its outcome, each up to the statement timeout, within its lease.
+    const problemsOf = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    assert.deepEqual(problemsOf({ WEBHOOK_LEASE_SECONDS: '13' }), [
+      'WEBHOOK_LEASE_SECONDS must be at least 14 with DATABASE_STATEMENT_TIMEOUT_MS=5000: twice the statement timeout, 1 s for an attempt and 1 s to record it (got 13); raise it or lower the statement timeout',
+    ]);
+    assert.equal(loadConfig({ WEBHOOK_LEASE_SECONDS: '14' }).webhookLeaseSeconds, 14);
+    assert.match(problemsOf({ WEBHOOK_LEASE_SECONDS: '60', DATABASE_STATEMENT_TIMEOUT_MS: '30000' })[0] ?? '', /^WEBHOOK_LEASE_SECONDS must be at least 64 with DATABASE_STATEMENT_TIMEOUT_MS=30000/);
+    assert.equal(loadConfig({ WEBHOOK_LEASE_SECONDS: '64', DATABASE_STATEMENT_TIMEOUT_MS: '30000' }).webhookLeaseSeconds, 64);
+    // A refused statement timeout is reported alone: nothing is compared with it.
+    assert.deepEqual(problemsOf({ WEBHOOK_LEASE_SECONDS: '5', DATABASE_STATEMENT_TIMEOUT_MS: '5' }).map((p) => p.split(' ')[0]), ['DATABASE_STATEMENT_TIMEOUT_MS']);
   });
 
   it('EVENT_STREAMS_PER_KEY > outside 1 to 1000 > stops the start naming it', () => {

@@ -20,6 +20,7 @@ import * as events from './migrations/2026-11-27T02-events.js';
 import * as eventsRetention from './migrations/2026-11-27T03-events-retention.js';
 import * as webhooks from './migrations/2026-11-27T04-webhooks.js';
 import * as webhookDeliveriesAge from './migrations/2026-11-27T05-webhook-deliveries-age.js';
+import * as webhookDeliveriesEndpointDue from './migrations/2026-11-27T06-webhook-deliveries-endpoint-due.js';
 
 // Listed by hand rather than read from a folder, so the compiled package needs no file-system lookup.
 const MIGRATIONS: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-27T03-events-retention': eventsRetention,
   '2026-11-27T04-webhooks': webhooks,
   '2026-11-27T05-webhook-deliveries-age': webhookDeliveriesAge,
+  '2026-11-27T06-webhook-deliveries-endpoint-due': webhookDeliveriesEndpointDue,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

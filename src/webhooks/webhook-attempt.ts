@@ -7,15 +7,31 @@
  * - anything else: the next attempt per WEBHOOK_RETRY_SCHEDULE (later if `Retry-After` asks), or
  *   failed once the schedule is done; an endpoint that has failed every attempt for
  *   FAILING_DISABLE_MS is disabled (`failing`).
- * The endpoint is read again just before the send (its URL, secrets, status and types as they are now).
+ * The endpoint is read again just before the send (its URL, secrets, status and types as they are
+ * now). That read may wait (for a pool connection, or a lock up to the statement timeout): the
+ * lease is checked again after it, and the send is given what is left of it (webhook-lease.ts), so
+ * no attempt is ever out once its lease has ended and another dispatcher may claim the delivery.
  * A process stopping mid-send gives the delivery back unsent (the lease is released, no attempt
  * is counted). A database that fails the write leaves the lease to expire: the attempt is made again.
+ * The record takes the endpoint's lock, when it needs one, before the delivery's (the order of a PATCH
+ * or DELETE of the endpoint), and is run again when PostgreSQL aborts it for a conflict with another transaction.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import { writeTransaction } from '../db/dialect.js';
-import { clearFailingSince, type ClaimedDelivery, disableEndpoint, type EndpointForSending, findEndpointForSending, markFailing, recordAttempt, releaseDeliveries } from './webhook-dispatch.repository.js';
+import { retriedWriteTransaction } from '../db/retry-conflicts.js';
+import type { ClaimedDelivery } from './webhook-claims.repository.js';
+import {
+  clearFailingSince,
+  disableEndpoint,
+  type EndpointForSending,
+  findEndpointForSending,
+  lockEndpointForRecord,
+  markFailing,
+  recordAttempt,
+  releaseDeliveries,
+} from './webhook-dispatch.repository.js';
+import { RECORD_MARGIN_MS } from './webhook-lease.js';
 import { nextAttemptAt, retryAfterMs } from './webhook-retry-schedule.js';
 import type { AttemptResult, WebhookSender } from './webhook-sender.js';
 import type { WebhookMetrics } from './webhooks.metrics.js';
@@ -26,6 +42,10 @@ export const FAILING_DISABLE_MS = 5 * 86_400_000;
 export interface AttemptContext {
   db: Kysely<Database>;
   sender: WebhookSender;
+  /** The attempt's timeout when the lease leaves room for it (webhook-lease.ts). */
+  timeoutMs: number;
+  /** Told of a delivery given back unsent because its endpoint's read left too little of the lease. */
+  unstarted: () => void;
   now: () => number;
   scheduleSeconds: readonly number[];
   metrics: WebhookMetrics;
@@ -38,14 +58,23 @@ function signingSecrets(endpoint: EndpointForSending, now: number): string[] {
   return [endpoint.secret, ...previous];
 }
 
+/** A claim of one delivery, and when its lease ends at the earliest, on this process's monotonic clock (performance.now()). */
+export interface HeldClaim {
+  delivery: ClaimedDelivery;
+  owner: string;
+  leaseDeadline: number;
+}
+
 /**
  * Sends the delivery; settles once the receiver's part is over, with `recorded`, which settles once
  * the outcome is written (it never rejects). The endpoint is read just before: a PATCH of its URL or
  * secret, a DELETE or a disable that committed while the delivery waited for a slot is obeyed (one
  * read by primary key). A delivery whose endpoint is gone or disabled, or no longer receives its
- * type, is given back unsent, no attempt counted; a database that cannot be read leaves its lease to expire.
+ * type, is given back unsent, no attempt counted; a database that cannot be read leaves its lease
+ * to expire. After the read, the attempt's timeout is what is left of the lease less RECORD_MARGIN_MS
+ * (at most `timeoutMs`); less than half of `timeoutMs` left, the delivery is given back unsent.
  */
-export async function attemptDelivery(context: AttemptContext, claim: { delivery: ClaimedDelivery; owner: string }, stop: AbortSignal): Promise<{ recorded: Promise<void> }> {
+export async function attemptDelivery(context: AttemptContext, claim: HeldClaim, stop: AbortSignal): Promise<{ recorded: Promise<void> }> {
   const { delivery } = claim;
   let endpoint: EndpointForSending | undefined;
   try {
@@ -57,10 +86,16 @@ export async function attemptDelivery(context: AttemptContext, claim: { delivery
   if (endpoint === undefined || !receives(endpoint, delivery.eventType)) {
     return { recorded: releaseDeliveries(context.db, [delivery.id], claim.owner).catch(() => {}) };
   }
+  // The read may have waited: what is left of the lease now bounds the attempt.
+  const timeoutMs = Math.min(context.timeoutMs, Math.floor((claim.leaseDeadline - performance.now() - RECORD_MARGIN_MS) / 100) * 100);
+  if (timeoutMs < context.timeoutMs / 2) {
+    context.unstarted();
+    return { recorded: releaseDeliveries(context.db, [delivery.id], claim.owner).catch(() => {}) };
+  }
   const attemptedAt = context.now();
   let result: AttemptResult;
   try {
-    result = await context.sender.send({ url: endpoint.url, messageId: delivery.messageId, payload: delivery.payload, secrets: signingSecrets(endpoint, attemptedAt) }, stop);
+    result = await context.sender.send({ url: endpoint.url, messageId: delivery.messageId, payload: delivery.payload, secrets: signingSecrets(endpoint, attemptedAt), timeoutMs }, stop);
   } catch (error) {
     // A stored secret that cannot sign (not `whsec_…`), say: a failed attempt like another, never a crash.
     context.log.error({ err: error, deliveryId: delivery.id, endpointId: endpoint.id }, 'a webhook attempt could not be made');
@@ -88,7 +123,7 @@ async function record(context: AttemptContext, claim: { delivery: ClaimedDeliver
       await releaseDeliveries(db, [delivery.id], owner);
       return;
     }
-    const effect = await writeTransaction(db, (trx) => recordOutcome(trx, context, { delivery, owner, attemptedAt, result }));
+    const effect = await retriedWriteTransaction(db, (trx) => recordOutcome(trx, context, { delivery, owner, attemptedAt, result }));
     if (effect === undefined) {
       log.info({ deliveryId: delivery.id, endpointId: endpoint.id }, 'webhook attempt made after its lease was taken over or its endpoint deleted; its outcome is not recorded');
       return;
@@ -124,6 +159,11 @@ async function recordOutcome(
   const succeeded = status !== undefined && status >= 200 && status < 300;
   const gone = status === 410;
   const next = succeeded || gone ? undefined : nextAttemptAt(context.scheduleSeconds, delivery.attempts + 1, finishedAt, retryAfterMs(status, result.retryAfter, finishedAt));
+  // The endpoint before the delivery (see lockEndpointForRecord). A success touches the endpoint only to end
+  // a failing spell, which it does first, locking it only then: the records of a healthy endpoint never
+  // queue on its row. A failure may mark or disable it: it locks it first.
+  if (succeeded) await clearFailingSince(trx, delivery.endpointId);
+  else if (!(await lockEndpointForRecord(trx, delivery.endpointId))) return undefined;
   const recorded = await recordAttempt(trx, {
     deliveryId: delivery.id,
     owner: attempt.owner,
@@ -137,11 +177,9 @@ async function recordOutcome(
   });
   if (!recorded) return undefined;
   const { endpointId } = recorded;
-  if (succeeded) {
-    await clearFailingSince(trx, endpointId);
-    return { succeeded, gaveUp: false };
-  }
-  const effect: OutcomeEffect = { succeeded, gaveUp: next === undefined && !gone };
+  if (succeeded) return { succeeded, gaveUp: false };
+  // A delivery stopped while its attempt was out did not give up: it had been ended already.
+  const effect: OutcomeEffect = { succeeded, gaveUp: next === undefined && !gone && recorded.wasPending };
   if (gone) {
     if (await disableEndpoint(trx, endpointId, 'receiver_gone', finishedAt)) effect.disabled = 'receiver_gone';
     return effect;

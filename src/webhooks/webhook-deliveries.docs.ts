@@ -1,5 +1,5 @@
 /** The OpenAPI prose of the webhook deliveries, kept apart so the routes read at a glance. */
-import { SEND_TIMEOUT_MS } from './webhook-sender.js';
+import { SEND_TIMEOUT_MS } from './webhook-lease.js';
 
 export const LIST_DELIVERIES_DESCRIPTION = `Returns at most \`limit\` deliveries of the endpoint, newest first, optionally only those in one state (\`outcome\`). Each delivery is one message (an event, or a test) to this endpoint with its last attempts, newest first: when each was made, how long it took, and the receiver's status or why there was none.
 

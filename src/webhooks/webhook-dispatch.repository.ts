@@ -1,12 +1,12 @@
 /**
- * SQL of the webhook dispatcher (webhook-dispatcher.ts): the fan-out position, the claims and
- * leases of due deliveries, and what an attempt's outcome writes. Every function takes the
+ * SQL of the webhook dispatcher (webhook-dispatcher.ts): the fan-out position, the give-back of
+ * claimed deliveries, and what an attempt's outcome writes (the claims: webhook-claims.repository.ts). Every function takes the
  * database (or a transaction) first; each claim and each record is one short transaction of its
  * own, never open across a send.
  */
 import { type Kysely, sql } from 'kysely';
 import type { Database, NewWebhookDeliveryRow, WebhookDeliveryState } from '../db/database.js';
-import { databaseClockMs, forUpdate, forUpdateSkipLocked, idIn, idListParameter, jsonTextArrayHas, singleWrite } from '../db/dialect.js';
+import { forNoKeyUpdate, forUpdate, singleWrite } from '../db/dialect.js';
 import type { EventPosition } from '../events/events.repository.js';
 
 export async function readFannedPosition(db: Kysely<Database>): Promise<EventPosition> {
@@ -55,103 +55,6 @@ export async function insertDeliveries(db: Kysely<Database>, rows: readonly NewW
   }
 }
 
-/** A claimed delivery, with what sending it needs (its endpoint is read again just before the send). */
-export interface ClaimedDelivery {
-  id: number;
-  endpointId: number;
-  messageId: string;
-  /** The event's type, or `webhook.test`. */
-  eventType: string;
-  payload: string;
-  /** Attempts made before this one. */
-  attempts: number;
-}
-
-/** Which due deliveries a claim may take, and which it looks for (`anyDeliveryDue`). */
-export interface DueFilter {
-  /** The app's clock: deliveries whose `next_attempt_at` is at or before it are due. */
-  now: number;
-  /** Endpoints to leave out (those holding their share in this process). */
-  skipEndpoints: readonly number[];
-}
-
-export interface ClaimQuery extends DueFilter {
-  /** Written into lease_owner: unique per claim, so a record after the lease was taken over is refused. */
-  owner: string;
-  /** The lease's length: it ends this long after the database's clock at the claim. */
-  leaseMs: number;
-  limit: number;
-  /** Most deliveries of one endpoint in one claim. */
-  perEndpoint: number;
-}
-
-/** The soonest due deliveries a claim ranks at most. */
-const CLAIM_SCAN = 1000;
-
-/** A type the endpoint receives: one of its allowed types (kept at creation, or set by a PATCH), or a `webhook.test`. */
-const typeAllowed = (db: Kysely<Database>) => sql<boolean>`(d.event_type = 'webhook.test' or ${jsonTextArrayHas(db, 'e.allowed_types', sql.ref('d.event_type'))})`;
-/** No lease, or one that ended by the database's clock (never compared with the clock of the process). */
-const leaseFree = (db: Kysely<Database>) => sql<boolean>`(d.lease_until is null or d.lease_until < ${databaseClockMs(db)})`;
-
-/** The due, unleased pending deliveries of enabled endpoints, of types they receive (as `d`, joined to `e`). */
-function dueDeliveries(db: Kysely<Database>, filter: DueFilter) {
-  let due = db
-    .selectFrom('webhookDeliveries as d')
-    .innerJoin('webhookEndpoints as e', 'e.id', 'd.endpointId')
-    .where('d.state', '=', 'pending')
-    .where('d.nextAttemptAt', '<=', filter.now)
-    .where('e.status', '=', 'enabled')
-    .where(leaseFree(db))
-    .where(typeAllowed(db));
-  if (filter.skipEndpoints.length > 0) due = due.where((eb) => eb.not(idIn(db, idListParameter(db, filter.skipEndpoints), 'd.endpoint_id')));
-  return due;
-}
-
-/**
- * Leases up to `limit` due pending deliveries of enabled endpoints, of the types each receives, at
- * most `perEndpoint` of one endpoint, and answers them. Fair: each endpoint's soonest due come
- * first (every endpoint's first, then every endpoint's second, …), so a backlog of one endpoint
- * never fills a claim. The ranks are a window function in a derived table; PostgreSQL cannot lock
- * such a table, so the outer query locks only the deliveries (`FOR UPDATE OF d SKIP LOCKED`, the
- * rows another claimer is taking passed over) and checks again, on the row as locked, that it is
- * still pending and unleased. SQLite: the write transaction lets one claimer in at a time. Either
- * way no two claims get one row while its lease holds; the lease is set and compared by the
- * database's clock, so instances whose clocks disagree never cut each other's leases short.
- */
-export async function claimDueDeliveries(trx: Kysely<Database>, query: ClaimQuery): Promise<ClaimedDelivery[]> {
-  // Ranked among the soonest due CLAIM_SCAN rows only, so a claim costs the same whatever the backlog; an
-  // endpoint whose backlog fills them is left out (skipEndpoints) once it holds its share, and the others show.
-  const soonest = dueDeliveries(trx, query).select(['d.id', 'd.endpointId', 'd.nextAttemptAt']).orderBy('d.nextAttemptAt').orderBy('d.id').limit(CLAIM_SCAN);
-  const ranked = trx.selectFrom(soonest.as('s')).select(['s.id', sql<number>`row_number() over (partition by s.endpoint_id order by s.next_attempt_at, s.id)`.as('rank')]);
-  const chosen = trx
-    .selectFrom('webhookDeliveries as d')
-    .innerJoin(ranked.as('r'), 'r.id', 'd.id')
-    .select('d.id')
-    .where('r.rank', '<=', query.perEndpoint)
-    .where('d.state', '=', 'pending')
-    .where(leaseFree(trx))
-    .orderBy('r.rank')
-    .orderBy('d.nextAttemptAt')
-    .orderBy('d.id')
-    .limit(query.limit);
-  return trx
-    .updateTable('webhookDeliveries')
-    .set({ leaseOwner: query.owner, leaseUntil: sql<number>`${databaseClockMs(trx)} + ${query.leaseMs}` })
-    .where('id', 'in', forUpdateSkipLocked(trx, chosen, 'd'))
-    .returning(['id', 'endpointId', 'messageId', 'eventType', 'payload', 'attempts'])
-    .execute();
-}
-
-/**
- * Whether a claim would find anything: a read, so an idle SQLite dispatcher never takes the write
- * lock. The claim's own filter (enabled endpoints, types they receive, no lease, endpoints not
- * skipped), so deliveries a claim would leave never make it run for nothing at every poll.
- */
-export async function anyDeliveryDue(db: Kysely<Database>, filter: DueFilter): Promise<boolean> {
-  const row = await dueDeliveries(db, filter).select('d.id').limit(1).executeTakeFirst();
-  return row !== undefined;
-}
-
 /** Gives claimed deliveries back unsent (the process is stopping, or the endpoint is gone or disabled). */
 export async function releaseDeliveries(db: Kysely<Database>, ids: readonly number[], owner: string): Promise<void> {
   if (ids.length === 0) return;
@@ -192,26 +95,44 @@ export interface AttemptRecord {
 }
 
 /**
- * Writes an attempt and the delivery's new state, only while the claim's lease is still this
- * owner's: answers the delivery's endpoint, or undefined when the lease was lost (taken over after
- * it ended) or the delivery is gone (its endpoint deleted meanwhile), in which case nothing is written.
+ * The first lock of a failed attempt's record: its endpoint's row, before its delivery's. A PATCH, a
+ * DELETE or a retry by hand locks the endpoint, then its deliveries; a record that locked the
+ * delivery first, then the endpoint (to mark it failing or disable it), could wait for one of them
+ * while it waited for the record: a deadlock PostgreSQL ends by aborting one (40P01). `FOR NO KEY
+ * UPDATE` is the lock the record's update of the endpoint takes anyway, and lets the fan-out go on
+ * inserting deliveries that reference it. SQLite: the write transaction holds the whole file.
+ * Answers whether the endpoint is still there.
  */
-export async function recordAttempt(trx: Kysely<Database>, record: AttemptRecord): Promise<{ endpointId: number } | undefined> {
-  const updated = await trx
+export async function lockEndpointForRecord(trx: Kysely<Database>, endpointId: number): Promise<boolean> {
+  const row = await forNoKeyUpdate(trx, trx.selectFrom('webhookEndpoints').select('id').where('id', '=', endpointId)).executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Writes an attempt, only while the claim's lease is still this owner's: the attempt's row, the
+ * delivery's count of attempts, and the lease given back. The delivery takes `state` and
+ * `nextAttemptAt` only while it is pending: one stopped meanwhile (its endpoint disabled, or its
+ * type no longer received) stays failed, and its history still shows the attempt its receiver got.
+ * Answers the delivery's endpoint and whether it was pending, or undefined when the lease was lost
+ * (taken over after it ended, or ended by a retry by hand) or the delivery is gone (its endpoint
+ * deleted meanwhile), in which case nothing is written. Call `lockEndpointForRecord` first.
+ */
+export async function recordAttempt(trx: Kysely<Database>, record: AttemptRecord): Promise<{ endpointId: number; wasPending: boolean } | undefined> {
+  const held = trx.selectFrom('webhookDeliveries').select(['endpointId', 'state']).where('id', '=', record.deliveryId).where('leaseOwner', '=', record.owner);
+  const delivery = await forNoKeyUpdate(trx, held).executeTakeFirst();
+  if (!delivery) return undefined;
+  const wasPending = delivery.state === 'pending';
+  await trx
     .updateTable('webhookDeliveries')
     .set((eb) => ({
       attempts: eb('attempts', '+', 1),
       lastAttemptAt: record.attemptedAt,
-      state: record.state,
-      nextAttemptAt: record.nextAttemptAt,
+      ...(wasPending ? { state: record.state, nextAttemptAt: record.nextAttemptAt } : {}),
       leaseOwner: null,
       leaseUntil: null,
     }))
     .where('id', '=', record.deliveryId)
-    .where('leaseOwner', '=', record.owner)
-    .returning('endpointId')
-    .executeTakeFirst();
-  if (!updated) return undefined;
+    .execute();
   await trx
     .insertInto('webhookAttempts')
     .values({
@@ -223,10 +144,13 @@ export async function recordAttempt(trx: Kysely<Database>, record: AttemptRecord
       outcome: record.succeeded ? 'succeeded' : 'failed',
     })
     .execute();
-  return updated;
+  return { endpointId: delivery.endpointId, wasPending };
 }
 
-/** A success ends the endpoint's failing spell. */
+/**
+ * A success ends the endpoint's failing spell. It locks the endpoint's row only when there is a
+ * spell to end (a row the condition leaves out is neither changed nor locked).
+ */
 export async function clearFailingSince(trx: Kysely<Database>, endpointId: number): Promise<void> {
   await trx.updateTable('webhookEndpoints').set({ failingSince: null }).where('id', '=', endpointId).where('failingSince', 'is not', null).execute();
 }
@@ -256,38 +180,29 @@ export async function disableEndpoint(trx: Kysely<Database>, endpointId: number,
 }
 
 /**
- * Ends the pending deliveries of a disabled endpoint. Their leases go too, so an attempt still in
- * flight to it (in this process or another) finds its lease lost and records nothing: it cannot
- * make a delivery pending again for an endpoint that no dispatcher sends to.
+ * Ends the pending deliveries of a disabled endpoint. Their leases stay: nothing claims a delivery
+ * that is not pending, and an attempt still in flight to it (in this process or another) records
+ * what its receiver got without making it pending again (`recordAttempt`); a retry by hand waits
+ * for that attempt's end, or for its lease's.
  */
 export async function stopPendingDeliveries(db: Kysely<Database>, endpointId: number): Promise<void> {
   await db
     .updateTable('webhookDeliveries')
-    .set({ state: 'failed', nextAttemptAt: null, leaseOwner: null, leaseUntil: null })
+    .set({ state: 'failed', nextAttemptAt: null })
     .where('endpointId', '=', endpointId)
     .where('state', '=', 'pending')
     .execute();
 }
 
-/** Pending deliveries due now, counted up to `cap` (a backlog of millions costs no more than `cap`). */
-export async function countDueDeliveries(db: Kysely<Database>, now: number, cap: number): Promise<number> {
-  const due = db.selectFrom('webhookDeliveries').select('id').where('state', '=', 'pending').where('nextAttemptAt', '<=', now).limit(cap);
-  const row = await db
-    .selectFrom(due.as('due'))
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
 /**
  * Ends the endpoint's pending deliveries of event types it no longer receives (a change of its
  * `url` or `events` narrowed `allowedTypes`): they become failed, never sent to the new receiver.
- * Test messages are kept. Leases go too, as in `stopPendingDeliveries`.
+ * Test messages are kept. Leases stay, as in `stopPendingDeliveries`.
  */
 export async function stopDeliveriesOutside(db: Kysely<Database>, endpointId: number, keptTypes: readonly string[]): Promise<void> {
   await db
     .updateTable('webhookDeliveries')
-    .set({ state: 'failed', nextAttemptAt: null, leaseOwner: null, leaseUntil: null })
+    .set({ state: 'failed', nextAttemptAt: null })
     .where('endpointId', '=', endpointId)
     .where('state', '=', 'pending')
     .where('eventType', 'not in', ['webhook.test', ...keptTypes])

@@ -4,10 +4,14 @@
  * 1. fans new events out into deliveries (webhook-fan-out.ts), batch after batch while full;
  * 2. claims due deliveries in one short transaction, setting a lease (WEBHOOK_LEASE_SECONDS) by the
  *    database's clock: PostgreSQL `FOR UPDATE SKIP LOCKED`, so instances take different rows;
- *    SQLite's write transaction, so the processes on one file claim one at a time. Claims are fair:
- *    at most PER_ENDPOINT_CLAIM of an endpoint, and none of one holding its share here;
+ *    SQLite's write transaction, so the processes on one file claim one at a time. Claims go
+ *    endpoint by endpoint (webhook-claims.repository.ts) and are fair: at most PER_ENDPOINT_CLAIM of
+ *    an endpoint, and none of one holding its share here, whose backlog the claim never reads;
  * 3. sends each claimed delivery outside any transaction, reading its endpoint again just before
- *    (URL, secrets, status, types), and records its outcome (webhook-attempt.ts).
+ *    (URL, secrets, status, types), and records its outcome (webhook-attempt.ts). The lease bounds
+ *    the attempt: it starts only if its timeout and a second fit in what is left of the lease, and
+ *    after the endpoint's read is given only what is then left (webhook-lease.ts), so no attempt is
+ *    out once another dispatcher may claim its delivery.
  * Rounds follow one another while there is work, and otherwise every POLL_MS (500 ms), or at once
  * when this process adds a delivery (`kick`): events written by other processes wait for the next
  * poll. A round that fails (the database is down) makes the next wait twice as long, up to
@@ -29,16 +33,17 @@ import type { LookupFunction } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import { CONFIG_RANGES } from '../config-defaults.js';
 import { writeTransaction } from '../db/dialect.js';
 import { attemptDelivery, type AttemptContext } from './webhook-attempt.js';
-import { anyDeliveryDue, claimDueDeliveries, releaseDeliveries } from './webhook-dispatch.repository.js';
+import { anyDeliveryDue, claimDueDeliveries } from './webhook-claims.repository.js';
+import { releaseDeliveries } from './webhook-dispatch.repository.js';
 import { WEBHOOK_ENDPOINTS_MAX } from './webhook-endpoints.limits.js';
 import { createSendQueue } from './webhook-send-queue.js';
 import { purgeOldDeliveries } from './webhook-deliveries.retention.js';
 import { fanOutBatch, hasEventsToFanOut, passOverWhenNobodyReceives } from './webhook-fan-out.js';
 import { scheduledDelayMs } from './webhook-retry-schedule.js';
-import { createWebhookSender, SEND_TIMEOUT_MS } from './webhook-sender.js';
+import { attemptTimeoutMs, minimumLeaseSeconds, RECORD_MARGIN_MS } from './webhook-lease.js';
+import { createWebhookSender } from './webhook-sender.js';
 import type { WebhookMetrics } from './webhooks.metrics.js';
 
 const POLL_MS = 500;
@@ -58,14 +63,6 @@ const PER_ENDPOINT_CLAIM = 32;
 const MAX_HELD = WEBHOOK_ENDPOINTS_MAX * PER_ENDPOINT_HELD;
 /** Deliveries claimed at once. */
 const CLAIM_BATCH = 100;
-/** What an attempt's record needs of its lease after the attempt's timeout. */
-const RECORD_MARGIN_MS = 1000;
-/**
- * The shortest lease (WEBHOOK_LEASE_SECONDS' minimum): an attempt starts only if its timeout (half
- * the lease) and RECORD_MARGIN_MS fit in what is left of it, so a lease of 2 s would never let one
- * start; 5 s leaves a delivery 1.5 s to find a slot.
- */
-const MIN_LEASE_SECONDS = CONFIG_RANGES.WEBHOOK_LEASE_SECONDS.min;
 /** Most fan-out batches per round, so claims are not starved by a backlog of events. */
 const FAN_OUT_BATCHES_PER_ROUND = 20;
 const PURGE_INTERVAL_MS = 60_000;
@@ -73,7 +70,7 @@ const DAY_MS = 86_400_000;
 
 /** Tests only: knobs of the dispatcher (the defaults are what the service runs with). */
 export interface DispatcherTestOptions {
-  /** The attempt's timeout instead of min(15 s, half the lease). */
+  /** The attempt's timeout instead of the lease's share (webhook-lease.ts). */
   timeoutMs?: number;
   /** The DNS lookup of every connection (a stub answering a private address, say). */
   lookup?: LookupFunction;
@@ -89,6 +86,8 @@ export interface DispatcherOptions {
   allowedHosts: readonly string[];
   scheduleSeconds: readonly number[];
   leaseSeconds: number;
+  /** DATABASE_STATEMENT_TIMEOUT_MS: how long an attempt's read or record may take of its lease. */
+  statementTimeoutMs: number;
   retentionDays: number;
   test?: DispatcherTestOptions | undefined;
 }
@@ -111,13 +110,14 @@ async function settledWithin(work: Promise<unknown>, ms: number): Promise<boolea
 
 export function registerWebhookDispatcher(app: FastifyInstance, options: DispatcherOptions): WebhookDispatcher {
   const { db, now, test } = options;
-  if (options.leaseSeconds < MIN_LEASE_SECONDS) throw new Error(`the webhook lease must be at least ${MIN_LEASE_SECONDS} s (WEBHOOK_LEASE_SECONDS), or no attempt could ever start`);
+  // config.ts refuses such a lease already; this guards the other callers.
+  const shortestLease = minimumLeaseSeconds(options.statementTimeoutMs);
+  if (options.leaseSeconds < shortestLease) throw new Error(`the webhook lease must be at least ${shortestLease} s (WEBHOOK_LEASE_SECONDS) with a statement timeout of ${options.statementTimeoutMs} ms`);
   const pollMs = test?.pollMs ?? POLL_MS;
   const leaseMs = options.leaseSeconds * 1000;
   // An attempt is always over, answered or not, well before its lease ends, so its outcome is written while the lease holds.
-  const timeoutMs = test?.timeoutMs ?? Math.min(SEND_TIMEOUT_MS, leaseMs / 2);
+  const timeoutMs = test?.timeoutMs ?? attemptTimeoutMs(leaseMs, options.statementTimeoutMs);
   const sender = createWebhookSender({ allowedHosts: options.allowedHosts, timeoutMs, now, lookup: test?.lookup });
-  const context: AttemptContext = { db, sender, now, scheduleSeconds: options.scheduleSeconds, metrics: options.metrics, log: app.log };
   const instance = randomUUID();
   const stop = new AbortController();
   let claims = 0;
@@ -128,8 +128,14 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
   /** Rounds failed in a row, and until when (monotonic clock) no round starts. */
   let failures = 0;
   let pausedUntil = 0;
-  /** Deliveries dropped unsent since the last warning (see `canStart`). */
+  /** Deliveries dropped unsent since the last warning (see `canStart`, and `attemptDelivery` after its endpoint's read). */
   let dropped = 0;
+  const unstarted = () => {
+    if (stop.signal.aborted) return;
+    dropped++;
+    options.metrics.unstarted.inc();
+  };
+  const context: AttemptContext = { db, sender, timeoutMs, unstarted, now, scheduleSeconds: options.scheduleSeconds, metrics: options.metrics, log: app.log };
 
   const queue = createSendQueue({
     maxInFlight: MAX_IN_FLIGHT,
@@ -138,11 +144,7 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
     // Started only if the attempt, timed out at worst, ends with a second of its lease to spare for
     // its record. The lease is measured on this process's monotonic clock from before the claim.
     canStart: (held) => !stop.signal.aborted && performance.now() + timeoutMs + RECORD_MARGIN_MS <= held.leaseDeadline,
-    dropped: () => {
-      if (stop.signal.aborted) return;
-      dropped++;
-      options.metrics.unstarted.inc();
-    },
+    dropped: unstarted,
     send: (held) => attemptDelivery(context, held, stop.signal),
     // Claims again as the lines fall to half, and when they are empty: once per crossing, not after every send.
     sent: (held) => {

@@ -10,7 +10,7 @@
  * unsent (`dropped` is told): its lease runs out and a dispatcher claims it again, so no attempt
  * ever runs past its lease. Nothing here touches the database.
  */
-import type { ClaimedDelivery } from './webhook-dispatch.repository.js';
+import type { ClaimedDelivery } from './webhook-claims.repository.js';
 
 interface HeldDelivery {
   delivery: ClaimedDelivery;

@@ -20,8 +20,6 @@ import { createResolverLookup, isDnsFailure, type ResolverLookupOptions } from '
 import { signatureHeader } from './webhook-signature.js';
 import { isOperatorAllowedHost } from './webhook-url-policy.js';
 
-/** The most an attempt waits for its answer (Standard Webhooks' recommendation is 15 s at most). */
-export const SEND_TIMEOUT_MS = 15_000;
 /** The most of an answer's body read before the connection is dropped. */
 const RESPONSE_BODY_CAP = 64 * 1024;
 /** What an attempt refused by the SSRF check records as its error. */
@@ -38,6 +36,8 @@ interface WebhookMessage {
   payload: string;
   /** The secrets that sign it: the current one, and the previous one during a rotation. */
   secrets: readonly string[];
+  /** This attempt's timeout when shorter than the sender's (what is left of its lease). */
+  timeoutMs?: number;
 }
 
 export interface AttemptResult {
@@ -57,6 +57,7 @@ export interface AttemptResult {
 export interface SenderOptions {
   /** Host names and addresses exempt from the SSRF check (config.webhookAllowedHosts). */
   allowedHosts: readonly string[];
+  /** The longest an attempt waits for its answer (and an idle connection lives). */
   timeoutMs: number;
   /** The clock of `webhook-timestamp`. */
   now: () => number;
@@ -99,7 +100,8 @@ export function createWebhookSender(options: SenderOptions): WebhookSender {
     }
     const timestamp = Math.floor(options.now() / 1000);
     const body = Buffer.from(message.payload, 'utf8');
-    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const timeoutMs = Math.min(options.timeoutMs, message.timeoutMs ?? options.timeoutMs);
+    const timeout = AbortSignal.timeout(timeoutMs);
     const signal = AbortSignal.any([timeout, stop]);
     const client = url.protocol === 'https:' ? https : http;
     return new Promise<AttemptResult>((resolve) => {
@@ -138,7 +140,7 @@ export function createWebhookSender(options: SenderOptions): WebhookSender {
         },
       );
       request.on('error', (error: NodeJS.ErrnoException) => {
-        resolve({ ...describeFailure(error, { timedOut: timeout.aborted, stopped: stop.aborted, timeoutMs: options.timeoutMs }), durationMs: elapsed() });
+        resolve({ ...describeFailure(error, { timedOut: timeout.aborted, stopped: stop.aborted, timeoutMs }), durationMs: elapsed() });
       });
       request.end(body);
     });

@@ -18,7 +18,7 @@
 import type { Kysely } from 'kysely';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Database } from '../db/database.js';
-import { countDueDeliveries } from './webhook-dispatch.repository.js';
+import { countDueDeliveries } from './webhook-claims.repository.js';
 
 /** The most due deliveries one scrape counts: the gauge says "at least this many" beyond it. */
 const DUE_COUNT_CAP = 100_000;

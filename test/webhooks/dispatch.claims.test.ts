@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, it } from 'node:test';
 import type { NewWebhookDeliveryRow } from '../../src/db/database.js';
 import { writeTransaction } from '../../src/db/dialect.js';
-import { anyDeliveryDue, claimDueDeliveries, type ClaimQuery } from '../../src/webhooks/webhook-dispatch.repository.js';
+import { anyDeliveryDue, claimDueDeliveries, type ClaimQuery, countDueDeliveries } from '../../src/webhooks/webhook-claims.repository.js';
 import { ALL_DIALECTS, createTestDatabase, describeOnDialect, type TestDatabase } from '../helpers/test-db.js';
 import { insertWebhookEndpoint } from '../helpers/webhook-endpoint-row.js';
 
@@ -71,6 +71,17 @@ for (const dialect of ALL_DIALECTS) {
       await addDeliveries(enabled.id, 1);
       assert.equal(await anyDeliveryDue(database.db, { now, skipEndpoints: [] }), true);
       assert.equal(await anyDeliveryDue(database.db, { now, skipEndpoints: [enabled.id] }), false, 'an endpoint holding its share is not looked for');
+    });
+
+    it('the due deliveries gauge > counts what the dispatcher would send: not a disabled endpoint\'s, nor a type its endpoint no longer receives', async () => {
+      const disabled = await insertWebhookEndpoint(database.db, { url: 'https://disabled.example/in', status: 'disabled' });
+      await addDeliveries(disabled.id, 4);
+      const enabled = await insertWebhookEndpoint(database.db, { url: 'https://enabled.example/in', allowedTypes: ['pet.created'] });
+      await addDeliveries(enabled.id, 3);
+      await addDeliveries(enabled.id, 2, { eventType: 'pet.deleted' });
+      await addDeliveries(enabled.id, 1, { nextAttemptAt: now + 60_000 });
+      assert.equal(await countDueDeliveries(database.db, now, 1000), 3);
+      assert.equal(await countDueDeliveries(database.db, now, 2), 2, 'counted up to the cap');
     });
 
     it('Attack (issue 17): a process whose clock is an hour ahead > cannot take a delivery another holds the lease of (the database\'s clock decides)', async () => {

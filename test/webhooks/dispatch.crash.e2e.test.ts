@@ -14,15 +14,20 @@ import { ALL_DIALECTS, createEmptyDatabaseUrl, describeOnDialect } from '../help
 import { waitUntil, withDeadline } from '../helpers/wait-for.js';
 import { insertWebhookEndpoint, startWebhookReceiver } from '../helpers/webhook-endpoint-row.js';
 
-/** Long enough that the held attempt (timing out after half of it) is still in flight when the process is killed. */
-const LEASE_SECONDS = 8;
+/**
+ * Long enough that the held attempt (timing out after half of it less a statement's time and a
+ * second: 3 s) is still in flight when the process is killed; the statement timeout short enough
+ * for such a lease (config.ts: at least 2 × (statement timeout + 2 s)).
+ */
+const LEASE_SECONDS = 10;
+const STATEMENT_TIMEOUT_MS = 1000;
 
 for (const dialect of ALL_DIALECTS) {
   describeOnDialect(dialect, `webhook delivery across a SIGKILL on ${dialect}`, { timeout: 90_000 }, () => {
     it('killed while the receiver holds the request > sent again under the same webhook-id after the lease, by the restarted process', async () => {
       const place = await createEmptyDatabaseUrl(dialect);
       const receiver = await startWebhookReceiver(({ index }) => (index === 0 ? 'hold' : { status: 200 }));
-      const env = { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_LEASE_SECONDS: String(LEASE_SECONDS) };
+      const env = { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_LEASE_SECONDS: String(LEASE_SECONDS), DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS) };
       const handle = createDb(place.url, { poolMax: 1 });
       try {
         const first = await spawnService({ databaseUrl: place.url, env });

@@ -1,5 +1,5 @@
 /**
- * Leases of claimed deliveries, through the dispatcher's own SQL (webhook-dispatch.repository.ts):
+ * Leases of claimed deliveries, through the dispatcher's own SQL (webhook-claims.repository.ts, webhook-dispatch.repository.ts):
  * while a lease holds nobody else claims the delivery; once it has ended (by the database's clock) another dispatcher takes
  * it over, and the first owner, coming back late from its send, writes nothing: no attempt, no
  * state, and it cannot give back the new owner's lease.
@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { singleWrite } from '../../src/db/dialect.js';
-import { claimDueDeliveries, recordAttempt, releaseDeliveries, type AttemptRecord } from '../../src/webhooks/webhook-dispatch.repository.js';
+import { claimDueDeliveries } from '../../src/webhooks/webhook-claims.repository.js';
+import { recordAttempt, releaseDeliveries, type AttemptRecord } from '../../src/webhooks/webhook-dispatch.repository.js';
 import { ALL_DIALECTS, createTestDatabase, describeOnDialect, type TestDatabase } from '../helpers/test-db.js';
 import { insertWebhookEndpoint } from '../helpers/webhook-endpoint-row.js';
 
@@ -55,7 +56,7 @@ for (const dialect of ALL_DIALECTS) {
       );
       assert.deepEqual(await attemptsOf(id), [], 'no attempt recorded for the late owner');
 
-      assert.deepEqual(await record({ deliveryId: id, owner: 'second', attemptedAt: takenOver + 2 }), { endpointId: endpoint.id });
+      assert.deepEqual(await record({ deliveryId: id, owner: 'second', attemptedAt: takenOver + 2 }), { endpointId: endpoint.id, wasPending: true });
       const done = await deliveryRow(id);
       assert.deepEqual({ state: done.state, attempts: done.attempts, leaseOwner: done.leaseOwner }, { state: 'succeeded', attempts: 1, leaseOwner: null });
       assert.deepEqual((await attemptsOf(id)).map((attempt) => [attempt.outcome, attempt.statusCode]), [['succeeded', 200]]);
