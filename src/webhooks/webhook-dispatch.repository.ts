@@ -127,7 +127,8 @@ export async function recordAttempt(trx: Kysely<Database>, record: AttemptRecord
     .set((eb) => ({
       attempts: eb('attempts', '+', 1),
       lastAttemptAt: record.attemptedAt,
-      ...(wasPending ? { state: record.state, nextAttemptAt: record.nextAttemptAt } : {}),
+      // A stopped delivery stays stopped, unless the attempt that was already out reached the receiver: then it was delivered.
+      ...(wasPending ? { state: record.state, nextAttemptAt: record.nextAttemptAt } : record.succeeded ? { state: 'succeeded' as const } : {}),
       leaseOwner: null,
       leaseUntil: null,
     }))

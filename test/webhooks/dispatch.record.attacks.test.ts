@@ -4,7 +4,8 @@
  * - the record locks the endpoint before the delivery, as a PATCH or DELETE does (PostgreSQL: the
  *   other order deadlocked, 40P01);
  * - an attempt in flight while its delivery is stopped (endpoint disabled, types narrowed) is still
- *   recorded: its receiver got it; the delivery stays failed, and becomes retryable by hand once the
+ *   recorded: its receiver got it; the delivery stays failed (succeeded, when that attempt was answered
+ *   with a 2xx), and becomes retryable by hand once the
  *   attempt ends (or its lease does, when the attempt died);
  * - an endpoint's read that took too much of the lease leaves the delivery unsent, and the send gets
  *   only what is left of the lease.
@@ -58,18 +59,19 @@ for (const dialect of ALL_DIALECTS) {
       'its endpoint disabled (a PATCH, or a 410 of another attempt)': (endpointId: number) => writeTransaction(db(), (trx) => disableEndpoint(trx, endpointId, 'receiver_gone', Date.now())),
       'its type no longer received (a PATCH narrowed the types)': (endpointId: number) => writeTransaction(db(), (trx) => stopDeliveriesOutside(trx, endpointId, ['order.placed'])),
     };
-    for (const [why, stop] of Object.entries(stops)) {
-      it(`Attack (issue 17): an attempt in flight when its delivery is stopped (${why}) > its attempt is recorded, the delivery stays failed, retryable once the attempt ends`, async () => {
+    for (const [[why, stop], answer] of Object.entries(stops).flatMap((entry) => [[entry, 200], [entry, 500]] as const)) {
+      it(`Attack (issue 17): an attempt in flight when its delivery is stopped (${why}), answered ${answer} > its attempt is recorded, the delivery is succeeded (a 2xx) or stays failed, retryable once the attempt ends`, async () => {
         const { endpoint, claim, receiver: hooks } = await claimedDeliveryAtHoldingReceiver();
         const sent = attemptDelivery(attempts.context, claim, new AbortController().signal);
         const [request] = await withDeadline(hooks.waitFor(1), 10_000, 'the attempt to reach the receiver');
         await stop(endpoint.id);
         assert.equal(await makeDeliveryDue(db(), endpoint.id, claim.delivery.id, Date.now()), undefined, 'a retry by hand waits while the attempt is in flight');
-        request!.answer(200);
+        request!.answer(answer);
         await (await sent).recorded;
 
-        assert.deepEqual(await attemptRows(claim.delivery.id), [{ statusCode: 200, outcome: 'succeeded' }], 'the attempt the receiver got is in the history');
-        assert.deepEqual(await deliveryRow(claim.delivery.id), { state: 'failed', attempts: 1, nextAttemptAt: null, leaseOwner: null, leaseUntil: null });
+        const outcome = answer === 200 ? 'succeeded' : 'failed';
+        assert.deepEqual(await attemptRows(claim.delivery.id), [{ statusCode: answer, outcome }], 'the attempt the receiver got is in the history');
+        assert.deepEqual(await deliveryRow(claim.delivery.id), { state: outcome, attempts: 1, nextAttemptAt: null, leaseOwner: null, leaseUntil: null });
         assert.equal((await makeDeliveryDue(db(), endpoint.id, claim.delivery.id, Date.now()))?.state, 'pending', 'retryable by hand once the attempt has ended');
       });
     }
