@@ -4,6 +4,7 @@
  */
 
 import { dialectOf, redactPassword } from './db/create-db.js';
+import { postgresUrlOf } from './db/postgres-url.js';
 import { type CorsOrigins, parseCorsOrigins } from './http/cors-policy.js';
 import { CONFIG_DEFAULTS, CONFIG_RANGES, type ConfigVariable } from './config-defaults.js';
 import { minimumLeaseSeconds } from './webhooks/webhook-lease.js';
@@ -135,6 +136,13 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(
       `DATABASE_URL must be sqlite:PATH, a file path, or postgres://… (got ${JSON.stringify(redactPassword(databaseUrl))})`,
     );
+  } else if (dialectOf(databaseUrl) === 'postgres') {
+    // Its parameters (TLS, settings for the server) are checked, and TLS files read, before anything starts.
+    try {
+      postgresUrlOf(databaseUrl);
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
   }
 
   const bodyLimitBytes = parseByteSize(read('BODY_LIMIT'));

@@ -169,9 +169,12 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return (
     UNAVAILABLE_CODES.has(code) ||
     isSqliteBusy(error) ||
-    // PostgreSQL: connection exceptions (08…), shutdown or start-up (57P…), statement timeout (57014).
-    /^(08|57P)/.test(code) ||
+    // PostgreSQL: connection exceptions (08…), insufficient resources (53…: too many connections,
+    // out of memory, disk full), shutdown, start-up or a terminated session (57P…), statement
+    // timeout (57014), a session ended for idling in its transaction (25P03).
+    /^(08|53|57P)/.test(code) ||
     code === '57014' ||
+    code === '25P03' ||
     // PostgreSQL: a table changed under a statement prepared on this connection, inside a transaction.
     isStalePreparedStatement(error) ||
     // SQLite: the disk is full, or the file could not be written.

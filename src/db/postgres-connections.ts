@@ -14,6 +14,7 @@ import postgres from 'postgres';
 import { deadlineError, raceDeadline, type Budget } from './postgres-deadline.js';
 import { toParameter } from './postgres-parameters.js';
 import { isPrepared } from './postgres-prepared-statements.js';
+import { postgresUrlOf } from './postgres-url.js';
 
 export interface ConnectionsOptions {
   max: number;
@@ -70,12 +71,13 @@ export class PostgresConnections {
   #ended = false;
 
   constructor(url: string, options: ConnectionsOptions, parseInt8: (text: string) => number) {
-    const { url: plain, host } = withoutHostParameter(url);
+    const { url: plain, host, ssl } = postgresUrlOf(url);
     this.#url = plain;
     this.#max = options.max;
     const seconds = options.statementTimeoutMs / 1000;
     this.#options = {
       ...(host === undefined ? {} : { host }),
+      ssl,
       max: 1,
       // The wait for a new connection is cut at the statement timeout (and the operation's budget).
       connect_timeout: seconds,
@@ -252,19 +254,23 @@ export class PostgresConnections {
     const lane: Lane = { sql: undefined as unknown as postgres.Sql, socket: undefined, connected: false, inFlight: 0, reserved: false, dead: false, closes: 0 };
     // Postgres.js takes a socket factory (`socket`), which its typings leave out.
     const socket: SocketFactory = ({ host, port, path }) => {
-        if (lane.dead) throw closedError('the connection was closed after a deadline');
-        const socket = path ? net.connect(path) : net.connect({ host: host[0]!, port: port[0]! });
-        Object.assign(socket, { host: host[0] });
-        lane.socket = socket;
-        socket.once('connect', () => (lane.connected = true));
-        socket.once('close', () => {
-          lane.connected = false;
-          lane.closes += 1;
-          if (lane.socket === socket) lane.socket = undefined;
-        });
-        return socket;
+      if (lane.dead) throw closedError('the connection was closed after a deadline');
+      const socket = path ? net.connect(path) : net.connect({ host: host[0]!, port: port[0]! });
+      Object.assign(socket, { host: host[0] });
+      lane.socket = socket;
+      lane.connected = false;
+      socket.once('connect', () => (lane.connected = true));
+      return socket;
     };
-    lane.sql = postgres(this.#url, { ...this.#options, socket } as postgres.Options<Record<string, postgres.PostgresType>>);
+    // A close is learnt from Postgres.js, not from the socket: over TLS it drops the socket's
+    // listeners and goes on over a TLS socket of its own, whose close a listener here never saw
+    // (a transaction's connection closed under it was then written on: an uncaught TypeError).
+    const onclose = () => {
+      lane.connected = false;
+      lane.closes += 1;
+      lane.socket = undefined;
+    };
+    lane.sql = postgres(this.#url, { ...this.#options, socket, onclose } as postgres.Options<Record<string, postgres.PostgresType>>);
     return lane;
   }
 }
@@ -274,15 +280,3 @@ function closedError(message: string): Error {
 }
 
 type SocketFactory = (options: { host: string[]; port: number[]; path: string | false }) => net.Socket;
-
-/**
- * Postgres.js reads a URL's `host` parameter (a Unix socket's folder, as pg and libpq take it) as
- * a setting to send to the server: it is taken out and given as the host option.
- */
-function withoutHostParameter(url: string): { url: string; host: string | undefined } {
-  const parsed = URL.canParse(url) ? new URL(url) : undefined;
-  const host = parsed?.searchParams.get('host') ?? undefined;
-  if (!parsed || host === undefined) return { url, host: undefined };
-  parsed.searchParams.delete('host');
-  return { url: parsed.toString(), host };
-}
