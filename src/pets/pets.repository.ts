@@ -68,16 +68,24 @@ export async function updatePetRow(
       version: eb('version', '+', 1),
     }))
     .where('id', '=', id);
-  if (versions) update = update.where('version', 'in', versions);
+  if (versions) update = update.where(versionIn(db, versions));
   return update.returningAll().executeTakeFirst();
 }
 
 /** Deletes the pet if it exists and, when `versions` is given (never empty), its version is one of them. */
 export async function deletePetRow(db: Kysely<Database>, id: number, versions?: readonly number[]): Promise<{ deleted: boolean }> {
   let remove = db.deleteFrom('pets').where('id', '=', id);
-  if (versions) remove = remove.where('version', 'in', versions);
+  if (versions) remove = remove.where(versionIn(db, versions));
   const result = await remove.executeTakeFirst();
   return { deleted: result.numDeletedRows > 0n };
+}
+
+/**
+ * The versions of an If-Match as one parameter: one statement text whatever the number of tags,
+ * where one per number let a client fill the bound of prepared statements (db/postgres-prepared-statements.ts).
+ */
+function versionIn(db: Kysely<Database>, versions: readonly number[]) {
+  return idIn(db, idListParameter(db, versions), 'version');
 }
 
 /** What a listing selects; every filter given must hold. */
