@@ -31,6 +31,15 @@ export function idListParameter(db: Kysely<any>, ids: readonly number[]): IdList
 }
 
 /**
+ * The number a JSON object (`{"<id>": number, …}`, bound as one parameter) gives the id in
+ * `column`: one statement text for a map of any size, as `idIn` for a list. (Read as text first:
+ * Postgres.js would send a text it is told is jsonb as a JSON string.)
+ */
+export function numberOfId(db: Kysely<any>, numbers: string, column = 'id') {
+  return isPostgres(db) ? sql<number>`(${numbers}::text::jsonb ->> ${sql.ref(column)}::text)::bigint` : sql<number>`json_extract(${numbers}, '$."' || ${sql.ref(column)} || '"')`;
+}
+
+/**
  * PostgreSQL: raises the ids' offset when a stored id is at or above the ids new transactions would
  * get, which happens only when the data was copied into another cluster whose transaction ids are
  * younger (pg_dump and restore, logical replication; pg_upgrade keeps them). Left so, listings would

@@ -1,6 +1,7 @@
 /** SQL for API keys. Every function takes the database (or a transaction) first. */
 import { type Kysely, sql } from 'kysely';
 import type { ApiKeyRow, Database, NewApiKeyRow } from '../db/database.js';
+import { idIn, idListParameter, numberOfId } from '../db/dialect.js';
 
 export async function insertApiKey(db: Kysely<Database>, row: NewApiKeyRow): Promise<ApiKeyRow> {
   return db.insertInto('apiKeys').values(row).returningAll().executeTakeFirstOrThrow();
@@ -41,14 +42,12 @@ export async function revokeApiKey(db: Kysely<Database>, id: number, revokedAt: 
  */
 export async function recordKeysLastUsed(db: Kysely<Database>, lastUse: ReadonlyMap<number, number>): Promise<void> {
   if (lastUse.size === 0) return;
+  // The ids and their times are one parameter each: one statement text whatever the number of keys.
   const ids = [...lastUse.keys()];
-  const newest = sql<number>`case ${sql.ref('id')} ${sql.join(
-    ids.map((id) => sql`when ${id} then cast(${lastUse.get(id)!} as bigint)`),
-    sql` `,
-  )} end`;
+  const newest = numberOfId(db, JSON.stringify(Object.fromEntries(lastUse)));
   await db
     .updateTable('apiKeys')
     .set({ lastUsedAt: sql<number>`case when ${sql.ref('lastUsedAt')} is null or ${sql.ref('lastUsedAt')} < ${newest} then ${newest} else ${sql.ref('lastUsedAt')} end` })
-    .where('id', 'in', ids)
+    .where(idIn(db, idListParameter(db, ids)))
     .execute();
 }

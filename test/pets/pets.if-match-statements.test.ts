@@ -6,23 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../src/db/database.js';
 import { deletePetRow, insertPet, updatePetRow } from '../../src/pets/pets.repository.js';
+import { recordingTexts } from '../helpers/statement-texts.js';
 import { ALL_DIALECTS, createTestDatabase, describeOnDialect, type TestDatabase } from '../helpers/test-db.js';
-
-/** The db, and the texts of the statements sent through it (compiled as the dialect sends them). */
-function recordingTexts(db: Kysely<Database>): { db: Kysely<Database>; texts: Set<string> } {
-  const texts = new Set<string>();
-  const recording = db.withPlugin({
-    transformQuery: ({ node, queryId }) => {
-      texts.add(db.getExecutor().compileQuery(node, queryId).sql);
-      return node;
-    },
-    transformResult: async ({ result }) => result,
-  });
-  return { db: recording, texts };
-}
 
 for (const dialect of ALL_DIALECTS) {
   describeOnDialect(dialect, `If-Match statements on ${dialect}`, {}, () => {
