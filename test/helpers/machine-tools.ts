@@ -16,5 +16,9 @@ export const CURL_SKIP_REASON = 'needs curl: it is not installed (apt-get instal
 /** The `skip` option of a test that runs curl, as the README's readers do. */
 export const NO_CURL: string | false = spawnSync('curl', ['--version']).status === 0 ? false : CURL_SKIP_REASON;
 
+export const OPENSSL_SKIP_REASON = 'needs openssl to make a TLS certificate: it is not installed (apt-get install openssl)';
+/** The `skip` option of a test that runs PostgreSQL behind a TLS proxy (its certificate made by openssl). */
+export const NO_OPENSSL: string | false = spawnSync('openssl', ['version']).status === 0 ? false : OPENSSL_SKIP_REASON;
+
 /** What the full-disk test of the log writer prints where it may not mount a small tmpfs (not root). */
 export const TMPFS_SKIP_REASON = 'needs root to mount a small tmpfs (a real full disk)';
