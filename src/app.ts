@@ -47,7 +47,14 @@ import { registerWebhookMetrics } from './webhooks/webhooks.metrics.js';
 import { connectRedis } from './redis/redis-link.js';
 import { NewPetSchema, PetPatchSchema, PetSchema, PetsSchema, PetStatusSchema } from './pets/pets.schemas.js';
 import { webhookEndpointsRoutes } from './webhooks/webhook-endpoints.routes.js';
-import { NewWebhookEndpointSchema, WebhookEndpointPatchSchema, WebhookEndpointSchema, WebhookEndpointsSchema, WebhookEndpointWithSecretSchema } from './webhooks/webhook-endpoints.schemas.js';
+import {
+  NewWebhookEndpointSchema,
+  UpdatedWebhookEndpointSchema,
+  WebhookEndpointPatchSchema,
+  WebhookEndpointSchema,
+  WebhookEndpointsSchema,
+  WebhookEndpointWithSecretSchema,
+} from './webhooks/webhook-endpoints.schemas.js';
 import type { ResolverLookupOptions } from './webhooks/webhook-dns.js';
 import { type HostLookup, resolverHostLookup } from './webhooks/webhook-url-policy.js';
 
@@ -132,6 +139,7 @@ const SHARED_SCHEMAS = [
   WebhookEndpointSchema,
   WebhookEndpointsSchema,
   WebhookEndpointWithSecretSchema,
+  UpdatedWebhookEndpointSchema,
   ErrorSchema,
 ] as SchemaObject[];
 

@@ -17,6 +17,7 @@ import {
   endpointIdParamsSchema,
   ListWebhookEndpointsQuerySchema,
   NewWebhookEndpointSchema,
+  UpdatedWebhookEndpointSchema,
   WebhookEndpointPatchSchema,
   WebhookEndpointSchema,
   WebhookEndpointsSchema,
@@ -75,7 +76,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsR
   const { db, now, cursorSecret } = options;
   // One count of lookups in progress for the process (REGISTRATION_LOOKUPS_MAX): POST and PATCH share it.
   const context = { db, now, urlPolicy: { allowedHosts: options.allowedHosts, lookup: options.lookup, lookupSlots: createLookupSlots() } };
-  // The two answers with a secret keep its hash only; a replay after a rotation is refused.
+  // The answers with a secret (create, rotate, a widening PATCH) keep its hash only; a replay after a rotation is refused.
   const keptAnswer = webhookSecretKeptAsHash(db);
 
   app.post(
@@ -170,7 +171,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsR
     patchScope.withTypeProvider<TypeBoxTypeProvider>().patch(
       '/webhook-endpoints/:endpointId',
       {
-        config: { scope: 'webhooks:write', bodyMediaTypes: mediaTypes, idempotent: true },
+        config: { scope: 'webhooks:write', bodyMediaTypes: mediaTypes, idempotent: true, keptAnswer },
         schema: {
           operationId: 'updateWebhookEndpoint',
           tags: ['webhooks'],
@@ -181,9 +182,14 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsR
           querystring: NO_QUERY,
           body: Type.Ref(WebhookEndpointPatchSchema),
           response: {
-            200: { ...Type.Ref(WebhookEndpointSchema), description: 'The endpoint as changed.', headers: ANSWER_HEADERS },
+            200: {
+              ...Type.Ref(UpdatedWebhookEndpointSchema),
+              description: 'The endpoint as changed; with its new `secret`, in this answer only, when the change widened `allowedTypes`.',
+              headers: ANSWER_HEADERS,
+            },
             400: errorResponse('The endpointId or the body is invalid, the body is not valid JSON, or the URL is refused (the message says why).', ['validation_failed', 'malformed_json'], HEADERS.rateLimit),
             404: NOT_FOUND,
+            409: errorResponse(`${SUPERSEDED[0]!.toUpperCase()}${SUPERSEDED.slice(1)}.`, ['webhook_secret_superseded'], HEADERS.rateLimit),
             413: BODY_ERRORS[413],
             415: errorResponse('The body is neither `application/merge-patch+json` nor `application/json` in UTF-8.', ['unsupported_media_type'], HEADERS.rateLimit),
             ...URL_CHECK_ERROR_RESPONSES,

@@ -109,32 +109,52 @@ export async function listWebhookEndpoints(
  * disabling does: nothing queued is sent after the change. The fan-out's lock is taken first, so no
  * batch that read the endpoint as it was adds deliveries after them. Enabling clears why the service
  * had disabled it, and its run of failures; it revives no failed delivery.
+ *
+ * A patch that widens `allowedTypes` (a type it did not receive) also replaces the signing secret at
+ * once, without overlap, and answers the new one: the old one may be known to a key that could not
+ * read the new types (it created the endpoint, or rotated its secret then), and with it that key
+ * could sign such events as the store.
  */
-export async function updateWebhookEndpoint(context: WebhookEndpointsContext, id: number, patch: WebhookEndpointPatch, key: ActingKey): Promise<WebhookEndpoint> {
+export async function updateWebhookEndpoint(
+  context: WebhookEndpointsContext,
+  id: number,
+  patch: WebhookEndpointPatch,
+  key: ActingKey,
+): Promise<WebhookEndpoint | WebhookEndpointWithSecret> {
   const url = patch.url === undefined ? undefined : await acceptableUrl(patch.url, context.urlPolicy);
   const readsAgain = patch.url !== undefined || patch.events !== undefined;
   const stops = readsAgain || patch.status === 'disabled';
-  const row = await retriedWriteTransaction(context.db, async (trx) => {
+  const newSecret = generateWebhookSecret();
+  const { row, widened } = await retriedWriteTransaction(context.db, async (trx) => {
     // The fan-out's lock before the endpoint's, in the fan-out's own order (it locks its position, then its inserts check the endpoint's key).
     if (stops) await lockFannedPosition(trx);
     const current = await findWebhookEndpointById(trx, id, { lock: true });
     if (!current) throw endpointNotFound(id);
     const events = patch.events ?? (JSON.parse(current.events) as EventTypeFilter[]);
     const allowedTypes = readsAgain ? allowedTypesFor(events, key) : undefined;
-    const changed = await updateWebhookEndpointRow(trx, id, {
-      ...(url === undefined ? {} : { url }),
-      ...(patch.events === undefined ? {} : { events: JSON.stringify(distinct(patch.events)) }),
-      ...(allowedTypes === undefined ? {} : { allowedTypes: JSON.stringify(allowedTypes) }),
-      ...(patch.description === undefined ? {} : { description: patch.description }),
-      ...(patch.status === undefined ? {} : { status: patch.status, disabledReason: null }),
-      ...(patch.status === 'enabled' ? { failingSince: null } : {}),
-      updatedAt: context.now(),
-    });
+    const before = JSON.parse(current.allowedTypes) as EventType[];
+    const widens = allowedTypes !== undefined && allowedTypes.some((type) => !before.includes(type));
+    const changed = await updateWebhookEndpointRow(
+      trx,
+      id,
+      {
+        ...(url === undefined ? {} : { url }),
+        ...(patch.events === undefined ? {} : { events: JSON.stringify(distinct(patch.events)) }),
+        ...(allowedTypes === undefined ? {} : { allowedTypes: JSON.stringify(allowedTypes) }),
+        ...(patch.description === undefined ? {} : { description: patch.description }),
+        ...(patch.status === undefined ? {} : { status: patch.status, disabledReason: null }),
+        ...(patch.status === 'enabled' ? { failingSince: null } : {}),
+        updatedAt: context.now(),
+      },
+      // Widened: the secret may be known to a key that could not read the new types (it signed nothing of them yet), so it ends now, without overlap.
+      widens ? { secret: newSecret } : undefined,
+    );
     if (patch.status === 'disabled') await stopPendingDeliveries(trx, id);
     else if (allowedTypes !== undefined) await stopDeliveriesOutside(trx, id, allowedTypes);
-    return changed ?? current;
+    return { row: changed ?? current, widened: widens };
   });
-  return toWebhookEndpoint(row, context.now());
+  const endpoint = toWebhookEndpoint(row, context.now());
+  return widened ? { ...endpoint, secret: newSecret } : endpoint;
 }
 
 /**
