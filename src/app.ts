@@ -215,10 +215,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await redis?.close();
   });
   // Off the request path, in every process: events become deliveries, sent and retried (webhooks/webhook-dispatcher.ts).
+  const webhookMetrics = registerWebhookMetrics(metrics.registry, db, now);
   const webhookDispatcher = registerWebhookDispatcher(app, {
     db,
     now,
-    metrics: registerWebhookMetrics(metrics.registry, db, now),
+    metrics: webhookMetrics,
     allowedHosts: config.webhookAllowedHosts ?? [],
     scheduleSeconds: config.webhookRetryScheduleSeconds ?? CONFIG_DEFAULTS.WEBHOOK_RETRY_SCHEDULE.split(',').map(Number),
     leaseSeconds: config.webhookLeaseSeconds ?? CONFIG_DEFAULTS.WEBHOOK_LEASE_SECONDS,
@@ -254,7 +255,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         keyStillUsable: async (request: FastifyRequest) => (await verifier.verify(bearerTokenOf(request.headers.authorization) ?? '')).key?.id === request.apiKey?.id,
       };
       await v1.register(eventsRoutes, { db, cursorSecret, live });
-      await v1.register(webhookEndpointsRoutes, { db, now, cursorSecret, allowedHosts: config.webhookAllowedHosts ?? [], lookup: deps.webhookLookup ?? resolverHostLookup(deps.webhookUrlDns) });
+      await v1.register(webhookEndpointsRoutes, {
+        db,
+        now,
+        cursorSecret,
+        allowedHosts: config.webhookAllowedHosts ?? [],
+        lookup: deps.webhookLookup ?? resolverHostLookup(deps.webhookUrlDns),
+        metrics: webhookMetrics,
+      });
       await v1.register(webhookDeliveriesRoutes, { db, now, cursorSecret, dispatcher: webhookDispatcher });
     },
     { prefix: '/v1' },

@@ -27,12 +27,16 @@ import { lockFannedPosition, stopDeliveriesOutside, stopPendingDeliveries } from
 import { WEBHOOK_ENDPOINTS_MAX } from './webhook-endpoints.limits.js';
 import type { ListWebhookEndpointsQuery, NewWebhookEndpoint, WebhookEndpoint, WebhookEndpointPatch, WebhookEndpointWithSecret } from './webhook-endpoints.schemas.js';
 import { generateWebhookSecret, PREVIOUS_SECRET_GRACE_MS } from './webhook-secret.js';
-import { checkWebhookUrl, type WebhookUrlPolicy } from './webhook-url-policy.js';
+import { checkWebhookUrl, type LookupSlots, type WebhookUrlPolicy } from './webhook-url-policy.js';
 
 export interface WebhookEndpointsContext {
   db: Kysely<Database>;
   now: () => number;
-  urlPolicy: WebhookUrlPolicy;
+  urlPolicy: Omit<WebhookUrlPolicy, 'lookupSlots'>;
+  /** The process's lookup slots (webhook-url-policy.ts), shared by POST and PATCH; each request takes them for its key. */
+  lookupSlots?: LookupSlots;
+  /** Called when a URL is accepted without its lookup, every slot of the process taken. */
+  onUnchecked?: () => void;
 }
 
 /** The API key making the request: what it may read decides what the endpoint receives. */
@@ -45,7 +49,7 @@ const endpointCursors = cursorCodecPerSecret<Record<string, never>>({ listing: '
 
 export async function createWebhookEndpoint(context: WebhookEndpointsContext, input: NewWebhookEndpoint, key: ActingKey): Promise<WebhookEndpointWithSecret> {
   const allowedTypes = allowedTypesFor(input.events, key);
-  const url = await acceptableUrl(input.url, context.urlPolicy);
+  const url = await acceptableUrl(input.url, context, key);
   const secret = generateWebhookSecret();
   const row = await retriedWriteTransaction(context.db, async (trx) => {
     await lockEndpointCreation(trx);
@@ -121,7 +125,7 @@ export async function updateWebhookEndpoint(
   patch: WebhookEndpointPatch,
   key: ActingKey,
 ): Promise<WebhookEndpoint | WebhookEndpointWithSecret> {
-  const url = patch.url === undefined ? undefined : await acceptableUrl(patch.url, context.urlPolicy);
+  const url = patch.url === undefined ? undefined : await acceptableUrl(patch.url, context, key);
   const readsAgain = patch.url !== undefined || patch.events !== undefined;
   const stops = readsAgain || patch.status === 'disabled';
   const newSecret = generateWebhookSecret();
@@ -207,10 +211,12 @@ function allowedTypesFor(events: readonly EventTypeFilter[], key: ActingKey): Ev
   return readableTypes(expandTypeFilter(events), key.scopes);
 }
 
-async function acceptableUrl(text: string, policy: WebhookUrlPolicy): Promise<string> {
+async function acceptableUrl(text: string, context: WebhookEndpointsContext, key: ActingKey): Promise<string> {
+  const slots = context.lookupSlots;
+  const policy: WebhookUrlPolicy = { ...context.urlPolicy, ...(slots ? { lookupSlots: { slots, keyId: key.id, onUnchecked: context.onUnchecked } } : {}) };
   const verdict = await checkWebhookUrl(text, policy);
   if (verdict.accepted) return verdict.url;
-  // Every lookup slot of this process is taken: 503 with Retry-After (error-handler.ts), never accepted unchecked.
+  // Every lookup slot of this key is taken: 503 with Retry-After (error-handler.ts), for this key only.
   if (verdict.busy) throw new AppError('service_unavailable', `body.url ${verdict.reason}`);
   const message = `body.url ${verdict.reason}`;
   throw new AppError('validation_failed', message, [{ field: 'body.url', message }]);
