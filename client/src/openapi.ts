@@ -4058,7 +4058,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The endpoint as changed; with its new `secret`, in this answer only, when the change widened `allowedTypes`. */
+            /** @description The endpoint as changed; with its new `secret` (this answer only) when it widened `allowedTypes`. */
             200: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */

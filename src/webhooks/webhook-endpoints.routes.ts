@@ -194,11 +194,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsR
           querystring: NO_QUERY,
           body: Type.Ref(WebhookEndpointPatchSchema),
           response: {
-            200: {
-              ...Type.Ref(UpdatedWebhookEndpointSchema),
-              description: 'The endpoint as changed; with its new `secret`, in this answer only, when the change widened `allowedTypes`.',
-              headers: ANSWER_HEADERS,
-            },
+            200: { ...Type.Ref(UpdatedWebhookEndpointSchema), description: 'The endpoint as changed; with its new `secret` (this answer only) when it widened `allowedTypes`.', headers: ANSWER_HEADERS },
             400: errorResponse('The endpointId or the body is invalid, the body is not valid JSON, or the URL is refused (the message says why).', ['validation_failed', 'malformed_json'], HEADERS.rateLimit),
             404: NOT_FOUND,
             409: errorResponse(`${SUPERSEDED[0]!.toUpperCase()}${SUPERSEDED.slice(1)}.`, ['webhook_secret_superseded'], HEADERS.rateLimit),

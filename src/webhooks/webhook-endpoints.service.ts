@@ -25,7 +25,7 @@ import {
 } from './webhook-endpoints.repository.js';
 import { lockFannedPosition, stopDeliveriesOutside, stopPendingDeliveries } from './webhook-dispatch.repository.js';
 import { WEBHOOK_ENDPOINTS_MAX } from './webhook-endpoints.limits.js';
-import type { ListWebhookEndpointsQuery, NewWebhookEndpoint, WebhookEndpoint, WebhookEndpointPatch, WebhookEndpointWithSecret } from './webhook-endpoints.schemas.js';
+import type { ListWebhookEndpointsQuery, NewWebhookEndpoint, UpdatedWebhookEndpoint, WebhookEndpoint, WebhookEndpointPatch, WebhookEndpointWithSecret } from './webhook-endpoints.schemas.js';
 import { generateWebhookSecret, PREVIOUS_SECRET_GRACE_MS } from './webhook-secret.js';
 import { checkWebhookUrl, type LookupSlots, type WebhookUrlPolicy } from './webhook-url-policy.js';
 
@@ -124,7 +124,7 @@ export async function updateWebhookEndpoint(
   id: number,
   patch: WebhookEndpointPatch,
   key: ActingKey,
-): Promise<WebhookEndpoint | WebhookEndpointWithSecret> {
+): Promise<UpdatedWebhookEndpoint> {
   const url = patch.url === undefined ? undefined : await acceptableUrl(patch.url, context, key);
   const readsAgain = patch.url !== undefined || patch.events !== undefined;
   const stops = readsAgain || patch.status === 'disabled';
