@@ -47,7 +47,14 @@ import { registerWebhookMetrics } from './webhooks/webhooks.metrics.js';
 import { connectRedis } from './redis/redis-link.js';
 import { NewPetSchema, PetPatchSchema, PetSchema, PetsSchema, PetStatusSchema } from './pets/pets.schemas.js';
 import { webhookEndpointsRoutes } from './webhooks/webhook-endpoints.routes.js';
-import { NewWebhookEndpointSchema, WebhookEndpointPatchSchema, WebhookEndpointSchema, WebhookEndpointsSchema, WebhookEndpointWithSecretSchema } from './webhooks/webhook-endpoints.schemas.js';
+import {
+  NewWebhookEndpointSchema,
+  UpdatedWebhookEndpointSchema,
+  WebhookEndpointPatchSchema,
+  WebhookEndpointSchema,
+  WebhookEndpointsSchema,
+  WebhookEndpointWithSecretSchema,
+} from './webhooks/webhook-endpoints.schemas.js';
 import type { ResolverLookupOptions } from './webhooks/webhook-dns.js';
 import { type HostLookup, resolverHostLookup } from './webhooks/webhook-url-policy.js';
 
@@ -132,6 +139,7 @@ const SHARED_SCHEMAS = [
   WebhookEndpointSchema,
   WebhookEndpointsSchema,
   WebhookEndpointWithSecretSchema,
+  UpdatedWebhookEndpointSchema,
   ErrorSchema,
 ] as SchemaObject[];
 
@@ -207,10 +215,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await redis?.close();
   });
   // Off the request path, in every process: events become deliveries, sent and retried (webhooks/webhook-dispatcher.ts).
+  const webhookMetrics = registerWebhookMetrics(metrics.registry, db, now);
   const webhookDispatcher = registerWebhookDispatcher(app, {
     db,
     now,
-    metrics: registerWebhookMetrics(metrics.registry, db, now),
+    metrics: webhookMetrics,
     allowedHosts: config.webhookAllowedHosts ?? [],
     scheduleSeconds: config.webhookRetryScheduleSeconds ?? CONFIG_DEFAULTS.WEBHOOK_RETRY_SCHEDULE.split(',').map(Number),
     leaseSeconds: config.webhookLeaseSeconds ?? CONFIG_DEFAULTS.WEBHOOK_LEASE_SECONDS,
@@ -246,7 +255,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         keyStillUsable: async (request: FastifyRequest) => (await verifier.verify(bearerTokenOf(request.headers.authorization) ?? '')).key?.id === request.apiKey?.id,
       };
       await v1.register(eventsRoutes, { db, cursorSecret, live });
-      await v1.register(webhookEndpointsRoutes, { db, now, cursorSecret, allowedHosts: config.webhookAllowedHosts ?? [], lookup: deps.webhookLookup ?? resolverHostLookup(deps.webhookUrlDns) });
+      await v1.register(webhookEndpointsRoutes, {
+        db,
+        now,
+        cursorSecret,
+        allowedHosts: config.webhookAllowedHosts ?? [],
+        lookup: deps.webhookLookup ?? resolverHostLookup(deps.webhookUrlDns),
+        metrics: webhookMetrics,
+      });
       await v1.register(webhookDeliveriesRoutes, { db, now, cursorSecret, dispatcher: webhookDispatcher });
     },
     { prefix: '/v1' },

@@ -292,7 +292,7 @@ export interface paths {
          *
          *     **What it receives.** `events` names exact types or groups (`pet.*`); the endpoint receives those the API key that set them could read (`allowedTypes`: `pets:read` for pet events, `orders:read` for order events), whatever becomes of that key later. Types the key may not read are left out; naming only such types answers 403 `insufficient_scope`.
          *
-         *     **Which URLs are accepted.** An absolute `https` URL of at most 2048 characters, any port, without user name or password (the signature authenticates the sender) and without fragment. Its host must be public: an IP address that is loopback, private, link-local, unique-local, carrier-grade NAT, multicast, unspecified, reserved or otherwise not public unicast (IPv4-mapped IPv6 addresses included) is refused, and so is a name that resolves to any such address (DNS is asked; `localhost` and names under `.localhost` are loopback and refused without asking). A name that does not resolve (yet), or whose lookup takes more than 2 s, is accepted: every delivery checks the address it connects to again. At most 16 such lookups run at once on an instance; while they all do, a URL that needs one is not checked but answered 503 `service_unavailable` with `Retry-After` (nothing is written): retry then. The hosts the operator lists in `WEBHOOK_ALLOWED_HOSTS` (none by default) are exempt from the address check and may use `http` too. A refused URL answers 400 `validation_failed` naming `body.url` and why.
+         *     **Which URLs are accepted.** An absolute `https` URL of at most 2048 characters, any port, without user name or password (the signature authenticates the sender) and without fragment. Its host must be public: an IP address that is loopback, private, link-local, unique-local, carrier-grade NAT, multicast, unspecified, reserved or otherwise not public unicast (IPv4-mapped IPv6 addresses included) is refused, and so is a name that resolves to any such address (DNS is asked; `localhost` and names under `.localhost` are loopback and refused without asking). A name that does not resolve (yet), or whose lookup takes more than 2 s, is accepted: every delivery checks the address it connects to again. At most 2 such lookups of one API key run at once on an instance: while they do, another URL of that key that needs one answers 503 `service_unavailable` with `Retry-After` (nothing is written): retry then. At most 16 run at once on an instance, of all keys: while they all do, a URL is accepted without its lookup, as a name that does not resolve yet is (every delivery checks the address). The hosts the operator lists in `WEBHOOK_ALLOWED_HOSTS` (none by default) are exempt from the address check and may use `http` too. A refused URL answers 400 `validation_failed` naming `body.url` and why.
          *
          *     **Requires scope `webhooks:write`** (add, change and remove webhook endpoints); a key without it gets 403 `insufficient_scope`.
          *
@@ -340,13 +340,15 @@ export interface paths {
          * Change a webhook endpoint
          * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
          *
-         *     Changes a webhook endpoint with a JSON Merge Patch (RFC 7396), as `application/merge-patch+json` (or `application/json`): `url`, `events`, `description` (`null` removes it), `status`. Answers the endpoint as it now is, never its secret.
+         *     Changes a webhook endpoint with a JSON Merge Patch (RFC 7396), as `application/merge-patch+json` (or `application/json`): `url`, `events`, `description` (`null` removes it), `status`. Answers the endpoint as it now is, without its secret unless the change widened `allowedTypes` (below).
          *
          *     **Who answers for what it receives.** A patch that sets `url` or `events` sets `allowedTypes` again from what this request's key may read of the endpoint's `events` (a key reading pets only that sets the `url` of an endpoint receiving `pet.*` and `order.*` leaves it receiving pet events only; one that may read none of its `events` gets 403 `insufficient_scope`): a key cannot point an endpoint that receives what it may not read at a URL of its choosing. In the same change, the endpoint's pending deliveries of types it no longer receives become `failed`, unsent (test messages stay pending). A patch of `description` or `status` alone leaves `allowedTypes` as it was.
          *
+         *     **Widening replaces the secret.** A patch that gives `allowedTypes` a type it did not have (a key with `orders:read` setting the `url` of an endpoint a pets-only key made with `order.*` in its `events`) also replaces the signing secret, at once and without overlap: the old secret, and a previous one still signing after a rotation, sign nothing more, since a key that could not read the new types may know them. The answer then carries the new `secret`, **shown only in this answer**: give it to the receiver now. A retry with the same `Idempotency-Key` answers it again while it is still the endpoint's, then 409 `webhook_secret_superseded`; the idempotency record keeps its SHA-256 only.
+         *
          *     **Status.** `disabled` stops deliveries: its pending ones become `failed` at once, as when the service disables an endpoint, and `test` or a retry by hand answers 409 `webhook_endpoint_disabled`. `enabled` starts deliveries again for the events that come after it, and clears `disabledReason` and the endpoint's run of failures; it revives no failed delivery: events of the time it was disabled are not sent (retry them by hand once it is enabled).
          *
-         *     **Which URLs are accepted.** An absolute `https` URL of at most 2048 characters, any port, without user name or password (the signature authenticates the sender) and without fragment. Its host must be public: an IP address that is loopback, private, link-local, unique-local, carrier-grade NAT, multicast, unspecified, reserved or otherwise not public unicast (IPv4-mapped IPv6 addresses included) is refused, and so is a name that resolves to any such address (DNS is asked; `localhost` and names under `.localhost` are loopback and refused without asking). A name that does not resolve (yet), or whose lookup takes more than 2 s, is accepted: every delivery checks the address it connects to again. At most 16 such lookups run at once on an instance; while they all do, a URL that needs one is not checked but answered 503 `service_unavailable` with `Retry-After` (nothing is written): retry then. The hosts the operator lists in `WEBHOOK_ALLOWED_HOSTS` (none by default) are exempt from the address check and may use `http` too. A refused URL answers 400 `validation_failed` naming `body.url` and why.
+         *     **Which URLs are accepted.** An absolute `https` URL of at most 2048 characters, any port, without user name or password (the signature authenticates the sender) and without fragment. Its host must be public: an IP address that is loopback, private, link-local, unique-local, carrier-grade NAT, multicast, unspecified, reserved or otherwise not public unicast (IPv4-mapped IPv6 addresses included) is refused, and so is a name that resolves to any such address (DNS is asked; `localhost` and names under `.localhost` are loopback and refused without asking). A name that does not resolve (yet), or whose lookup takes more than 2 s, is accepted: every delivery checks the address it connects to again. At most 2 such lookups of one API key run at once on an instance: while they do, another URL of that key that needs one answers 503 `service_unavailable` with `Retry-After` (nothing is written): retry then. At most 16 run at once on an instance, of all keys: while they all do, a URL is accepted without its lookup, as a name that does not resolve yet is (every delivery checks the address). The hosts the operator lists in `WEBHOOK_ALLOWED_HOSTS` (none by default) are exempt from the address check and may use `http` too. A refused URL answers 400 `validation_failed` naming `body.url` and why.
          *
          *     **Requires scope `webhooks:write`** (add, change and remove webhook endpoints); a key without it gets 403 `insufficient_scope`.
          *
@@ -428,7 +430,7 @@ export interface paths {
          *
          *     Sends the delivery again now, whatever its state (a failed one, a succeeded one, a pending one waiting for its next attempt), with the same `webhook-id` and body. It becomes `pending`, due now; answers 202 with it before it is sent. A delivery whose retry schedule was done gets one more attempt.
          *
-         *     **Refused.** 403 `insufficient_scope` when this request's key may not read the delivery's event type (`pets:read` for a pet event, `orders:read` for an order event; a `webhook.test` needs neither), or when the endpoint no longer receives that type (its `allowedTypes` were narrowed since, by a change of its `url` or `events`); the challenge names the scope. 409 `webhook_endpoint_disabled` when the endpoint is disabled: enable it first. 409 `webhook_delivery_in_flight` while an attempt of this delivery is being sent (its dispatcher holds it): retry after that attempt ends (its outcome shows in the deliveries); an attempt whose dispatcher died does not hold it past its lease.
+         *     **Refused.** 404 `webhook_delivery_not_found` when this request's key may not read the delivery's event type (`pets:read` for a pet event, `orders:read` for an order event; a `webhook.test` needs neither), as for a delivery that does not exist: the deliveries listing leaves such deliveries out, and so does this. 403 `insufficient_scope` when the key may read the type but the endpoint no longer receives it (its `allowedTypes` were narrowed since, by a change of its `url` or `events`); the challenge names the scope. 409 `webhook_endpoint_disabled` when the endpoint is disabled: enable it first. 409 `webhook_delivery_in_flight` while an attempt of this delivery is being sent (its dispatcher holds it): retry after that attempt ends (its outcome shows in the deliveries); an attempt whose dispatcher died does not hold it past its lease.
          *
          *     **Requires scope `webhooks:write`** (add, change and remove webhook endpoints); a key without it gets 403 `insufficient_scope`.
          */
@@ -861,7 +863,7 @@ export interface components {
             status?: "enabled" | "disabled";
         };
         /**
-         * @description A URL the store sends its events to. Its signing secret is never shown again after `createWebhookEndpoint` and `rotateWebhookEndpointSecret`. **Beta.**
+         * @description A URL the store sends its events to. Its signing secret is shown only by `createWebhookEndpoint`, `rotateWebhookEndpointSecret`, and an `updateWebhookEndpoint` that widens `allowedTypes` (which replaces it). **Beta.**
          * @example {
          *       "id": 1,
          *       "url": "https://example.com/webhooks",
@@ -1015,6 +1017,104 @@ export interface components {
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/CbPu7VkBRg=
              */
             secret: string;
+        };
+        /**
+         * @description A webhook endpoint as a change left it; with its new signing secret only when the change widened `allowedTypes`, which replaces the secret. **Beta.**
+         * @example {
+         *       "id": 1,
+         *       "url": "https://example.com/webhooks",
+         *       "description": "Shop front: drop sold animals",
+         *       "events": [
+         *         "pet.*",
+         *         "order.delivered"
+         *       ],
+         *       "allowedTypes": [
+         *         "pet.created",
+         *         "pet.updated",
+         *         "pet.deleted",
+         *         "order.delivered"
+         *       ],
+         *       "status": "enabled",
+         *       "createdAt": "2026-11-27T09:30:00.000Z",
+         *       "updatedAt": "2026-11-27T09:30:00.000Z"
+         *     }
+         * @example {
+         *       "id": 1,
+         *       "url": "https://example.com/webhooks",
+         *       "description": "Shop front: drop sold animals",
+         *       "events": [
+         *         "pet.*",
+         *         "order.delivered"
+         *       ],
+         *       "allowedTypes": [
+         *         "pet.created",
+         *         "pet.updated",
+         *         "pet.deleted",
+         *         "order.delivered"
+         *       ],
+         *       "status": "enabled",
+         *       "createdAt": "2026-11-27T09:30:00.000Z",
+         *       "updatedAt": "2026-11-27T09:30:00.000Z",
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/CbPu7VkBRg="
+         *     }
+         */
+        UpdatedWebhookEndpoint: {
+            /**
+             * Format: int64
+             * @description Unique identifier assigned by the service, never reused.
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description Where events are sent (POST): an absolute `https` URL of at most 2048 characters, without user name, password or fragment, whose host is public (see "Which URLs are accepted" in the tag's description). Stored and answered as the URL standard normalises it (`HTTPS://Example.COM` becomes `https://example.com/`).
+             * @example https://example.com/webhooks
+             */
+            url: string;
+            /**
+             * @description What the endpoint is for, for the people managing it: 1 to 500 characters with at least one visible character: a code point of Unicode general category L, N, P, S or Co (a letter, number, punctuation mark, symbol or private-use character) that is not Default_Ignorable_Code_Point; white space, controls, format characters such as U+200B or U+200F and lone combining marks show nothing on their own. It must not contain a bidirectional embedding, override or isolate control (U+202A–U+202E, U+2066–U+2069).
+             * @example Shop front: drop sold animals
+             */
+            description?: string;
+            /**
+             * @description The event types to receive: each an exact type (`order.delivered`) or a group (`pet.*`, `order.*`); one given twice counts once (it is kept once). The endpoint receives those of them that the API key which set them could read (`allowedTypes`); naming only types that key may not read answers 403 `insufficient_scope`.
+             * @example [
+             *       "pet.*",
+             *       "order.delivered"
+             *     ]
+             */
+            events: ("pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.approved" | "order.delivered" | "order.cancelled" | "pet.*" | "order.*")[];
+            /** @description The exact event types this endpoint receives: those `events` names that the API key which last set `url` or `events` could read (`pets:read` for `pet.*`, `orders:read` for `order.*`). Kept whatever becomes of that key. */
+            allowedTypes: components["schemas"]["EventType"][];
+            /**
+             * @description `enabled`: events are delivered. `disabled`: none are (by a request, or by the service when the receiver answered 410 or failed for days; `disabledReason` then says why).
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /** @description Why the service disabled the endpoint; absent when enabled, or disabled by a request. */
+            disabledReason?: string;
+            /**
+             * Format: date-time
+             * @description After a rotation: until when the secret it replaced still signs deliveries beside the new one (24 hours). Absent when only one secret signs.
+             * @example 2026-11-27T09:30:00.000Z
+             */
+            previousSecretExpiresAt?: string;
+            /**
+             * Format: date-time
+             * @description When the endpoint was added: RFC 3339, UTC, millisecond precision.
+             * @example 2026-11-27T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it last changed (its secret included): RFC 3339, UTC, millisecond precision.
+             * @example 2026-11-27T09:30:00.000Z
+             */
+            updatedAt: string;
+            /**
+             * @description The signing secret (Standard Webhooks): `whsec_` and the base64 of 32 random bytes; a receiver keys HMAC-SHA256 with the decoded bytes. Present only when this change widened `allowedTypes` (a type the endpoint did not receive before): the secret was replaced at once, the old one signs nothing more (it may be known to a key that could not read the new types). **Shown only in this answer**: store it now.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/CbPu7VkBRg=
+             */
+            secret?: string;
         };
         /**
          * @example {
@@ -3597,7 +3697,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Or the URL could not be checked now: 16 DNS lookups of URL checks are already running on this instance (nothing was written; retry after `Retry-After`). The database is unreachable, locked, or did not answer in time, or the change kept colliding with concurrent ones. **With `Idempotency-Key`, retry with the same key** after `Retry-After`: a 503 is not kept, so the retry runs the write, which is safe because in each of these cases the database rolled the write back. One case stays uncertain even with a key: the database committed the write and the link to it broke before the commit was acknowledged; a retry then writes again (docs/api.md, "Retries and idempotency"). **Without a key, the write may or may not have happened.** Look for it before retrying (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal; `GET /v1/store/orders?petId=…` an order); retrying blindly may store it twice. Codes: `service_unavailable`. */
+            /** @description Or the URL could not be checked now: 2 DNS lookups of URL checks of this API key are already running on this instance (nothing was written; retry after `Retry-After`). The database is unreachable, locked, or did not answer in time, or the change kept colliding with concurrent ones. **With `Idempotency-Key`, retry with the same key** after `Retry-After`: a 503 is not kept, so the retry runs the write, which is safe because in each of these cases the database rolled the write back. One case stays uncertain even with a key: the database committed the write and the link to it broke before the commit was acknowledged; a retry then writes again (docs/api.md, "Retries and idempotency"). **Without a key, the write may or may not have happened.** Look for it before retrying (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal; `GET /v1/store/orders?petId=…` an order); retrying blindly may store it twice. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -3958,7 +4058,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The endpoint as changed. */
+            /** @description The endpoint as changed; with its new `secret` (this answer only) when it widened `allowedTypes`. */
             200: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -3972,7 +4072,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookEndpoint"];
+                    "application/json": components["schemas"]["UpdatedWebhookEndpoint"];
                 };
             };
             /** @description The endpointId or the body is invalid, the body is not valid JSON, or the URL is refused (the message says why). Codes: `validation_failed`, `malformed_json`. Or: The Idempotency-Key header is malformed. (`invalid_idempotency_key`, 400). */
@@ -4037,17 +4137,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running. Codes: `idempotency_key_in_use`. */
+            /** @description A retry with the `Idempotency-Key` of an earlier request whose answer carried a secret that is no longer the endpoint's (rotated since, or the endpoint removed): that secret is not answered again. Codes: `webhook_secret_superseded`. Or: A request with this Idempotency-Key is still running. (`idempotency_key_in_use`, 409). */
             409: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
                     "X-Request-Id"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: string;
                     /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
                     "RateLimit-Policy"?: string;
                     /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
                     RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4131,7 +4233,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Or the URL could not be checked now: 16 DNS lookups of URL checks are already running on this instance (nothing was written; retry after `Retry-After`). The database is unreachable, locked, or did not answer in time, or the change kept colliding with concurrent ones. **With `Idempotency-Key`, retry with the same key** after `Retry-After`: a 503 is not kept, so the retry runs the write, which is safe because in each of these cases the database rolled the write back. One case stays uncertain even with a key: the database committed the write and the link to it broke before the commit was acknowledged; a retry then writes again (docs/api.md, "Retries and idempotency"). **Without a key, the write may or may not have happened.** Look for it before retrying (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal; `GET /v1/store/orders?petId=…` an order); retrying blindly may store it twice. Codes: `service_unavailable`. */
+            /** @description Or the URL could not be checked now: 2 DNS lookups of URL checks of this API key are already running on this instance (nothing was written; retry after `Retry-After`). The database is unreachable, locked, or did not answer in time, or the change kept colliding with concurrent ones. **With `Idempotency-Key`, retry with the same key** after `Retry-After`: a 503 is not kept, so the retry runs the write, which is safe because in each of these cases the database rolled the write back. One case stays uncertain even with a key: the database committed the write and the link to it broke before the commit was acknowledged; a retry then writes again (docs/api.md, "Retries and idempotency"). **Without a key, the write may or may not have happened.** Look for it before retrying (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal; `GET /v1/store/orders?petId=…` an order); retrying blindly may store it twice. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -4560,7 +4662,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks `webhooks:write`, or may not read the delivery's event type (`pets:read` for a pet event, `orders:read` for an order event), or the endpoint no longer receives that type (its `allowedTypes`); `webhook.test` needs neither. Codes: `insufficient_scope`. */
+            /** @description The key lacks `webhooks:write`, or the endpoint no longer receives the delivery's event type (its `allowedTypes`), which the key may read (`pets:read` for a pet event, `orders:read` for an order event). Codes: `insufficient_scope`. */
             403: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
@@ -4577,7 +4679,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No webhook endpoint has this id, or it has no delivery with this id. Codes: `webhook_endpoint_not_found`, `webhook_delivery_not_found`. */
+            /** @description No webhook endpoint has this id, or it has no delivery with this id of an event type the key may read. Codes: `webhook_endpoint_not_found`, `webhook_delivery_not_found`. */
             404: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */

@@ -73,12 +73,12 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncTypebox<WebhookDeliverie
         response: {
           202: { ...Type.Ref(WebhookDeliverySchema), description: 'The delivery, pending and due now.', headers: ANSWER_HEADERS },
           400: errorResponse('A parameter is invalid, or a body other than `{}` was sent.', ['validation_failed', 'malformed_json'], HEADERS.rateLimit),
-          404: errorResponse('No webhook endpoint has this id, or it has no delivery with this id.', ['webhook_endpoint_not_found', 'webhook_delivery_not_found'], HEADERS.rateLimit),
+          404: errorResponse('No webhook endpoint has this id, or it has no delivery with this id of an event type the key may read.', ['webhook_endpoint_not_found', 'webhook_delivery_not_found'], HEADERS.rateLimit),
           409: errorResponse(`${DISABLED} Or an attempt of this delivery is being sent now (\`webhook_delivery_in_flight\`): retry after it ends.`, ['webhook_endpoint_disabled', 'webhook_delivery_in_flight'], HEADERS.rateLimit),
           415: errorResponse('A body was sent that is not `application/json` in UTF-8.', ['unsupported_media_type'], HEADERS.rateLimit),
           ...COMMON_ERROR_RESPONSES,
           403: errorResponse(
-            "The key lacks `webhooks:write`, or may not read the delivery's event type (`pets:read` for a pet event, `orders:read` for an order event), or the endpoint no longer receives that type (its `allowedTypes`); `webhook.test` needs neither.",
+            "The key lacks `webhooks:write`, or the endpoint no longer receives the delivery's event type (its `allowedTypes`), which the key may read (`pets:read` for a pet event, `orders:read` for an order event).",
             ['insufficient_scope'],
             { ...HEADERS.scopeChallenge, ...HEADERS.rateLimit },
           ),

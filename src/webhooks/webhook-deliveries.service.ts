@@ -67,9 +67,10 @@ export class RetryScopeRefusal extends AppError {
 }
 
 /**
- * Sends the delivery again now, whatever its state: it becomes pending, due now. Refused (403) when
- * the key may not read its event type, or the endpoint no longer receives it (`allowedTypes`
- * narrowed since: the message would go to a receiver set by a key that may not read it); 409 when
+ * Sends the delivery again now, whatever its state: it becomes pending, due now. A delivery of a type
+ * the key may not read is 404, as a missing one (the listing leaves it out; a 403 would tell it is
+ * there). Refused (403) when the endpoint no longer receives its type (`allowedTypes` narrowed since:
+ * the message would go to a receiver set by a key that may not read it); 409 when
  * the endpoint is disabled (nothing would send it) or an attempt of it is in flight. The endpoint
  * is locked first, as a PATCH does, so a retry and a change that stops deliveries never cross.
  */
@@ -78,8 +79,11 @@ export async function retryDelivery(db: Kysely<Database>, endpointId: number, de
     const endpoint = await findWebhookEndpointById(trx, endpointId, { lock: true });
     if (!endpoint) throw endpointNotFound(endpointId);
     const eventType = await findDeliveryEventType(trx, endpointId, deliveryId);
-    if (eventType === undefined) throw new AppError('webhook_delivery_not_found', `webhook endpoint ${endpointId} has no delivery ${deliveryId}`);
-    if (eventType !== 'webhook.test') refuseUnreadable(eventType as EventType, JSON.parse(endpoint.allowedTypes) as EventType[], key.scopes, endpointId);
+    // A delivery of a type the key may not read is answered as a missing one: the listing hides it, so must this.
+    if (eventType === undefined || (eventType !== 'webhook.test' && !key.scopes.includes(scopeToRead(eventType as EventType)))) {
+      throw new AppError('webhook_delivery_not_found', `webhook endpoint ${endpointId} has no delivery ${deliveryId}`);
+    }
+    if (eventType !== 'webhook.test') refuseNoLongerReceived(eventType as EventType, JSON.parse(endpoint.allowedTypes) as EventType[], endpointId);
     if (endpoint.status === 'disabled') throw endpointDisabled(endpointId);
     const due = await makeDeliveryDue(trx, endpointId, deliveryId, now());
     if (!due) throw new AppError('webhook_delivery_in_flight', `an attempt of delivery ${deliveryId} is being sent now; retry after it ends`);
@@ -88,12 +92,9 @@ export async function retryDelivery(db: Kysely<Database>, endpointId: number, de
   return (await withAttempts(db, [row]))[0]!;
 }
 
-function refuseUnreadable(type: EventType, allowedTypes: readonly EventType[], scopes: readonly Scope[], endpointId: number): void {
-  const scope = scopeToRead(type);
-  if (!scopes.includes(scope)) {
-    throw new RetryScopeRefusal(scope, `this key may not read ${type} events, so it may not send one again: that needs the scope ${scope}; its scopes: ${scopes.join(', ')}`);
-  }
+function refuseNoLongerReceived(type: EventType, allowedTypes: readonly EventType[], endpointId: number): void {
   if (!allowedTypes.includes(type)) {
+    const scope = scopeToRead(type);
     throw new RetryScopeRefusal(
       scope,
       `webhook endpoint ${endpointId} no longer receives ${type} events (its allowedTypes were narrowed when its url or events were last set): a key with ${scope} must set its url or events again first`,

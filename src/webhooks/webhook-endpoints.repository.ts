@@ -40,8 +40,20 @@ export async function findWebhookEndpointsAfter(db: Kysely<Database>, query: { a
 
 type EndpointChanges = Omit<Updateable<Database['webhookEndpoints']>, 'id' | 'createdAt' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>;
 
-export async function updateWebhookEndpointRow(db: Kysely<Database>, id: number, changes: EndpointChanges): Promise<WebhookEndpointRow | undefined> {
-  return db.updateTable('webhookEndpoints').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
+/** `replaceSecret`: a new secret that alone signs from now on (the previous one, if any, ends at once). */
+export async function updateWebhookEndpointRow(
+  db: Kysely<Database>,
+  id: number,
+  changes: EndpointChanges,
+  replaceSecret?: { secret: string },
+): Promise<WebhookEndpointRow | undefined> {
+  const secrets = replaceSecret ? { secret: replaceSecret.secret, previousSecret: null, previousSecretExpiresAt: null } : {};
+  return db
+    .updateTable('webhookEndpoints')
+    .set({ ...changes, ...secrets })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /**

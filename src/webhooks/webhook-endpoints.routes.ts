@@ -17,6 +17,7 @@ import {
   endpointIdParamsSchema,
   ListWebhookEndpointsQuerySchema,
   NewWebhookEndpointSchema,
+  UpdatedWebhookEndpointSchema,
   WebhookEndpointPatchSchema,
   WebhookEndpointSchema,
   WebhookEndpointsSchema,
@@ -33,7 +34,8 @@ import {
   updateWebhookEndpoint,
 } from './webhook-endpoints.service.js';
 import { webhookSecretKeptAsHash } from './webhook-secret-replay.js';
-import { createLookupSlots, type HostLookup, REGISTRATION_LOOKUPS_MAX } from './webhook-url-policy.js';
+import { createLookupSlots, type HostLookup, REGISTRATION_LOOKUPS_MAX, REGISTRATION_LOOKUPS_PER_KEY } from './webhook-url-policy.js';
+import type { WebhookMetrics } from './webhooks.metrics.js';
 
 export interface WebhookEndpointsRoutesOptions {
   db: Kysely<Database>;
@@ -44,7 +46,11 @@ export interface WebhookEndpointsRoutesOptions {
   allowedHosts: readonly string[];
   /** How host names are resolved for the URL check: c-ares in production (resolverHostLookup), a stub in tests. */
   lookup: HostLookup;
+  metrics: WebhookMetrics;
 }
+
+/** At most one log line a minute says URLs were accepted without their lookup (the counter counts each). */
+const UNCHECKED_LOG_INTERVAL_MS = 60_000;
 
 const NO_QUERY = Type.Object({}, { additionalProperties: false });
 const ANSWER_HEADERS = { ...HEADERS.requestId, ...HEADERS.rateLimit };
@@ -62,20 +68,27 @@ const NEEDS_READ_SCOPE = errorResponse(
   { ...HEADERS.scopeChallenge, ...HEADERS.rateLimit },
 );
 
-/** The 503 of the operations that check a URL: also when every lookup slot of the instance is taken (webhook-url-policy.ts). */
+/** The 503 of the operations that check a URL: also when every lookup slot of the key is taken (webhook-url-policy.ts). */
 const URL_CHECK_ERROR_RESPONSES = {
   ...WRITE_ERROR_RESPONSES,
   503: {
     ...WRITE_ERROR_RESPONSES[503],
-    description: `Or the URL could not be checked now: ${REGISTRATION_LOOKUPS_MAX} DNS lookups of URL checks are already running on this instance (nothing was written; retry after \`Retry-After\`). ${WRITE_ERROR_RESPONSES[503].description}`,
+    description: `Or the URL could not be checked now: ${REGISTRATION_LOOKUPS_PER_KEY} DNS lookups of URL checks of this API key are already running on this instance (nothing was written; retry after \`Retry-After\`). ${WRITE_ERROR_RESPONSES[503].description}`,
   },
 };
 
 export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsRoutesOptions> = async (app, options) => {
   const { db, now, cursorSecret } = options;
-  // One count of lookups in progress for the process (REGISTRATION_LOOKUPS_MAX): POST and PATCH share it.
-  const context = { db, now, urlPolicy: { allowedHosts: options.allowedHosts, lookup: options.lookup, lookupSlots: createLookupSlots() } };
-  // The two answers with a secret keep its hash only; a replay after a rotation is refused.
+  // One count of lookups in progress for the process (REGISTRATION_LOOKUPS_MAX, and per key): POST and PATCH share it.
+  let uncheckedLoggedAt = -Infinity;
+  const onUnchecked = () => {
+    options.metrics.urlChecksSkipped.inc();
+    if (now() - uncheckedLoggedAt < UNCHECKED_LOG_INTERVAL_MS) return;
+    uncheckedLoggedAt = now();
+    app.log.info(`every one of the ${REGISTRATION_LOOKUPS_MAX} webhook URL lookup slots is taken: URLs are accepted without their lookup (each delivery checks the address; counted in animal_store_webhook_url_checks_skipped_total)`);
+  };
+  const context = { db, now, urlPolicy: { allowedHosts: options.allowedHosts, lookup: options.lookup }, lookupSlots: createLookupSlots(), onUnchecked };
+  // The answers with a secret (create, rotate, a widening PATCH) keep its hash only; a replay after a rotation is refused.
   const keptAnswer = webhookSecretKeptAsHash(db);
 
   app.post(
@@ -170,7 +183,7 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsR
     patchScope.withTypeProvider<TypeBoxTypeProvider>().patch(
       '/webhook-endpoints/:endpointId',
       {
-        config: { scope: 'webhooks:write', bodyMediaTypes: mediaTypes, idempotent: true },
+        config: { scope: 'webhooks:write', bodyMediaTypes: mediaTypes, idempotent: true, keptAnswer },
         schema: {
           operationId: 'updateWebhookEndpoint',
           tags: ['webhooks'],
@@ -181,9 +194,10 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsR
           querystring: NO_QUERY,
           body: Type.Ref(WebhookEndpointPatchSchema),
           response: {
-            200: { ...Type.Ref(WebhookEndpointSchema), description: 'The endpoint as changed.', headers: ANSWER_HEADERS },
+            200: { ...Type.Ref(UpdatedWebhookEndpointSchema), description: 'The endpoint as changed; with its new `secret` (this answer only) when it widened `allowedTypes`.', headers: ANSWER_HEADERS },
             400: errorResponse('The endpointId or the body is invalid, the body is not valid JSON, or the URL is refused (the message says why).', ['validation_failed', 'malformed_json'], HEADERS.rateLimit),
             404: NOT_FOUND,
+            409: errorResponse(`${SUPERSEDED[0]!.toUpperCase()}${SUPERSEDED.slice(1)}.`, ['webhook_secret_superseded'], HEADERS.rateLimit),
             413: BODY_ERRORS[413],
             415: errorResponse('The body is neither `application/merge-patch+json` nor `application/json` in UTF-8.', ['unsupported_media_type'], HEADERS.rateLimit),
             ...URL_CHECK_ERROR_RESPONSES,

@@ -82,20 +82,23 @@ const SAMPLE_ENDPOINT = {
 export const WebhookEndpointSchema = Type.Object(endpointProperties, {
   $id: 'WebhookEndpoint',
   additionalProperties: false,
-  description: 'A URL the store sends its events to. Its signing secret is never shown again after `createWebhookEndpoint` and `rotateWebhookEndpointSecret`. **Beta.**',
+  description:
+    'A URL the store sends its events to. Its signing secret is shown only by `createWebhookEndpoint`, `rotateWebhookEndpointSecret`, and an `updateWebhookEndpoint` that widens `allowedTypes` (which replaces it). **Beta.**',
   examples: [SAMPLE_ENDPOINT],
 });
 export type WebhookEndpoint = Static<typeof WebhookEndpointSchema>;
 
+const secretSchema = (when: string) =>
+  Type.String({
+    pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$',
+    description: `The signing secret (Standard Webhooks): \`whsec_\` and the base64 of ${WEBHOOK_SECRET_BYTES} random bytes; a receiver keys HMAC-SHA256 with the decoded bytes. ${when}**Shown only in this answer**: store it now.`,
+    examples: [SAMPLE_SECRET],
+  });
+
 export const WebhookEndpointWithSecretSchema = Type.Object(
   {
     ...endpointProperties,
-    secret: Type.String({
-      pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$',
-      description:
-        `The signing secret (Standard Webhooks): \`whsec_\` and the base64 of ${WEBHOOK_SECRET_BYTES} random bytes; a receiver keys HMAC-SHA256 with the decoded bytes. **Shown only in this answer**: store it now.`,
-      examples: [SAMPLE_SECRET],
-    }),
+    secret: secretSchema(''),
   },
   {
     $id: 'WebhookEndpointWithSecret',
@@ -105,6 +108,24 @@ export const WebhookEndpointWithSecretSchema = Type.Object(
   },
 );
 export type WebhookEndpointWithSecret = Static<typeof WebhookEndpointWithSecretSchema>;
+
+export const UpdatedWebhookEndpointSchema = Type.Object(
+  {
+    ...endpointProperties,
+    secret: Type.Optional(
+      secretSchema(
+        'Present only when this change widened `allowedTypes` (a type the endpoint did not receive before): the secret was replaced at once, the old one signs nothing more (it may be known to a key that could not read the new types). ',
+      ),
+    ),
+  },
+  {
+    $id: 'UpdatedWebhookEndpoint',
+    additionalProperties: false,
+    description: 'A webhook endpoint as a change left it; with its new signing secret only when the change widened `allowedTypes`, which replaces the secret. **Beta.**',
+    examples: [SAMPLE_ENDPOINT, { ...SAMPLE_ENDPOINT, secret: SAMPLE_SECRET }],
+  },
+);
+export type UpdatedWebhookEndpoint = Static<typeof UpdatedWebhookEndpointSchema>;
 
 export const WebhookEndpointsSchema = Type.Array(Type.Ref(WebhookEndpointSchema), {
   $id: 'WebhookEndpoints',

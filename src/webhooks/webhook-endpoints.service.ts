@@ -25,14 +25,18 @@ import {
 } from './webhook-endpoints.repository.js';
 import { lockFannedPosition, stopDeliveriesOutside, stopPendingDeliveries } from './webhook-dispatch.repository.js';
 import { WEBHOOK_ENDPOINTS_MAX } from './webhook-endpoints.limits.js';
-import type { ListWebhookEndpointsQuery, NewWebhookEndpoint, WebhookEndpoint, WebhookEndpointPatch, WebhookEndpointWithSecret } from './webhook-endpoints.schemas.js';
+import type { ListWebhookEndpointsQuery, NewWebhookEndpoint, UpdatedWebhookEndpoint, WebhookEndpoint, WebhookEndpointPatch, WebhookEndpointWithSecret } from './webhook-endpoints.schemas.js';
 import { generateWebhookSecret, PREVIOUS_SECRET_GRACE_MS } from './webhook-secret.js';
-import { checkWebhookUrl, type WebhookUrlPolicy } from './webhook-url-policy.js';
+import { checkWebhookUrl, type LookupSlots, type WebhookUrlPolicy } from './webhook-url-policy.js';
 
 export interface WebhookEndpointsContext {
   db: Kysely<Database>;
   now: () => number;
-  urlPolicy: WebhookUrlPolicy;
+  urlPolicy: Omit<WebhookUrlPolicy, 'lookupSlots'>;
+  /** The process's lookup slots (webhook-url-policy.ts), shared by POST and PATCH; each request takes them for its key. */
+  lookupSlots?: LookupSlots;
+  /** Called when a URL is accepted without its lookup, every slot of the process taken. */
+  onUnchecked?: () => void;
 }
 
 /** The API key making the request: what it may read decides what the endpoint receives. */
@@ -45,7 +49,7 @@ const endpointCursors = cursorCodecPerSecret<Record<string, never>>({ listing: '
 
 export async function createWebhookEndpoint(context: WebhookEndpointsContext, input: NewWebhookEndpoint, key: ActingKey): Promise<WebhookEndpointWithSecret> {
   const allowedTypes = allowedTypesFor(input.events, key);
-  const url = await acceptableUrl(input.url, context.urlPolicy);
+  const url = await acceptableUrl(input.url, context, key);
   const secret = generateWebhookSecret();
   const row = await retriedWriteTransaction(context.db, async (trx) => {
     await lockEndpointCreation(trx);
@@ -109,32 +113,52 @@ export async function listWebhookEndpoints(
  * disabling does: nothing queued is sent after the change. The fan-out's lock is taken first, so no
  * batch that read the endpoint as it was adds deliveries after them. Enabling clears why the service
  * had disabled it, and its run of failures; it revives no failed delivery.
+ *
+ * A patch that widens `allowedTypes` (a type it did not receive) also replaces the signing secret at
+ * once, without overlap, and answers the new one: the old one may be known to a key that could not
+ * read the new types (it created the endpoint, or rotated its secret then), and with it that key
+ * could sign such events as the store.
  */
-export async function updateWebhookEndpoint(context: WebhookEndpointsContext, id: number, patch: WebhookEndpointPatch, key: ActingKey): Promise<WebhookEndpoint> {
-  const url = patch.url === undefined ? undefined : await acceptableUrl(patch.url, context.urlPolicy);
+export async function updateWebhookEndpoint(
+  context: WebhookEndpointsContext,
+  id: number,
+  patch: WebhookEndpointPatch,
+  key: ActingKey,
+): Promise<UpdatedWebhookEndpoint> {
+  const url = patch.url === undefined ? undefined : await acceptableUrl(patch.url, context, key);
   const readsAgain = patch.url !== undefined || patch.events !== undefined;
   const stops = readsAgain || patch.status === 'disabled';
-  const row = await retriedWriteTransaction(context.db, async (trx) => {
+  const newSecret = generateWebhookSecret();
+  const { row, widened } = await retriedWriteTransaction(context.db, async (trx) => {
     // The fan-out's lock before the endpoint's, in the fan-out's own order (it locks its position, then its inserts check the endpoint's key).
     if (stops) await lockFannedPosition(trx);
     const current = await findWebhookEndpointById(trx, id, { lock: true });
     if (!current) throw endpointNotFound(id);
     const events = patch.events ?? (JSON.parse(current.events) as EventTypeFilter[]);
     const allowedTypes = readsAgain ? allowedTypesFor(events, key) : undefined;
-    const changed = await updateWebhookEndpointRow(trx, id, {
-      ...(url === undefined ? {} : { url }),
-      ...(patch.events === undefined ? {} : { events: JSON.stringify(distinct(patch.events)) }),
-      ...(allowedTypes === undefined ? {} : { allowedTypes: JSON.stringify(allowedTypes) }),
-      ...(patch.description === undefined ? {} : { description: patch.description }),
-      ...(patch.status === undefined ? {} : { status: patch.status, disabledReason: null }),
-      ...(patch.status === 'enabled' ? { failingSince: null } : {}),
-      updatedAt: context.now(),
-    });
+    const before = JSON.parse(current.allowedTypes) as EventType[];
+    const widens = allowedTypes !== undefined && allowedTypes.some((type) => !before.includes(type));
+    const changed = await updateWebhookEndpointRow(
+      trx,
+      id,
+      {
+        ...(url === undefined ? {} : { url }),
+        ...(patch.events === undefined ? {} : { events: JSON.stringify(distinct(patch.events)) }),
+        ...(allowedTypes === undefined ? {} : { allowedTypes: JSON.stringify(allowedTypes) }),
+        ...(patch.description === undefined ? {} : { description: patch.description }),
+        ...(patch.status === undefined ? {} : { status: patch.status, disabledReason: null }),
+        ...(patch.status === 'enabled' ? { failingSince: null } : {}),
+        updatedAt: context.now(),
+      },
+      // Widened: the secret may be known to a key that could not read the new types (it signed nothing of them yet), so it ends now, without overlap.
+      widens ? { secret: newSecret } : undefined,
+    );
     if (patch.status === 'disabled') await stopPendingDeliveries(trx, id);
     else if (allowedTypes !== undefined) await stopDeliveriesOutside(trx, id, allowedTypes);
-    return changed ?? current;
+    return { row: changed ?? current, widened: widens };
   });
-  return toWebhookEndpoint(row, context.now());
+  const endpoint = toWebhookEndpoint(row, context.now());
+  return widened ? { ...endpoint, secret: newSecret } : endpoint;
 }
 
 /**
@@ -187,10 +211,12 @@ function allowedTypesFor(events: readonly EventTypeFilter[], key: ActingKey): Ev
   return readableTypes(expandTypeFilter(events), key.scopes);
 }
 
-async function acceptableUrl(text: string, policy: WebhookUrlPolicy): Promise<string> {
+async function acceptableUrl(text: string, context: WebhookEndpointsContext, key: ActingKey): Promise<string> {
+  const slots = context.lookupSlots;
+  const policy: WebhookUrlPolicy = { ...context.urlPolicy, ...(slots ? { lookupSlots: { slots, keyId: key.id, onUnchecked: context.onUnchecked } } : {}) };
   const verdict = await checkWebhookUrl(text, policy);
   if (verdict.accepted) return verdict.url;
-  // Every lookup slot of this process is taken: 503 with Retry-After (error-handler.ts), never accepted unchecked.
+  // Every lookup slot of this key is taken: 503 with Retry-After (error-handler.ts), for this key only.
   if (verdict.busy) throw new AppError('service_unavailable', `body.url ${verdict.reason}`);
   const message = `body.url ${verdict.reason}`;
   throw new AppError('validation_failed', message, [{ field: 'body.url', message }]);

@@ -1,6 +1,7 @@
 /**
- * Retries under the same Idempotency-Key of the two answers that carry a webhook endpoint's signing
- * secret (create, rotate-secret). The idempotency record keeps the answer with the secret replaced
+ * Retries under the same Idempotency-Key of the answers that carry a webhook endpoint's signing
+ * secret (create, rotate-secret, a PATCH that widened allowedTypes; a PATCH answer without a secret
+ * is kept and replayed as it is). The idempotency record keeps the answer with the secret replaced
  * by its SHA-256, so no secret lies at rest there (nor outlives a rotation or a removal there). A
  * replay answers the first answer exactly, the secret put back from the endpoint, while that secret
  * is still the endpoint's; once it is not (rotated since, or the endpoint removed) the replay is
@@ -21,17 +22,19 @@ const hashOf = (secret: string) => createHash('sha256').update(secret).digest('h
 
 interface AnswerWithSecret {
   id: number;
-  secret: string;
+  /** Absent from a PATCH answer that replaced no secret. */
+  secret?: string;
 }
 
 export function webhookSecretKeptAsHash(db: Kysely<Database>): KeptAnswerTransform {
   return {
     toKept(body) {
       const { secret } = JSON.parse(body) as AnswerWithSecret;
-      return swap(body, secret, `${KEPT_SECRET_PREFIX}${hashOf(secret)}`);
+      return secret === undefined ? body : swap(body, secret, `${KEPT_SECRET_PREFIX}${hashOf(secret)}`);
     },
     async toReplayed(kept) {
       const { id, secret: keptSecret } = JSON.parse(kept) as AnswerWithSecret;
+      if (keptSecret === undefined) return kept;
       const endpoint = await findWebhookEndpointById(db, id);
       if (!endpoint || `${KEPT_SECRET_PREFIX}${hashOf(endpoint.secret)}` !== keptSecret) {
         throw new AppError(

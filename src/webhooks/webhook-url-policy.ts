@@ -10,8 +10,11 @@
  * Names are asked of DNS through c-ares (webhook-dns.ts), as the sender does, never with
  * `dns.lookup`: getaddrinfo holds one of libuv's 4 threads for as long as the system resolver tries
  * (about 20 s for a name whose DNS never answers), so a few hostile registrations stalled every
- * lookup, file and crypto call of the process. At most REGISTRATION_LOOKUPS_MAX lookups run at once
- * per process; one more is answered "retry later", never accepted unchecked.
+ * lookup, file and crypto call of the process. At most REGISTRATION_LOOKUPS_PER_KEY lookups of one
+ * API key run at once (one more is answered "retry later", for that key only), and at most
+ * REGISTRATION_LOOKUPS_MAX in the process: while they all run (many keys at once), a URL is accepted
+ * without its lookup, as a name that does not resolve yet is; the check at connection protects. So
+ * one key keeping names whose DNS never answers in flight blocks only its own registrations.
  *
  * "Public" is what request-filtering-agent lets through at connection time: an address ipaddr.js
  * ranges as `unicast` (no loopback, private, link-local, unique-local, carrier-grade NAT,
@@ -28,6 +31,8 @@ export const WEBHOOK_URL_MAX_LENGTH = 2048;
 export const LOOKUP_TIMEOUT_MS = 2000;
 /** The most lookups of registrations running at once in one process (each ends by itself within about 4 s). */
 export const REGISTRATION_LOOKUPS_MAX = 16;
+/** The most lookups of one API key's registrations running at once. */
+export const REGISTRATION_LOOKUPS_PER_KEY = 2;
 /** The resolver's tries for a registration: 1 s, then a longer one (c-ares backs off), so a lookup ends by itself within about 4 s. */
 const REGISTRATION_DNS: ResolverLookupOptions = { timeoutMs: 1000, tries: 2 };
 
@@ -43,21 +48,32 @@ export function resolverHostLookup(dns: ResolverLookupOptions = {}): HostLookup 
     });
 }
 
-/** A count of the lookups in progress: `take` answers how to give the slot back, or undefined when all are taken. */
+/**
+ * The lookups in progress, per API key and in all: `take` answers how to give the slot back, or
+ * why none was given (`key`: this key's are all taken; `process`: the process's are).
+ */
 export interface LookupSlots {
-  take(): (() => void) | undefined;
+  take(keyId: number): (() => void) | 'key' | 'process';
 }
 
-export function createLookupSlots(max: number = REGISTRATION_LOOKUPS_MAX): LookupSlots {
+export function createLookupSlots(max: number = REGISTRATION_LOOKUPS_MAX, perKey: number = REGISTRATION_LOOKUPS_PER_KEY): LookupSlots {
   let inUse = 0;
+  const byKey = new Map<number, number>();
   return {
-    take() {
-      if (inUse >= max) return undefined;
+    take(keyId) {
+      const ofKey = byKey.get(keyId) ?? 0;
+      if (ofKey >= perKey) return 'key';
+      if (inUse >= max) return 'process';
       inUse++;
+      byKey.set(keyId, ofKey + 1);
       let given = false;
       return () => {
-        if (!given) inUse--;
+        if (given) return;
         given = true;
+        inUse--;
+        const left = (byKey.get(keyId) ?? 1) - 1;
+        if (left === 0) byKey.delete(keyId);
+        else byKey.set(keyId, left);
       };
     },
   };
@@ -68,8 +84,8 @@ export interface WebhookUrlPolicy {
   allowedHosts: readonly string[];
   lookup: HostLookup;
   lookupTimeoutMs?: number;
-  /** The process's lookups in progress; none means no cap (unit tests). */
-  lookupSlots?: LookupSlots;
+  /** The lookups in progress, with the API key asking; none means no cap (unit tests). */
+  lookupSlots?: { slots: LookupSlots; keyId: number; onUnchecked?: () => void };
 }
 
 /**
@@ -119,8 +135,16 @@ export async function checkWebhookUrl(text: string, policy: WebhookUrlPolicy): P
   }
   // RFC 6761: these names are loopback wherever they are resolved (DNS is not asked; /etc/hosts, which c-ares does not read, says so too).
   if (/(^|\.)localhost\.?$/.test(host)) return refuse(`must not point at a non-public address: ${host} is one (loopback)`);
-  const release = policy.lookupSlots ? policy.lookupSlots.take() : () => {};
-  if (release === undefined) return { accepted: false, reason: `could not be checked now: ${REGISTRATION_LOOKUPS_MAX} URL checks are already running on this instance; retry later`, busy: true };
+  const caps = policy.lookupSlots;
+  const release = caps ? caps.slots.take(caps.keyId) : () => {};
+  if (release === 'key') {
+    return { accepted: false, reason: `could not be checked now: ${REGISTRATION_LOOKUPS_PER_KEY} URL checks of this API key are already running; retry later`, busy: true };
+  }
+  if (release === 'process') {
+    // Every slot is taken by several keys: accepted as a name that does not resolve yet is; each connection is checked.
+    caps!.onUnchecked?.();
+    return { accepted: true, url: url.href };
+  }
   const addresses = await lookupWithin(host, policy.lookup, policy.lookupTimeoutMs ?? LOOKUP_TIMEOUT_MS, release);
   const hidden = addresses.find((one) => !isPublicAddress(one.address));
   // The address itself is not told: a name of the operator's internal DNS would be learnt by whoever asked.

@@ -10,7 +10,9 @@
  * - `animal_store_webhook_deliveries_unstarted_total`: claimed deliveries left unsent because too
  *   little of their lease was left to start an attempt (sent again once the lease ends);
  * - `animal_store_webhook_dispatch_rounds_failed_total`: dispatch rounds that failed (the database
- *   did not answer, say); the rounds then back off.
+ *   did not answer, say); the rounds then back off;
+ * - `animal_store_webhook_url_checks_skipped_total`: registration URLs accepted without their DNS
+ *   lookup, every lookup slot of the process taken (webhook-url-policy.ts).
  * `animal_store_webhook_deliveries_due` is read from the database at each scrape (at most
  * DUE_COUNT_CAP counted), the store's truth whatever process reads it: the sum over workers takes
  * the largest value.
@@ -33,6 +35,7 @@ export interface WebhookMetrics {
   eventsSkipped: Counter;
   unstarted: Counter;
   roundsFailed: Counter;
+  urlChecksSkipped: Counter;
 }
 
 /** The webhooks' metrics in `registry`, made once per registry (apps built on shared metrics reuse them). */
@@ -46,6 +49,7 @@ export function registerWebhookMetrics(registry: Registry, db: Kysely<Database>,
       eventsSkipped: registry.getSingleMetric('animal_store_webhook_events_skipped_total') as Counter,
       unstarted: registry.getSingleMetric('animal_store_webhook_deliveries_unstarted_total') as Counter,
       roundsFailed: registry.getSingleMetric('animal_store_webhook_dispatch_rounds_failed_total') as Counter,
+      urlChecksSkipped: registry.getSingleMetric('animal_store_webhook_url_checks_skipped_total') as Counter,
     };
   }
   const registers = [registry];
@@ -71,5 +75,10 @@ export function registerWebhookMetrics(registry: Registry, db: Kysely<Database>,
     eventsSkipped: new Counter({ name: 'animal_store_webhook_events_skipped_total', help: 'Events purged before the dispatcher fanned them out: no endpoint received them.', registers }),
     unstarted: new Counter({ name: 'animal_store_webhook_deliveries_unstarted_total', help: 'Claimed webhook deliveries left unsent: too little of the lease was left to start an attempt (sent again once it ends).', registers }),
     roundsFailed: new Counter({ name: 'animal_store_webhook_dispatch_rounds_failed_total', help: 'Webhook dispatch rounds that failed (the database did not answer, say); the next ones back off up to 30 s.', registers }),
+    urlChecksSkipped: new Counter({
+      name: 'animal_store_webhook_url_checks_skipped_total',
+      help: 'Webhook URLs accepted at registration without their DNS lookup: every lookup slot of the process was taken (each delivery checks the address again).',
+      registers,
+    }),
   };
 }
