@@ -34,6 +34,7 @@
  * SQLite lets one writer at a time into the file, so ids commit in order and every row is kept.
  */
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isPostgres } from './dialect.js';
 
 /** The column `withListingSnapshot` adds on PostgreSQL: `xmin:xmax:xip,…+offset`. */
@@ -58,6 +59,30 @@ export function withListingSnapshot<QB extends SelectQueryBuilder<any, any, any>
  */
 export async function keepSettled<Row extends { id: number }>(db: Kysely<any>, rows: readonly (Row & ListingSnapshotColumn)[]): Promise<Row[]> {
   return keepSettledBy(db, rows, (row) => row.id);
+}
+
+/** Pauses before a page is read again while a transaction still running hides rows it saw: 175 ms in all at most. */
+const REREAD_PAUSES_MS = [5, 20, 50, 100];
+
+/**
+ * Reads a page (`read`: rows in ascending id order, made with `withListingSnapshot`) and keeps its
+ * settled rows, reading it again after a short pause, a few times, while a transaction of this
+ * database still running hides rows the statement saw. Those rows are committed: without another
+ * look, a page cut by a short transaction of another request or of a background job (the webhook
+ * dispatcher's, every half second while events flow) ended a walk before them, and a client that
+ * had created an animal and then walked the listing could miss it. A transaction that stays open
+ * (a forgotten session: db/listing-holds.ts tells of it) still holds the page back after the last look.
+ */
+export async function readSettled<Row extends { id: number }>(db: Kysely<any>, read: () => Promise<(Row & ListingSnapshotColumn)[]>): Promise<Row[]> {
+  let rows = await read();
+  let kept = await keepSettled(db, rows);
+  for (const pause of REREAD_PAUSES_MS) {
+    if (kept.length === rows.length) break;
+    await sleep(pause);
+    rows = await read();
+    kept = await keepSettled(db, rows);
+  }
+  return kept;
 }
 
 /**

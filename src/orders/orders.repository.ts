@@ -1,6 +1,6 @@
 /** SQL for the store's orders. Every function takes the database (or a transaction) first. */
 import type { Kysely } from 'kysely';
-import { keepSettled, withListingSnapshot } from '../db/visible-bound.js';
+import { readSettled, withListingSnapshot } from '../db/visible-bound.js';
 import type { Database, NewOrderRow, OrderRow, OrderStatus } from '../db/database.js';
 import { firstRows, pageLimit } from '../db/page-limit.js';
 
@@ -59,14 +59,14 @@ export interface OrderFilter {
 
 /**
  * Orders with an id above `afterId` that pass the filter, in ascending id order (each filter has an
- * index ending in id), stopping before the first id still committing (db/visible-bound.ts `keepSettled`).
+ * index ending in id), stopping before the first id still committing (db/visible-bound.ts `readSettled`).
  */
 export async function findOrdersAfter(db: Kysely<Database>, query: { afterId: number; filter: OrderFilter; limit: number }): Promise<OrderRow[]> {
   const { filter } = query;
   let select = withListingSnapshot(db, db.selectFrom('orders').selectAll().where('id', '>', query.afterId));
   if (filter.status !== undefined) select = select.where('status', '=', filter.status);
   if (filter.petId !== undefined) select = select.where('petId', '=', filter.petId);
-  return firstRows(await keepSettled(db, await select.orderBy('id').limit(pageLimit(query.limit)).execute()), query.limit);
+  return firstRows(await readSettled(db, () => select.orderBy('id').limit(pageLimit(query.limit)).execute()), query.limit);
 }
 
 /** How many orders are in each status (statuses without orders are absent): one grouped query. */

@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import { compiledQuery, type CompiledQueryOf } from '../db/compiled-query.js';
 import { forUpdate, type IdListParameter, idIn, idListParameter } from '../db/dialect.js';
-import { keepSettled, type ListingSnapshotColumn, withListingSnapshot } from '../db/visible-bound.js';
+import { type ListingSnapshotColumn, readSettled, withListingSnapshot } from '../db/visible-bound.js';
 import type { Database, NewPetRow, PetRow, PetStatus } from '../db/database.js';
 import { type KeyRange, petNameKey } from './pet-name-key.js';
 import { firstRows, pageLimit } from '../db/page-limit.js';
@@ -100,7 +100,7 @@ export interface PetFilter {
 
 /**
  * Pets with an id above `afterId` that pass the filter, in ascending id order, stopping before the
- * first id still committing (db/visible-bound.ts `keepSettled`, on every filter alike, ids
+ * first id still committing (db/visible-bound.ts `readSettled`, on every filter alike, ids
  * included: a list of ids paged like any other filter could pass a pet still committing the same
  * way), unless `everyCommitted` says the answer is no walk. Each filter has an index ending in id
  * (status, category, name key; ids use the primary key), so a page reads the matching rows, never
@@ -117,8 +117,8 @@ export async function findPetsAfter(db: Kysely<Database>, query: PetsAfterQuery)
     from: filter.nameKeys?.from,
     to: filter.nameKeys?.to,
   };
-  const rows = await compiledPetsAfter(shapeOf(query)).execute(db, values);
-  return firstRows(query.everyCommitted ? rows : await keepSettled(db, rows), query.limit);
+  const read = () => compiledPetsAfter(shapeOf(query)).execute(db, values);
+  return firstRows(query.everyCommitted ? await read() : await readSettled(db, read), query.limit);
 }
 
 /**
