@@ -5,7 +5,7 @@
  * transaction id and id"), whose keys are made the same way (the ids' default of migration
  * 2026-11-26T08: `pg_current_xact_id()` plus `animal_store_id_offset()`). A new listing adds the
  * statement's snapshot to its select (`withListingSnapshot`) and passes its rows, in ascending
- * key order, through `keepSettled`; an answer that is no walk (every row asked for fits in one
+ * key order, through `readSettled` (which keeps them with `keepSettled`); an answer that is no walk (every row asked for fits in one
  * page, so no next page can follow) keeps every row the statement read instead.
  *
  * The rule. A row's id is its transaction's id plus a fixed offset, so ids are drawn at insert
@@ -57,7 +57,7 @@ export function withListingSnapshot<QB extends SelectQueryBuilder<any, any, any>
  * could yet commit. The rows keep the column (copying them cost 4 µs a page): callers map rows to
  * the API's shapes, which name their fields.
  */
-export async function keepSettled<Row extends { id: number }>(db: Kysely<any>, rows: readonly (Row & ListingSnapshotColumn)[]): Promise<Row[]> {
+async function keepSettled<Row extends { id: number }>(db: Kysely<any>, rows: readonly (Row & ListingSnapshotColumn)[]): Promise<Row[]> {
   return keepSettledBy(db, rows, (row) => row.id);
 }
 
