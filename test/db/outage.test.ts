@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config.js';
 import { createDb, type DbHandle } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { issueApiKey } from '../../src/keys/keys.service.js';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { startDatabaseProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { createEmptyDatabaseUrl, describeOnPostgres } from '../helpers/test-db.js';
 import { waitUntil, withDeadline } from '../helpers/wait-for.js';
 
@@ -14,19 +14,15 @@ const STATEMENT_TIMEOUT_MS = 1000;
 
 describeOnPostgres('PostgreSQL outage', {}, () => {
   let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;
-  let proxy: TcpProxy;
+  let proxy: TcpProxy & { url: string };
   let handle: DbHandle;
   let app: FastifyInstance;
   let auth: { authorization: string };
 
   before(async () => {
     place = await createEmptyDatabaseUrl('postgres');
-    const direct = new URL(place.url);
-    proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
-    const viaProxy = new URL(place.url);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
-    handle = createDb(viaProxy.toString(), { poolMax: 4, statementTimeoutMs: STATEMENT_TIMEOUT_MS });
+    proxy = await startDatabaseProxy(place.url);
+    handle = createDb(proxy.url, { poolMax: 4, statementTimeoutMs: STATEMENT_TIMEOUT_MS });
     await migrateToLatest(handle.db);
     auth = { authorization: `Bearer ${(await issueApiKey(handle.db, { name: 'outage' })).key}` };
     // No key cache: every request needs the database, as an uncached instance would.
@@ -90,7 +86,7 @@ describeOnPostgres('PostgreSQL stall while requests queue for a connection', {},
   // One pooled connection, so a second request must wait for the first one's connection.
   const STATEMENT_TIMEOUT_MS = 3000;
   let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;
-  let proxy: TcpProxy;
+  let proxy: TcpProxy & { url: string };
   let handle: DbHandle;
   let app: FastifyInstance;
   /** Two keys: concurrent lookups of one key share a query, and these requests must not. */
@@ -98,12 +94,8 @@ describeOnPostgres('PostgreSQL stall while requests queue for a connection', {},
 
   before(async () => {
     place = await createEmptyDatabaseUrl('postgres');
-    const direct = new URL(place.url);
-    proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
-    const viaProxy = new URL(place.url);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
-    handle = createDb(viaProxy.toString(), { poolMax: 1, statementTimeoutMs: STATEMENT_TIMEOUT_MS });
+    proxy = await startDatabaseProxy(place.url);
+    handle = createDb(proxy.url, { poolMax: 1, statementTimeoutMs: STATEMENT_TIMEOUT_MS });
     await migrateToLatest(handle.db);
     auths = [];
     for (const name of ['first', 'second']) auths.push({ authorization: `Bearer ${(await issueApiKey(handle.db, { name })).key}` });

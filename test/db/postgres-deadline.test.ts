@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { createDb, isDatabaseUnavailable, type DbHandle } from '../../src/db/create-db.js';
 import { DEADLINE_CODE, startBudget } from '../../src/db/postgres-deadline.js';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { startDatabaseProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { createEmptyDatabaseUrl, describeOnPostgres } from '../helpers/test-db.js';
 import { waitUntil } from '../helpers/wait-for.js';
 
@@ -32,18 +32,14 @@ describe('startBudget', () => {
 describeOnPostgres('PostgreSQL connections and the deadline', {}, () => {
   const STATEMENT_TIMEOUT_MS = 300;
   let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;
-  let proxy: TcpProxy;
+  let proxy: TcpProxy & { url: string };
   let handle: DbHandle;
 
   before(async () => {
     place = await createEmptyDatabaseUrl('postgres');
-    const direct = new URL(place.url);
-    proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
-    const viaProxy = new URL(place.url);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
+    proxy = await startDatabaseProxy(place.url);
     // One connection: every statement below shares it, unless it was closed.
-    handle = createDb(viaProxy.toString(), { poolMax: 1, statementTimeoutMs: STATEMENT_TIMEOUT_MS });
+    handle = createDb(proxy.url, { poolMax: 1, statementTimeoutMs: STATEMENT_TIMEOUT_MS });
   });
   after(async () => {
     await handle?.close();

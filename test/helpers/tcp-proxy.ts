@@ -124,3 +124,16 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     close: dropAll,
   };
 }
+
+/**
+ * A proxy in front of the PostgreSQL server of a DATABASE_URL, and `url`: the same URL (database,
+ * schema, options) reaching that server through the proxy, for a database link a test can cut or stall.
+ */
+export async function startDatabaseProxy(databaseUrl: string): Promise<TcpProxy & { url: string }> {
+  const direct = new URL(databaseUrl);
+  const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+  const through = new URL(databaseUrl);
+  through.hostname = '127.0.0.1';
+  through.port = String(proxy.port);
+  return Object.assign(proxy, { url: through.toString() });
+}

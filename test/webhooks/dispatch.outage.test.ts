@@ -11,7 +11,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createDb, type DbHandle } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { startDatabaseProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { logCollector } from '../helpers/test-app.js';
 import { createEmptyDatabaseUrl, describeOnPostgres } from '../helpers/test-db.js';
 import { withDeadline } from '../helpers/wait-for.js';
@@ -21,18 +21,14 @@ const ROUND_FAILED = 'a webhook dispatch round failed; the next one tries again'
 
 describeOnPostgres('webhook dispatcher during a PostgreSQL outage', { timeout: 60_000 }, () => {
   let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;
-  let proxy: TcpProxy;
+  let proxy: TcpProxy & { url: string };
   let handle: DbHandle;
 
   before(async () => {
     place = await createEmptyDatabaseUrl('postgres');
-    const direct = new URL(place.url);
-    proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
-    const viaProxy = new URL(place.url);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
+    proxy = await startDatabaseProxy(place.url);
     // A statement timeout far beyond the test: a silent network holds a query for good.
-    handle = createDb(viaProxy.toString(), { poolMax: 4, statementTimeoutMs: 600_000 });
+    handle = createDb(proxy.url, { poolMax: 4, statementTimeoutMs: 600_000 });
     await migrateToLatest(handle.db);
   });
   after(async () => {
