@@ -10,7 +10,6 @@ import pino from 'pino';
 import { type Config, CONFIG_DEFAULTS } from './config.js';
 import type { DbHandle } from './db/create-db.js';
 import type { Database } from './db/database.js';
-import { type ListingHolds, registerListingHoldMetrics, watchListingHolds } from './db/listing-holds.js';
 import { isPostgres } from './db/dialect.js';
 import { healthRoutes } from './health/health.routes.js';
 import { stdoutLogDestination } from './log-destination.js';
@@ -36,6 +35,7 @@ import { ordersRoutes } from './orders/orders.routes.js';
 import { NewOrderSchema, OrderSchema, OrdersSchema, OrderStatusSchema } from './orders/orders.schemas.js';
 import { eventsRoutes } from './events/events.routes.js';
 import { type PurgeSchedule, registerEventPurge } from './events/events.purge-job.js';
+import { startEventSequencer } from './events/events.sequencer.js';
 import { EventSchema, EventsSchema, EventTypeSchema } from './events/events.schemas.js';
 import { cursorSecretSource } from './pagination/cursor-secret.js';
 import { petsRoutes } from './pets/pets.routes.js';
@@ -76,7 +76,7 @@ export interface AppDeps {
     | 'shutdownTimeoutMs'
     | 'idempotencyKeyTtlHours'
   > &
-    Partial<Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'rateLimitSyncMs' | 'keyLastUsedFlushMs' | 'pgHoldWarnMs' | 'eventRetentionDays' | 'eventStreamsPerKey' | 'webhookAllowedHosts' | 'webhookRetryScheduleSeconds' | 'webhookLeaseSeconds' | 'databaseStatementTimeoutMs'>>;
+    Partial<Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'rateLimitSyncMs' | 'keyLastUsedFlushMs' | 'eventRetentionDays' | 'eventStreamsPerKey' | 'webhookAllowedHosts' | 'webhookRetryScheduleSeconds' | 'webhookLeaseSeconds' | 'databaseStatementTimeoutMs'>>;
   /** What the metrics tell of the database: its dialect and, on PostgreSQL, its pool. */
   database?: Pick<DbHandle, 'dialect' | 'poolStats'>;
   /** The metrics to count into; made here when not given. */
@@ -111,8 +111,6 @@ declare module 'fastify' {
     metrics: AppMetrics;
     /** The keys' last use, gathered for the next batched write. */
     keyUsage: KeyUsage;
-    /** PostgreSQL: the transactions of the database holding the listings back (db/listing-holds.ts). */
-    listingHolds: ListingHolds;
   }
 }
 /** The documented bound (docs/api.md, error `request_timeout`) for a request to arrive completely. */
@@ -194,12 +192,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Half the shutdown timeout at most, so idle connections alone never make a stop time out.
   registerConnectionDrain(app, { idleGraceMs: Math.min(IDLE_GRACE_MS, config.shutdownTimeoutMs / 2) });
   await registerOpenApi(app, config);
-  // Real time, not the app's clock (tests move that one): the age of a transaction is the server's too.
-  const listingHolds = watchListingHolds(db, { warnMs: config.pgHoldWarnMs ?? CONFIG_DEFAULTS.PG_HOLD_WARN_MS, log: app.log });
-  app.decorate('listingHolds', listingHolds);
-  app.addHook('onClose', () => listingHolds.close());
-  if (isPostgres(db)) registerListingHoldMetrics(metrics.registry, listingHolds);
-  await app.register(healthRoutes, { db, listingHolds });
+  await app.register(healthRoutes, { db });
+  // PostgreSQL: committed events get their feed positions off the request path (events/events.sequencer.ts).
+  if (isPostgres(db)) {
+    const sequencer = startEventSequencer(db, app.log);
+    app.addHook('onClose', () => sequencer.close());
+  }
   registerServiceIndex(app);
 
   // A fleet: Redis shares the rate-limit counts and the revocations; keys' last use is batched.

@@ -42,7 +42,6 @@ export const CONFIG_DEFAULTS = {
   WEBHOOK_LEASE_SECONDS: 60,
 
   EVENT_STREAMS_PER_KEY: 5,
-  PG_HOLD_WARN_MS: 5000,
 } as const;
 
 export type ConfigVariable = keyof typeof CONFIG_DEFAULTS;
@@ -71,8 +70,6 @@ export const CONFIG_RANGES = {
   WEBHOOK_LEASE_SECONDS: { min: 5, max: 3600 },
   // Each open stream holds a connection and a waiter of the process; each key's are capped, per process.
   EVENT_STREAMS_PER_KEY: { min: 1, max: 1000 },
-  // From 10 ms, for tests, to a day.
-  PG_HOLD_WARN_MS: { min: 10, max: 86_400_000 },
 } as const satisfies Partial<Record<ConfigVariable, { min: number; max: number }>>;
 
 /** The defaults as the environment would carry them. */

@@ -58,8 +58,6 @@ export interface Config {
 
   /** Most live streams of the events feed one key may hold open on one process. */
   eventStreamsPerKey: number;
-  /** PostgreSQL: a transaction of the database holding the listings back longer than this is logged, counted and shown by /readyz. */
-  pgHoldWarnMs: number;
 }
 
 /** Shortest CURSOR_SECRET accepted: 32 characters, so a random one carries enough to resist guessing. */
@@ -74,9 +72,6 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
-
-/** The range PG_HOLD_WARN_MS accepts (ms): from 10, for tests, to a day. */
-export const PG_HOLD_WARN_MS_RANGE = CONFIG_RANGES.PG_HOLD_WARN_MS;
 
 type Env = Record<string, string | undefined>;
 
@@ -228,7 +223,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhookLeaseSeconds,
 
     eventStreamsPerKey: integer('EVENT_STREAMS_PER_KEY'),
-    pgHoldWarnMs: integer('PG_HOLD_WARN_MS'),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -53,9 +53,8 @@ describe('.env.example', () => {
 
   it('the limits and derived values it quotes > are the ones the service applies', () => {
     const text = readRepositoryFile('.env.example').replace(/\s*\n#\s*/g, ' ');
-    const { IDEMPOTENCY_KEY_TTL_HOURS: ttl, PG_HOLD_WARN_MS: hold } = CONFIG_RANGES;
+    const { IDEMPOTENCY_KEY_TTL_HOURS: ttl } = CONFIG_RANGES;
     assert.ok(text.includes(`(whole hours, ${ttl.min} to ${ttl.max})`), 'IDEMPOTENCY_KEY_TTL_HOURS range');
-    assert.ok(text.includes(`(ms, ${hold.min} to ${hold.max})`), 'PG_HOLD_WARN_MS range');
     assert.ok(text.includes(`at least ${CURSOR_SECRET_MIN_LENGTH} characters`), 'CURSOR_SECRET length');
     assert.ok(text.includes(`METRICS_TOKEN (${METRICS_TOKEN_MIN_LENGTH}+ characters)`), 'METRICS_TOKEN length');
     assert.ok(text.includes(`waits at most this plus ${operationBudgetMs(0)} ms`), 'the PostgreSQL operation budget');

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CONFIG_DEFAULTS, ConfigError, defaultEnvironment, loadConfig, parseByteSize, PG_HOLD_WARN_MS_RANGE } from '../src/config.js';
-import { readRepositoryFile, tableRow } from './helpers/published-docs.js';
+import { ConfigError, defaultEnvironment, loadConfig, parseByteSize } from '../src/config.js';
 
 describe('loadConfig', () => {
   it('with an empty environment > answers the documented defaults', () => {
@@ -245,21 +244,6 @@ describe('loadConfig', () => {
 
   it('with a plain file path as DATABASE_URL > accepts it as SQLite', () => {
     assert.equal(loadConfig({ DATABASE_URL: './store.db' }).databaseUrl, './store.db');
-  });
-
-  it('PG_HOLD_WARN_MS > is read, refused out of its range, and published with its default and range', () => {
-    assert.equal(loadConfig({}).pgHoldWarnMs, CONFIG_DEFAULTS.PG_HOLD_WARN_MS);
-    assert.equal(loadConfig({ PG_HOLD_WARN_MS: '250' }).pgHoldWarnMs, 250);
-    for (const bad of ['0', '9', 'soon', String(PG_HOLD_WARN_MS_RANGE.max + 1)]) {
-      assert.throws(() => loadConfig({ PG_HOLD_WARN_MS: bad }), new RegExp(`PG_HOLD_WARN_MS must be a whole number from ${PG_HOLD_WARN_MS_RANGE.min} to ${PG_HOLD_WARN_MS_RANGE.max}`));
-    }
-    const row = tableRow('`PG_HOLD_WARN_MS`');
-    assert.ok(row, 'the documentation lists PG_HOLD_WARN_MS');
-    assert.ok(row.startsWith(`| \`PG_HOLD_WARN_MS\` | \`${CONFIG_DEFAULTS.PG_HOLD_WARN_MS}\` |`), row);
-    assert.ok(row.includes(`(${PG_HOLD_WARN_MS_RANGE.min} to ${PG_HOLD_WARN_MS_RANGE.max} ms)`), row);
-    const example = readRepositoryFile('.env.example');
-    assert.match(example, new RegExp(`^PG_HOLD_WARN_MS=${CONFIG_DEFAULTS.PG_HOLD_WARN_MS}$`, 'm'));
-    assert.ok(example.includes(`(ms, ${PG_HOLD_WARN_MS_RANGE.min} to ${PG_HOLD_WARN_MS_RANGE.max})`));
   });
 
   it('defaults > are all valid, and read as the defaults', () => {

@@ -1,16 +1,20 @@
 /**
- * "Data was committed" for the readers that wait on it (the events feed's long polls and streams,
- * events/events.wakeup.ts). Told by the two places every write of the service passes through,
- * `writeTransaction` and `singleWrite` (dialect.ts), once the commit has returned: one hook for
- * every write, today's and tomorrow's, rather than one call per service function that someone
- * must remember. It says only that something was committed, never what: a listener decides what
- * to read. Listeners run synchronously after the commit and must be cheap (schedule, don't query).
+ * "Data was committed", for what must follow a commit: the events feed's readers that wait for
+ * changes (events/events.wakeup.ts), and on PostgreSQL the sequencer that gives the committed
+ * events their feed positions (events/events.sequencer.ts). Told by the two places every write of
+ * the service passes through, `writeTransaction` and `singleWrite` (dialect.ts), once the commit
+ * has returned: one hook for every write, today's and tomorrow's, rather than one call per service
+ * function that someone must remember. It says only that something was committed, never what.
+ *
+ * A listener may answer a promise: the write is answered once it settles. The sequencer does so,
+ * so that an event is in the feed by the time its write is answered (read your writes). Such a
+ * promise must never reject, and a listener must be cheap otherwise (schedule, don't query).
  * Never a database notification (PostgreSQL NOTIFY inside a write serialises the commits of every
  * notifying transaction).
  */
 import type { Kysely } from 'kysely';
 
-type CommitListener = () => void;
+type CommitListener = () => void | Promise<void>;
 
 /** By the database's adapter, which every Kysely instance made from one handle shares (`withPlugin` included). */
 const listenersByDatabase = new WeakMap<object, Set<CommitListener>>();
@@ -24,18 +28,24 @@ export function onCommit(db: Kysely<any>, listener: CommitListener): () => void 
   return () => listeners.delete(listener);
 }
 
-/** Tells the listeners that a write through `db` committed; nothing inside a transaction (it has not committed yet). */
-export function announceCommit(db: Kysely<any>): void {
-  if (db.isTransaction) return;
+/**
+ * Tells the listeners that a write through `db` committed; nothing inside a transaction (it has not
+ * committed yet). Answers a promise when a listener did, to be awaited before the write is answered.
+ */
+export function announceCommit(db: Kysely<any>): Promise<unknown> | undefined {
+  if (db.isTransaction) return undefined;
   const listeners = listenersByDatabase.get(db.getExecutor().adapter);
-  if (!listeners) return;
+  if (!listeners) return undefined;
+  let pending: Promise<void>[] | undefined;
   for (const listener of listeners) {
     // The write has committed: a listener failing must not make it answer an error (its client
     // would write it again) nor keep the other listeners from hearing it.
     try {
-      listener();
+      const done = listener();
+      if (done) (pending ??= []).push(done);
     } catch (error) {
       process.emitWarning(error instanceof Error ? error : new Error(String(error)), 'CommitListenerWarning');
     }
   }
+  return pending && Promise.all(pending);
 }

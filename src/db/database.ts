@@ -84,8 +84,12 @@ interface IdempotencyKeyTable {
  */
 interface EventTable {
   id: Generated<number>;
-  /** PostgreSQL: the writing transaction's id plus the ids' offset, the feed's first key; SQLite: 0. */
-  txn: Generated<number>;
+  /**
+   * The feed's key. SQLite: the event's id, set as it is inserted. PostgreSQL: null until the
+   * sequencer numbers the committed event (events/events.sequencer.ts); the feed reads only
+   * numbered events. Never reused.
+   */
+  position: ColumnType<number, number | undefined, number>;
   type: string;
   occurredAt: Generated<EpochMs>;
   /** The pet's or order's columns as JSON, times in epoch milliseconds. */
@@ -95,13 +99,24 @@ interface EventTable {
 }
 
 /**
- * One row: the feed position (txn, id) of the newest event purged, (0, 0) before any purge
- * (migration 2026-11-27T03-events-retention, src/events/events.retention.ts).
+ * One row: the feed position of the newest event purged, 0 before any purge, and the same by type
+ * (src/events/events.retention.ts).
  */
 interface EventsRetentionTable {
   singleton: number;
-  purgedTxn: number;
-  purgedId: number;
+  purgedPosition: number;
+  /** JSON object: event type → position of the newest purged event of that type. */
+  purgedTypes: string;
+}
+
+/**
+ * PostgreSQL only: the feed positions of the events that existed when positions replaced the
+ * (txn, id) keys, so a cursor of before still translates exactly (events/events.cursor.ts).
+ */
+interface EventsLegacyPositionTable {
+  txn: number;
+  id: number;
+  position: number;
 }
 
 /**
@@ -165,17 +180,17 @@ interface WebhookAttemptTable {
   outcome: 'succeeded' | 'failed';
 }
 
-/** One row: the feed position (txn, id) up to which events were fanned out into deliveries. */
+/** One row: the feed position up to which events were fanned out into deliveries. */
 interface WebhookDispatchTable {
   singleton: number;
-  fannedTxn: number;
-  fannedId: number;
+  fannedPosition: number;
 }
 
 export interface Database {
   pets: PetTable;
   events: EventTable;
   eventsRetention: EventsRetentionTable;
+  eventsLegacyPositions: EventsLegacyPositionTable;
   idempotencyKeys: IdempotencyKeyTable;
   orders: OrderTable;
   apiKeys: ApiKeyTable;

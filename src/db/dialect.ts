@@ -1,13 +1,12 @@
 /**
  * The few places where SQLite and PostgreSQL need different statements, each behind one named
- * helper, so queries elsewhere stay one set. Only db/ modules look at the dialect: this one,
- * createDb, and visible-bound.ts with listing-holds.ts (what a PostgreSQL listing may show).
+ * helper, so queries elsewhere stay one set.
  */
 import { type Kysely, PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
 import { announceCommit } from './commit-listeners.js';
 import { groupCommitOf } from './group-commit.js';
 
-/** Whether the database is PostgreSQL; for the db/ modules that hold a dialect difference (visible-bound.ts, listing-holds.ts). */
+/** Whether the database is PostgreSQL: for the helpers here, and for what runs on PostgreSQL only (the events' sequencer). */
 export function isPostgres(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
@@ -37,34 +36,6 @@ export function idListParameter(db: Kysely<any>, ids: readonly number[]): IdList
  */
 export function numberOfId(db: Kysely<any>, numbers: string, column = 'id') {
   return isPostgres(db) ? sql<number>`(${numbers}::text::jsonb ->> ${sql.ref(column)}::text)::bigint` : sql<number>`json_extract(${numbers}, '$."' || ${sql.ref(column)} || '"')`;
-}
-
-/**
- * PostgreSQL: raises the ids' offset when a stored id is at or above the ids new transactions would
- * get, which happens only when the data was copied into another cluster whose transaction ids are
- * younger (pg_dump and restore, logical replication; pg_upgrade keeps them). Left so, listings would
- * hide the stored rows and new ids could collide with them. Run at every start, after the
- * migrations; it costs two index lookups when nothing is wrong. SQLite: nothing to do.
- */
-export async function keepNewIdsAboveStoredOnes(db: Kysely<any>): Promise<{ raisedTo?: bigint }> {
-  if (!isPostgres(db)) return {};
-  // The next transaction id (xmax of a snapshot) plus the offset is the smallest id a new row can get.
-  // The events' txn is made like the ids (migration 2026-11-27T02): a stored one above the new ones would break the feed's order.
-  // So is the position of the newest purged event (2026-11-27T03): new events below it would be behind every cursor.
-  const largest = sql`greatest((select max(id) from pets), (select max(id) from orders), (select max(txn) from events), (select purged_txn from events_retention))`;
-  const behind = sql<{ largest: string | null; behind: boolean }>`select ${largest}::text as largest,
-    ${largest} >= pg_snapshot_xmax(pg_current_snapshot())::text::bigint + animal_store_id_offset() as behind`;
-  if (!(await behind.execute(db)).rows[0]?.behind) return {};
-  return db.transaction().execute(async (trx) => {
-    await sql`lock table pets, orders, events in access exclusive mode`.execute(trx);
-    const row = (await behind.execute(trx)).rows[0];
-    if (!row?.behind || row.largest === null) return {};
-    const offset = BigInt(row.largest) + 1n;
-    // The function keeps its identity, so the ids' default and the listings' bound (visible-bound.ts) follow it.
-    await sql`create or replace function animal_store_id_offset() returns bigint language sql immutable parallel safe
-      as ${sql.lit(`select ${offset.toString()}::bigint`)}`.execute(trx);
-    return { raisedTo: offset };
-  });
 }
 
 /**
@@ -112,8 +83,8 @@ export async function currentSchemaOf(db: Kysely<any>): Promise<string | undefin
 export async function writeTransaction<DB, T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
   const group = groupCommitOf(db);
   const result = await (group ? group.run(work as (trx: Kysely<any>) => Promise<T>) : db.transaction().execute(work));
-  // Committed: the readers waiting for changes may look (commit-listeners.ts).
-  announceCommit(db);
+  // Committed: the readers waiting for changes may look, and the events are numbered (commit-listeners.ts).
+  await announceCommit(db);
   return result;
 }
 
@@ -125,7 +96,7 @@ export async function writeTransaction<DB, T>(db: Kysely<DB>, work: (trx: Kysely
 export async function singleWrite<DB, T>(db: Kysely<DB>, write: (db: Kysely<DB>) => Promise<T>): Promise<T> {
   const group = groupCommitOf(db);
   const result = await (group ? group.run(write as (trx: Kysely<any>) => Promise<T>) : write(db));
-  announceCommit(db);
+  await announceCommit(db);
   return result;
 }
 

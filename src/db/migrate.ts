@@ -3,7 +3,7 @@
  * several instances starting at once apply each migration exactly once.
  */
 import { type Kysely, type Migration, type MigrationResultSet, Migrator } from 'kysely';
-import { currentSchemaOf, keepNewIdsAboveStoredOnes } from './dialect.js';
+import { currentSchemaOf } from './dialect.js';
 import * as initial from './migrations/2026-11-25T00-initial.js';
 import * as keyPrefixIndex from './migrations/2026-11-26T00-key-prefix-index.js';
 import * as keyScopes from './migrations/2026-11-26T01-key-scopes.js';
@@ -21,6 +21,7 @@ import * as eventsRetention from './migrations/2026-11-27T03-events-retention.js
 import * as webhooks from './migrations/2026-11-27T04-webhooks.js';
 import * as webhookDeliveriesAge from './migrations/2026-11-27T05-webhook-deliveries-age.js';
 import * as webhookDeliveriesEndpointDue from './migrations/2026-11-27T06-webhook-deliveries-endpoint-due.js';
+import * as plainIdsAndPositions from './migrations/2026-11-28T00-plain-ids-and-positions.js';
 
 // Listed by hand rather than read from a folder, so the compiled package needs no file-system lookup.
 const MIGRATIONS: Record<string, Migration> = {
@@ -41,12 +42,11 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-27T04-webhooks': webhooks,
   '2026-11-27T05-webhook-deliveries-age': webhookDeliveriesAge,
   '2026-11-27T06-webhook-deliveries-endpoint-due': webhookDeliveriesEndpointDue,
+  '2026-11-28T00-plain-ids-and-positions': plainIdsAndPositions,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const applied = await migrate(db, (migrator) => migrator.migrateToLatest());
-  await keepNewIdsAboveStoredOnes(db);
-  return applied;
+  return migrate(db, (migrator) => migrator.migrateToLatest());
 }
 
 /** Applies the migrations up to and including `name` only: how a test makes an older schema. */

@@ -15,7 +15,7 @@ import type { Kysely } from 'kysely';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Database } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
-import { type EventPosition, feedLagMs, latestEventPosition, readEventTypesAfter } from './events.repository.js';
+import { type EventPosition, feedLagMs, newestEventPosition, readEventTypesAfter } from './events.repository.js';
 import type { LiveReaders } from './events.readers.js';
 
 /** Most events one scrape counts. */
@@ -35,13 +35,13 @@ export function registerEventsMetrics(registry: Registry, db: Kysely<Database>, 
     async collect() {
       try {
         if (countedTo === undefined) {
-          countedTo = await latestEventPosition(db);
+          countedTo = await newestEventPosition(db);
           return;
         }
         const rows = await readEventTypesAfter(db, countedTo, COUNT_PER_SCRAPE);
         for (const row of rows) this.inc({ type: row.type });
         const last = rows.at(-1);
-        if (last) countedTo = { txn: last.txn, id: last.id };
+        if (last) countedTo = last.position;
       } catch {
         // A database that does not answer leaves the count where it was until the next scrape.
       }
@@ -50,7 +50,7 @@ export function registerEventsMetrics(registry: Registry, db: Kysely<Database>, 
   if (isPostgres(db)) {
     new Gauge({
       name: 'animal_store_events_feed_lag_seconds',
-      help: 'Age of the oldest committed event not yet readable in the feed (an older writer still running holds it back).',
+      help: 'Age of the oldest committed event not yet readable in the feed (waiting for the sequencer to give it its position).',
       registers: [registry],
       aggregator: 'max',
       async collect() {

@@ -1,27 +1,26 @@
 /**
  * Retention of the events feed: purging events older than EVENT_RETENTION_DAYS in short batches
- * (run off the request path by events.purge-job.ts), and the position below which the feed has
+ * (run off the request path by events.purge-job.ts), and the positions below which the feed has
  * been purged, which the feed compares a cursor with (410 `cursor_expired`).
  *
- * The rule. A purge deletes a prefix of the feed's order (txn, id), never more: in that order, the
- * events up to the first one not yet older than the cutoff (`occurredAt` is when the event's
- * statement ran, so an event of a transaction that began earlier may carry a later time: it holds
+ * The rule. A purge deletes a prefix of the feed's order (positions), never more: the events up to
+ * the first one not yet older than the cutoff (`occurredAt` is when the event's statement ran; on
+ * PostgreSQL an event is numbered at commit, so an older time may follow a newer one: it holds
  * back the purge of the events after it until it is old enough too, a transaction's length at
- * most). On PostgreSQL the purge also stops before the first position a transaction still running
- * could commit (db/visible-bound.ts), so no event can ever commit behind it. Each batch, one short
- * transaction, deletes at most `batchSize` events and moves `events_retention` to the position of
- * the last one. So at every moment the purged events are exactly those at or below that position:
- * a cursor below it has lost the events after it (the one at the position, at least), a cursor at
- * or above it has lost none, however old it is.
+ * most). Events still without a position are never purged: they come after every numbered one.
+ * Each batch, one short transaction, deletes at most `batchSize` events and moves
+ * `events_retention` to the position of the last one, and, for each type it deleted, the newest
+ * position of that type. So at every moment the purged events are exactly those at or below that
+ * position: a cursor below it has lost events, one at or above it none, however old it is; and a
+ * cursor that reads some types only has lost events only if one of those types was purged after it.
  *
  * Several instances purge at once safely: a batch first locks the row of `events_retention` (on
  * SQLite the write transaction locks the file), so batches take turns and each starts from where
  * the one before it ended.
  */
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { forUpdate, writeTransaction } from '../db/dialect.js';
 import type { Database } from '../db/database.js';
-import { currentSettledBound } from '../db/visible-bound.js';
 import type { EventPosition } from './events.repository.js';
 
 const PURGE_BATCH_SIZE = 500;
@@ -35,15 +34,26 @@ export interface PurgeOptions {
   stopping?: () => boolean;
 }
 
-/** The position of the newest event purged: (0, 0) before any purge. */
-export async function readPurgedPosition(db: Kysely<Database>): Promise<EventPosition> {
-  const row = await db.selectFrom('eventsRetention').select(['purgedTxn', 'purgedId']).where('singleton', '=', 1).executeTakeFirstOrThrow();
-  return { txn: row.purgedTxn, id: row.purgedId };
+/** What has been purged: the newest position, and the newest position of each type (absent: none of that type). */
+export interface PurgedPositions {
+  position: EventPosition;
+  byType: Readonly<Record<string, EventPosition>>;
 }
 
-/** Whether position `a` comes before `b` in the feed's order. */
-export function isBefore(a: EventPosition, b: EventPosition): boolean {
-  return a.txn < b.txn || (a.txn === b.txn && a.id < b.id);
+export async function readPurged(db: Kysely<Database>): Promise<PurgedPositions> {
+  const row = await db.selectFrom('eventsRetention').select(['purgedPosition', 'purgedTypes']).where('singleton', '=', 1).executeTakeFirstOrThrow();
+  return { position: row.purgedPosition, byType: parseTypes(row.purgedTypes) };
+}
+
+/** The newest purged position a reader of `types` (every type when undefined) has lost if its cursor is below it. */
+export function purgedPositionFor(purged: PurgedPositions, types: readonly string[] | undefined): EventPosition {
+  if (types === undefined) return purged.position;
+  return Math.max(0, ...types.map((type) => purged.byType[type] ?? 0));
+}
+
+function parseTypes(text: string): Record<string, EventPosition> {
+  const value: unknown = JSON.parse(text);
+  return typeof value === 'object' && value !== null ? (value as Record<string, EventPosition>) : {};
 }
 
 /**
@@ -52,41 +62,40 @@ export function isBefore(a: EventPosition, b: EventPosition): boolean {
  */
 export async function purgeEventsBefore(db: Kysely<Database>, cutoff: number, options: PurgeOptions = {}): Promise<number> {
   const batchSize = options.batchSize ?? PURGE_BATCH_SIZE;
-  // Read once: every position below it stays settled for good, whatever commits later.
-  const bound = await currentSettledBound(db);
   let purged = 0;
   for (let batch = 0; batch < (options.maxBatches ?? PURGE_MAX_BATCHES) && !options.stopping?.(); batch++) {
-    const deleted = await purgeBatch(db, { cutoff, bound, batchSize });
+    const deleted = await purgeBatch(db, { cutoff, batchSize });
     purged += deleted;
     if (deleted < batchSize) break;
   }
   return purged;
 }
 
-/** One batch: locks the purged position, deletes the next prefix of old events after it, moves it. */
-async function purgeBatch(db: Kysely<Database>, batch: { cutoff: number; bound: bigint | undefined; batchSize: number }): Promise<number> {
+/** One batch: locks the purged positions, deletes the next prefix of old events after them, moves them. */
+async function purgeBatch(db: Kysely<Database>, batch: { cutoff: number; batchSize: number }): Promise<number> {
   return writeTransaction(db, async (trx) => {
-    const from = await forUpdate(trx, trx.selectFrom('eventsRetention').select(['purgedTxn as txn', 'purgedId as id']).where('singleton', '=', 1)).executeTakeFirstOrThrow();
+    const from = await forUpdate(trx, trx.selectFrom('eventsRetention').select(['purgedPosition', 'purgedTypes']).where('singleton', '=', 1)).executeTakeFirstOrThrow();
     const next = await trx
       .selectFrom('events')
-      .select(['txn', 'id', 'occurredAt'])
-      .where(sql<boolean>`(${sql.ref('txn')}, ${sql.ref('id')}) > (${from.txn}, ${from.id})`)
-      .orderBy('txn')
-      .orderBy('id')
+      .select(['position', 'type', 'occurredAt'])
+      .where('position', '>', from.purgedPosition)
+      .orderBy('position')
       .limit(batch.batchSize)
       .execute();
+    const byType = parseTypes(from.purgedTypes);
     let through: EventPosition | undefined;
     for (const event of next) {
-      if (event.occurredAt >= batch.cutoff || (batch.bound !== undefined && BigInt(event.txn) >= batch.bound)) break;
-      through = { txn: event.txn, id: event.id };
+      if (event.occurredAt >= batch.cutoff) break;
+      through = event.position;
+      byType[event.type] = event.position;
     }
     if (through === undefined) return 0;
-    const deleted = await trx
-      .deleteFrom('events')
-      .where(sql<boolean>`(${sql.ref('txn')}, ${sql.ref('id')}) > (${from.txn}, ${from.id})`)
-      .where(sql<boolean>`(${sql.ref('txn')}, ${sql.ref('id')}) <= (${through.txn}, ${through.id})`)
-      .executeTakeFirst();
-    await trx.updateTable('eventsRetention').set({ purgedTxn: through.txn, purgedId: through.id }).where('singleton', '=', 1).execute();
+    const deleted = await trx.deleteFrom('events').where('position', '>', from.purgedPosition).where('position', '<=', through).executeTakeFirst();
+    await trx
+      .updateTable('eventsRetention')
+      .set({ purgedPosition: through, purgedTypes: JSON.stringify(byType) })
+      .where('singleton', '=', 1)
+      .execute();
     return Number(deleted.numDeletedRows);
   });
 }

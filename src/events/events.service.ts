@@ -9,13 +9,13 @@ import type { Database, EventRow } from '../db/database.js';
 import { AppError } from '../errors.js';
 import type { Scope } from '../keys/scopes.js';
 import { toOrder } from '../orders/orders.service.js';
-import { CURSOR_EXPIRED_MESSAGE, eventCursors } from './events.cursor.js';
-import { type EventPosition, findEventsAfter, latestEventPosition } from './events.repository.js';
-import { isBefore, readPurgedPosition } from './events.retention.js';
+import { CURSOR_EXPIRED_MESSAGE, eventCursors, legacyPosition } from './events.cursor.js';
+import { type EventPosition, findEventsAfter, newestEventPosition } from './events.repository.js';
+import { purgedPositionFor, readPurged } from './events.retention.js';
 import type { Event, ListEventsQuery } from './events.schemas.js';
 import { EVENT_TYPES, type EventType, expandTypeFilter, scopeToRead } from './events.types.js';
 
-const START: EventPosition = { txn: 0, id: 0 };
+const START: EventPosition = 0;
 
 /**
  * A reader's walk of the feed, from the query of its first answer: where it stands, what it reads.
@@ -52,14 +52,14 @@ export async function startWalk(db: Kysely<Database>, query: ListEventsQuery & {
   const walk = {
     types: readable.length === EVENT_TYPES.length ? undefined : readable,
     limit: query.limit,
-    cursorOf: (position: EventPosition) => cursors.encode([position.txn, position.id], filters),
+    cursorOf: (position: EventPosition) => cursors.encode([0, position], filters),
   };
   if (query.start === 'latest') {
-    // On SQLite the newest event is the largest id kept: once every event is purged, the purged position is later.
-    const latest = later(await latestEventPosition(db), await readPurgedPosition(db));
+    // Once every event is purged, the purged position is the newest one.
+    const latest = Math.max(await newestEventPosition(db), (await readPurged(db)).position);
     return { ...walk, after: latest, resumed: false, startsLatest: true };
   }
-  const after = query.cursor === undefined ? START : positionOf(cursors.decode(query.cursor, filters));
+  const after = query.cursor === undefined ? START : await positionOf(db, cursors.decode(query.cursor, filters));
   return { ...walk, after, resumed: query.cursor !== undefined, startsLatest: false };
 }
 
@@ -79,20 +79,16 @@ export async function readWalkPage(db: Kysely<Database>, walk: EventWalk): Promi
   // Read after the page, never before: a purge that removed events after `after` before the page
   // was read has moved it past `after` by then (a purge and its move commit together), so a page
   // with a gap is never answered; one that ran after the page was read may make this a 410 too.
-  const purged = await readPurgedPosition(db);
-  if (walk.resumed && isBefore(after, purged)) {
+  const purged = await readPurged(db);
+  if (walk.resumed && after < purgedPositionFor(purged, walk.types)) {
     throw new AppError('cursor_expired', CURSOR_EXPIRED_MESSAGE);
   }
   const last = rows.at(-1);
   // A filtered answer that read its fill of other types moves past them (readTo), found or not;
   // without a cursor the walk starts at the oldest event kept: every position up to the purged one is gone.
-  const next = readTo ?? (last === undefined ? later(after, purged) : { txn: last.txn, id: last.id });
-  const positions = rows.map((row) => ({ txn: row.txn, id: row.id }));
+  const next = readTo ?? (last === undefined ? Math.max(after, purged.position) : last.position);
+  const positions = rows.map((row) => row.position);
   return { events: rows.map(toEvent), positions, next, more: readTo !== undefined || rows.length === walk.limit };
-}
-
-function later(a: EventPosition, b: EventPosition): EventPosition {
-  return isBefore(a, b) ? b : a;
 }
 
 /**
@@ -109,8 +105,9 @@ export function readableTypes(asked: readonly EventType[] | undefined, scopes: r
   return readable;
 }
 
-function positionOf([txn, id]: number[]): EventPosition {
-  return { txn: txn!, id: id! };
+/** A cursor's position: (0, position), or a cursor of before (txn, id) translated (events.cursor.ts). */
+async function positionOf(db: Kysely<Database>, [txn, id]: number[]): Promise<EventPosition> {
+  return txn === 0 ? id! : legacyPosition(db, txn!, id!);
 }
 
 /** A stored event as the API shows it (the feed, and the body of a webhook): the row's columns turned into the Pet or Order they were. */

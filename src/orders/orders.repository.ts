@@ -1,14 +1,9 @@
 /** SQL for the store's orders. Every function takes the database (or a transaction) first. */
 import type { Kysely } from 'kysely';
-import { readSettled, withListingSnapshot } from '../db/visible-bound.js';
 import type { Database, NewOrderRow, OrderRow, OrderStatus } from '../db/database.js';
 import { firstRows, pageLimit } from '../db/page-limit.js';
 
-/**
- * Inserts an order. It waits for no other insert: on PostgreSQL its id comes from its
- * transaction (one order per transaction, so never run two of these in one), and the listing keeps
- * only settled ids (db/visible-bound.ts), so a walk of the listing passes none still committing.
- */
+/** Inserts an order; its id comes from the table's own sequence. */
 export async function insertOrder(db: Kysely<Database>, row: NewOrderRow): Promise<OrderRow> {
   const { petId, status, createdAt, updatedAt } = row;
   return db.insertInto('orders').values({ petId, status, createdAt, updatedAt }).returningAll().executeTakeFirstOrThrow();
@@ -57,16 +52,13 @@ export interface OrderFilter {
   petId?: number | undefined;
 }
 
-/**
- * Orders with an id above `afterId` that pass the filter, in ascending id order (each filter has an
- * index ending in id), stopping before the first id still committing (db/visible-bound.ts `readSettled`).
- */
+/** Committed orders with an id above `afterId` that pass the filter, in ascending id order (each filter has an index ending in id). */
 export async function findOrdersAfter(db: Kysely<Database>, query: { afterId: number; filter: OrderFilter; limit: number }): Promise<OrderRow[]> {
   const { filter } = query;
-  let select = withListingSnapshot(db, db.selectFrom('orders').selectAll().where('id', '>', query.afterId));
+  let select = db.selectFrom('orders').selectAll().where('id', '>', query.afterId);
   if (filter.status !== undefined) select = select.where('status', '=', filter.status);
   if (filter.petId !== undefined) select = select.where('petId', '=', filter.petId);
-  return firstRows(await readSettled(db, () => select.orderBy('id').limit(pageLimit(query.limit)).execute()), query.limit);
+  return firstRows(await select.orderBy('id').limit(pageLimit(query.limit)).execute(), query.limit);
 }
 
 /** How many orders are in each status (statuses without orders are absent): one grouped query. */

@@ -2,7 +2,6 @@
 import type { Kysely } from 'kysely';
 import { compiledQuery, type CompiledQueryOf } from '../db/compiled-query.js';
 import { forUpdate, type IdListParameter, idIn, idListParameter } from '../db/dialect.js';
-import { type ListingSnapshotColumn, readSettled, withListingSnapshot } from '../db/visible-bound.js';
 import type { Database, NewPetRow, PetRow, PetStatus } from '../db/database.js';
 import { type KeyRange, petNameKey } from './pet-name-key.js';
 import { firstRows, pageLimit } from '../db/page-limit.js';
@@ -10,11 +9,7 @@ import { firstRows, pageLimit } from '../db/page-limit.js';
 /** The fields a change may set. */
 export type PetChanges = Partial<Pick<PetRow, 'name' | 'categoryId' | 'status'>>;
 
-/**
- * Inserts a pet. It waits for no other insert: on PostgreSQL its id comes from its transaction
- * (one pet per transaction, so never run two of these in one), and listings keep only settled
- * ids (db/visible-bound.ts), so a reader paging by `id > cursor` never passes one still committing.
- */
+/** Inserts a pet; its id comes from the table's own sequence. */
 const insertPetRow = compiledQuery<Database, Pick<PetRow, 'name' | 'nameKey' | 'categoryId' | 'status' | 'createdAt'>, PetRow>((db, value) =>
   db
     .insertInto('pets')
@@ -99,12 +94,9 @@ export interface PetFilter {
 }
 
 /**
- * Pets with an id above `afterId` that pass the filter, in ascending id order, stopping before the
- * first id still committing (db/visible-bound.ts `readSettled`, on every filter alike, ids
- * included: a list of ids paged like any other filter could pass a pet still committing the same
- * way), unless `everyCommitted` says the answer is no walk. Each filter has an index ending in id
- * (status, category, name key; ids use the primary key), so a page reads the matching rows, never
- * the whole table; docs/performance.md shows the plans.
+ * Committed pets with an id above `afterId` that pass the filter, in ascending id order. Each
+ * filter has an index ending in id (status, category, name key; ids use the primary key), so a
+ * page reads the matching rows, never the whole table; docs/performance.md shows the plans.
  */
 export async function findPetsAfter(db: Kysely<Database>, query: PetsAfterQuery): Promise<PetRow[]> {
   const { filter } = query;
@@ -117,8 +109,7 @@ export async function findPetsAfter(db: Kysely<Database>, query: PetsAfterQuery)
     from: filter.nameKeys?.from,
     to: filter.nameKeys?.to,
   };
-  const read = () => compiledPetsAfter(shapeOf(query)).execute(db, values);
-  return firstRows(query.everyCommitted ? await read() : await readSettled(db, read), query.limit);
+  return firstRows(await compiledPetsAfter(shapeOf(query)).execute(db, values), query.limit);
 }
 
 /**
@@ -126,18 +117,18 @@ export async function findPetsAfter(db: Kysely<Database>, query: PetsAfterQuery)
  * built by selectPetsAfter itself with placeholders for the values (db/compiled-query.ts). Shapes
  * are few: 24 sets of filters (ids: none, one, a list) times 7 limits.
  */
-const petsAfterByShape = new Map<string, CompiledQueryOf<Record<string, unknown>, PetRow & ListingSnapshotColumn>>();
+const petsAfterByShape = new Map<string, CompiledQueryOf<Record<string, unknown>, PetRow>>();
 
 function shapeOf({ filter, limit }: PetsAfterQuery): string {
   const ids = filter.ids === undefined ? 'none' : isOneId(filter.ids) ? 'one' : 'list';
   return [filter.status !== undefined, filter.categoryId !== undefined, ids, filter.nameKeys !== undefined, filter.nameKeys?.to !== undefined, limit].join();
 }
 
-function compiledPetsAfter(shape: string): CompiledQueryOf<Record<string, unknown>, PetRow & ListingSnapshotColumn> {
+function compiledPetsAfter(shape: string): CompiledQueryOf<Record<string, unknown>, PetRow> {
   let compiled = petsAfterByShape.get(shape);
   if (compiled === undefined) {
     const [hasStatus, hasCategory, ids, hasFrom, hasTo, limit] = shape.split(',');
-    compiled = compiledQuery<Database, Record<string, unknown>, PetRow & ListingSnapshotColumn>((db, value) =>
+    compiled = compiledQuery<Database, Record<string, unknown>, PetRow>((db, value) =>
       selectPetsAfter(db, {
         afterId: value('afterId') as number,
         filter: {
@@ -161,17 +152,12 @@ export interface PetsAfterQuery {
   afterId: number;
   filter: PetFilter;
   limit: number;
-  /**
-   * Every committed pet, none held back: for an answer that is no walk, whose rows all fit in one
-   * page (ids asked for, no cursor), so no next page can follow it and pass a pet still committing.
-   */
-  everyCommitted?: boolean;
 }
 
 /** The statement of findPetsAfter, unexecuted: the query-plan tests explain this very statement. */
 export function selectPetsAfter(db: Kysely<Database>, query: PetsAfterQuery | (Omit<PetsAfterQuery, 'filter'> & { filter: PetFilterParameters })) {
   const { filter } = query;
-  let select = withListingSnapshot(db, db.selectFrom('pets').selectAll().where('id', '>', query.afterId));
+  let select = db.selectFrom('pets').selectAll().where('id', '>', query.afterId);
   if (filter.status !== undefined) select = select.where('status', '=', filter.status);
   if (filter.categoryId !== undefined) select = select.where('categoryId', '=', filter.categoryId);
   if (filter.ids !== undefined && isOneId(filter.ids)) select = select.where('id', '=', filter.ids[0]);

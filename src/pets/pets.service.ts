@@ -25,11 +25,8 @@ export async function listPets(db: Kysely<Database>, query: ListPetsQuery & { li
   const cursors = petCursors(cursorSecret);
   const afterId = query.cursor === undefined ? 0 : cursors.decode(query.cursor, bound);
   const filter = { status: bound.status, categoryId: bound.categoryId, ids: bound.id, nameKeys: bound.name === undefined ? undefined : prefixRange(bound.name) };
-  // Ids that fit in one page, asked without a cursor, are no walk: no next page can follow, so
-  // every committed pet of them is answered at once, as getPet would (db/visible-bound.ts).
-  const everyCommitted = query.cursor === undefined && bound.id !== undefined && bound.id.length <= query.limit;
   // One extra row tells whether a next page exists without a second query.
-  const rows = await findPetsAfter(db, { afterId, filter, limit: query.limit + 1, everyCommitted });
+  const rows = await findPetsAfter(db, { afterId, filter, limit: query.limit + 1 });
   const pets = rows.slice(0, query.limit).map(toPet);
   const last = pets.at(-1);
   return rows.length > query.limit && last ? { pets, nextCursor: cursors.encode(last.id, bound) } : { pets };

@@ -4,19 +4,19 @@
  * database (or a transaction) first; each claim and each record is one short transaction of its
  * own, never open across a send.
  */
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, NewWebhookDeliveryRow, WebhookDeliveryState } from '../db/database.js';
 import { forNoKeyUpdate, forUpdate, singleWrite } from '../db/dialect.js';
 import type { EventPosition } from '../events/events.repository.js';
 
 export async function readFannedPosition(db: Kysely<Database>): Promise<EventPosition> {
-  return db.selectFrom('webhookDispatch').select(['fannedTxn as txn', 'fannedId as id']).where('singleton', '=', 1).executeTakeFirstOrThrow();
+  return (await db.selectFrom('webhookDispatch').select('fannedPosition').where('singleton', '=', 1).executeTakeFirstOrThrow()).fannedPosition;
 }
 
 /** The position up to which the feed's events have been fanned out, locked until the transaction ends. */
 export async function lockFannedPosition(trx: Kysely<Database>): Promise<EventPosition> {
-  const select = trx.selectFrom('webhookDispatch').select(['fannedTxn as txn', 'fannedId as id']).where('singleton', '=', 1);
-  return forUpdate(trx, select).executeTakeFirstOrThrow();
+  const select = trx.selectFrom('webhookDispatch').select('fannedPosition').where('singleton', '=', 1);
+  return (await forUpdate(trx, select).executeTakeFirstOrThrow()).fannedPosition;
 }
 
 /** Moves the position to `to` if it is behind it, in one statement: never backwards, whoever else moves it meanwhile. */
@@ -24,15 +24,15 @@ export async function moveFannedPositionForward(db: Kysely<Database>, to: EventP
   await singleWrite(db, (trx) =>
     trx
       .updateTable('webhookDispatch')
-      .set({ fannedTxn: to.txn, fannedId: to.id })
+      .set({ fannedPosition: to })
       .where('singleton', '=', 1)
-      .where(sql<boolean>`(${sql.ref('fanned_txn')}, ${sql.ref('fanned_id')}) < (${to.txn}, ${to.id})`)
+      .where('fannedPosition', '<', to)
       .execute(),
   );
 }
 
 export async function moveFannedPosition(trx: Kysely<Database>, to: EventPosition): Promise<void> {
-  await trx.updateTable('webhookDispatch').set({ fannedTxn: to.txn, fannedId: to.id }).where('singleton', '=', 1).execute();
+  await trx.updateTable('webhookDispatch').set({ fannedPosition: to }).where('singleton', '=', 1).execute();
 }
 
 export interface FanOutEndpoint {

@@ -167,7 +167,7 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
     if ((await passOverWhenNobodyReceives(db)) || !(await hasEventsToFanOut(db))) return false;
     for (let batch = 0; batch < FAN_OUT_BATCHES_PER_ROUND && !stop.signal.aborted; batch++) {
       const result = await fanOutBatch(db, { now: now(), firstAttemptAt });
-      if (result.skippedPurgedFrom) {
+      if (result.skippedPurgedFrom !== undefined) {
         options.metrics.eventsSkipped.inc();
         app.log.warn({ from: result.skippedPurgedFrom }, 'events were purged before they were fanned out to the webhook endpoints: no endpoint received them');
       }

@@ -4,8 +4,8 @@
  *
  * A batch is one short write transaction: it locks the position in `webhook_dispatch` (FOR UPDATE
  * on PostgreSQL; SQLite's write transaction locks the file), reads the next events after it with
- * the feed's own reader (events.repository.ts `findEventsAfter`, which never passes an event still
- * committing on PostgreSQL), inserts their deliveries and moves the position past them. Two
+ * the feed's own reader (events.repository.ts `findEventsAfter`), inserts their deliveries and
+ * moves the position past them. Two
  * instances take turns on the lock, each starting where the other ended; a crash mid-batch rolls
  * the whole batch back. An endpoint receives the types its events ask for (`pet.*` expanded) that
  * its creator could read when it was made (`allowed_types`).
@@ -17,8 +17,8 @@
 import type { Kysely } from 'kysely';
 import type { Database, NewWebhookDeliveryRow } from '../db/database.js';
 import { writeTransaction } from '../db/dialect.js';
-import { findEventsAfter, latestEventPosition } from '../events/events.repository.js';
-import { isBefore, readPurgedPosition } from '../events/events.retention.js';
+import { findEventsAfter, newestEventPosition } from '../events/events.repository.js';
+import { readPurged } from '../events/events.retention.js';
 import { toEvent } from '../events/events.service.js';
 import { expandTypeFilter, type EventTypeFilter } from '../events/events.types.js';
 import { type FanOutEndpoint, findEnabledEndpoints, insertDeliveries, lockFannedPosition, moveFannedPosition, moveFannedPositionForward, readFannedPosition } from './webhook-dispatch.repository.js';
@@ -40,7 +40,7 @@ export interface FanOutBatch {
   full: boolean;
   deliveries: number;
   /** Set when the position jumped over purged events: where it was. */
-  skippedPurgedFrom?: { txn: number; id: number };
+  skippedPurgedFrom?: number;
 }
 
 /** The `webhook-id` of an event's deliveries: the same on every attempt and for every endpoint. */
@@ -49,16 +49,15 @@ function eventMessageId(eventId: number): string {
 }
 
 /**
- * When no enabled endpoint receives anything: moves the position past every event settled now,
- * in one statement, without a transaction held across reads (on PostgreSQL a transaction that
- * writes holds back the feed's readers while it runs), and answers true. The newest position is
- * read before the endpoints, as in `fanOutBatch`, so an endpoint made after that read misses only
- * events settled before it existed. Answers false, moving nothing, when some endpoint receives.
+ * When no enabled endpoint receives anything: moves the position past every event readable now,
+ * in one statement, without a write transaction held across reads, and answers true. The newest
+ * position is read before the endpoints, as in `fanOutBatch`, so an endpoint made after that read
+ * misses only events readable before it existed. Answers false, moving nothing, when some endpoint receives.
  */
 export async function passOverWhenNobodyReceives(db: Kysely<Database>): Promise<boolean> {
-  const latest = await latestEventPosition(db);
+  const latest = await newestEventPosition(db);
   if ((await findEnabledEndpoints(db)).some((endpoint) => receivedTypes(endpoint).types.size > 0)) return false;
-  if (isBefore(await readFannedPosition(db), latest)) await moveFannedPositionForward(db, latest);
+  if ((await readFannedPosition(db)) < latest) await moveFannedPositionForward(db, latest);
   return true;
 }
 
@@ -72,18 +71,18 @@ export async function fanOutBatch(db: Kysely<Database>, options: FanOutOptions):
   return writeTransaction(db, async (trx) => {
     let after = await lockFannedPosition(trx);
     const result: FanOutBatch = { events: 0, full: false, deliveries: 0 };
-    const purged = await readPurgedPosition(trx);
-    if (isBefore(after, purged)) {
+    const purged = (await readPurged(trx)).position;
+    if (after < purged) {
       result.skippedPurgedFrom = after;
       after = purged;
     }
     // Read before the endpoints: an endpoint made after that read is made after every event up to
-    // this position was settled, so skipping them for it is right (it receives what happens after it exists).
-    const latest = await latestEventPosition(trx);
+    // this position was readable, so skipping them for it is right (it receives what happens after it exists).
+    const latest = await newestEventPosition(trx);
     const endpoints = (await findEnabledEndpoints(trx)).map(receivedTypes).filter((endpoint) => endpoint.types.size > 0);
     if (endpoints.length === 0) {
       // Nobody to send to: the events up to now are passed over without being read.
-      if (isBefore(after, latest)) await moveFannedPosition(trx, latest);
+      if (after < latest) await moveFannedPosition(trx, latest);
       return result;
     }
     const limit = Math.max(1, Math.min(FAN_OUT_EVENTS, Math.floor(FAN_OUT_DELIVERIES / endpoints.length)));
@@ -92,7 +91,7 @@ export async function fanOutBatch(db: Kysely<Database>, options: FanOutOptions):
     result.full = rows.length === limit;
     const last = rows.at(-1);
     if (last === undefined) {
-      if (result.skippedPurgedFrom) await moveFannedPosition(trx, after);
+      if (result.skippedPurgedFrom !== undefined) await moveFannedPosition(trx, after);
       return result;
     }
     const deliveries: NewWebhookDeliveryRow[] = [];
@@ -114,7 +113,7 @@ export async function fanOutBatch(db: Kysely<Database>, options: FanOutOptions):
       }
     }
     await insertDeliveries(trx, deliveries);
-    await moveFannedPosition(trx, { txn: last.txn, id: last.id });
+    await moveFannedPosition(trx, last.position);
     result.deliveries = deliveries.length;
     return result;
   });

@@ -47,8 +47,8 @@ for (const dialect of ALL_DIALECTS) {
       await database?.drop();
     });
 
-    /** Every stored event id, in the feed's order (the database's (txn, id)). */
-    const storedIds = async () => (await database.db.selectFrom('events').select('id').orderBy('txn').orderBy('id').execute()).map((row) => row.id);
+    /** Every stored event id, in the feed's order (the database's positions). */
+    const storedIds = async () => (await database.db.selectFrom('events').select('id').orderBy('position').execute()).map((row) => row.id);
     const createPets = async (count: number, categoryId: number) => {
       for (let i = 0; i < count; i++) await client.createPet({ name: `Feed ${i}`, categoryId });
     };

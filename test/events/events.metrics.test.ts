@@ -7,7 +7,7 @@ import { after, before, it } from 'node:test';
 import pg from 'pg';
 import { sampleValue } from '../helpers/metrics.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { ALL_DIALECTS, createScratchDatabase, describeOnDialect, describeOnPostgres } from '../helpers/test-db.js';
+import { ALL_DIALECTS, describeOnDialect, describeOnPostgres } from '../helpers/test-db.js';
 import { waitUntil } from '../helpers/wait-for.js';
 
 const json = { 'content-type': 'application/json' };
@@ -41,25 +41,30 @@ for (const dialect of ALL_DIALECTS) {
 }
 
 describeOnPostgres('events metrics on postgres > the feed lag', {}, () => {
-  it('a committed event held back by an older writer > animal_store_events_feed_lag_seconds above 0, then 0 once it ends', async () => {
-    // A database of its own: the transaction held open here would hold back other suites' listings.
-    const t = await createTestApp('postgres', { database: await createScratchDatabase() });
-    const older = new pg.Client({ connectionString: t.database.url });
-    await older.connect();
+  it('a committed event not numbered yet (the sequencer held up) > animal_store_events_feed_lag_seconds above 0, then 0 once it is numbered', async () => {
+    const t = await createTestApp('postgres');
+    const holder = new pg.Client({ connectionString: t.database.url });
+    const writer = new pg.Client({ connectionString: t.database.url });
+    await holder.connect();
+    await writer.connect();
     try {
       assert.equal(sampleValue(await t.app.metrics.render(), 'animal_store_events_feed_lag_seconds'), 0);
-      await older.query('begin');
-      await older.query("insert into pets (name, name_key, category_id, status, created_at) values ('Older', 'older', 1, 'available', 0)");
-      const created = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, ...json }, payload: { name: 'Held', categoryId: 1 } });
-      assert.equal(created.statusCode, 201);
+      // The sequencers' lock, held as a stuck sequencer would hold it.
+      await holder.query('begin');
+      await holder.query("select pg_advisory_xact_lock(hashtextextended('animal-store events sequencer ' || current_schema(), 0))");
+      await writer.query("insert into pets (name, name_key, category_id, status, created_at) values ('Waiting', 'waiting', 1, 'available', 0)");
       await waitUntil(async () => (sampleValue(await t.app.metrics.render(), 'animal_store_events_feed_lag_seconds') ?? 0) > 0, {
         deadlineMs: 10_000,
-        what: 'the lag never showed the held event',
+        what: 'the lag never showed the waiting event',
       });
-      await older.query('commit');
-      assert.equal(sampleValue(await t.app.metrics.render(), 'animal_store_events_feed_lag_seconds'), 0);
+      await holder.query('commit');
+      await waitUntil(async () => sampleValue(await t.app.metrics.render(), 'animal_store_events_feed_lag_seconds') === 0, {
+        deadlineMs: 10_000,
+        what: 'the event was never numbered',
+      });
     } finally {
-      await older.end();
+      await holder.end();
+      await writer.end();
       await t.close();
     }
   });

@@ -73,7 +73,7 @@ for (const dialect of ALL_DIALECTS) {
           await call(on(n + 2), 'POST', `/v1/store/orders/${order.body.id}/${n % 2 === 0 ? 'cancel' : 'approve'}`, key);
         }),
       );
-      const stored = (await handle.db.selectFrom('events').select('id').orderBy('txn').orderBy('id').execute()).map((row) => row.id);
+      const stored = (await handle.db.selectFrom('events').select('id').orderBy('position').execute()).map((row) => row.id);
       total = stored.length;
       done = true;
       // pet.created, pet.updated and order.placed, then the action and (for a cancel) pet.updated again.

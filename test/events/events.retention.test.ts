@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { createDb } from '../../src/db/create-db.js';
 import { databaseNowMs } from '../../src/db/dialect.js';
-import { purgeEventsBefore, readPurgedPosition } from '../../src/events/events.retention.js';
+import { purgeEventsBefore, readPurged } from '../../src/events/events.retention.js';
 import { assertErrorBody } from '../helpers/error-body.js';
 import { nextLinkOf } from '../helpers/pages.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -37,7 +37,7 @@ for (const dialect of ALL_DIALECTS) {
         assert.equal(response.statusCode, 201, response.body);
       }
     };
-    const eventIds = async () => (await t.database.db.selectFrom('events').select('id').orderBy('txn').orderBy('id').execute()).map((row) => row.id);
+    const eventPositions = async () => (await t.database.db.selectFrom('events').select('position').orderBy('position').execute()).map((row) => row.position);
     /** Makes every event stored now `days` older, as if written then. */
     const age = async (days: number) => {
       await t.database.db.updateTable('events').set((eb) => ({ occurredAt: eb('occurredAt', '-', days * DAY_MS) })).execute();
@@ -50,12 +50,12 @@ for (const dialect of ALL_DIALECTS) {
       await createPets(5);
       await age(40);
       await createPets(2);
-      const [old, young] = [(await eventIds()).slice(0, 5), (await eventIds()).slice(5)];
+      const [old, young] = [(await eventPositions()).slice(0, 5), (await eventPositions()).slice(5)];
       assert.equal(await purgeEventsBefore(t.database.db, await cutoff(), { batchSize: 2, maxBatches: 2 }), 4, 'two batches of two');
-      assert.deepEqual(await eventIds(), [...old.slice(4), ...young]);
+      assert.deepEqual(await eventPositions(), [...old.slice(4), ...young]);
       assert.equal(await purgeEventsBefore(t.database.db, await cutoff(), { batchSize: 2 }), 1);
-      assert.deepEqual(await eventIds(), young);
-      assert.equal((await readPurgedPosition(t.database.db)).id, old[4], 'the purged position is the newest purged event');
+      assert.deepEqual(await eventPositions(), young);
+      assert.equal((await readPurged(t.database.db)).position, old[4], 'the purged position is the newest purged event');
       assert.equal(await purgeEventsBefore(t.database.db, await cutoff(), { batchSize: 2 }), 0, 'nothing left old enough');
     });
 
@@ -63,7 +63,7 @@ for (const dialect of ALL_DIALECTS) {
       await purgeAll();
       await createPets(30);
       await age(40);
-      const old = await eventIds();
+      const old = await eventPositions();
       const handle = createDb(t.database.url, { poolMax: 2 });
       try {
         const counts = await Promise.all([
@@ -74,8 +74,8 @@ for (const dialect of ALL_DIALECTS) {
       } finally {
         await handle.close();
       }
-      assert.deepEqual(await eventIds(), []);
-      assert.equal((await readPurgedPosition(t.database.db)).id, old.at(-1));
+      assert.deepEqual(await eventPositions(), []);
+      assert.equal((await readPurged(t.database.db)).position, old.at(-1));
     });
 
     it('a cursor whose next events were purged > 410 cursor_expired; an idle cursor that missed nothing > goes on; no cursor > the oldest kept', async () => {
@@ -104,7 +104,7 @@ for (const dialect of ALL_DIALECTS) {
       }
 
       await createPets(1);
-      const [newest] = await eventIds();
+      const [newest] = await eventPositions();
       assert.deepEqual((await read(idle)).ids, [newest]);
       assert.deepEqual((await read('/v1/events')).ids, [newest], 'without a cursor: the oldest event kept');
     });
@@ -113,7 +113,7 @@ for (const dialect of ALL_DIALECTS) {
       await purgeAll();
       const start = (await read('/v1/events?start=latest&limit=3')).next;
       await createPets(60);
-      const expected = await eventIds();
+      const expected = await eventPositions();
       const walk = async () => {
         const seen: number[] = [];
         for (let next = start, pages = 0; pages < 100; pages++) {

@@ -7,8 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it, type TestOptions } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { createDb, type DbHandle, type DialectName } from '../../src/db/create-db.js';
 import type { Database } from '../../src/db/database.js';
@@ -160,19 +159,3 @@ async function withAdmin<T>(url: string, work: (client: pg.Client) => Promise<T>
   }
 }
 
-/**
- * Resolves once a listing must show every committed pet or order with an id up to `id`: on
- * PostgreSQL, once every transaction of the cluster that could still commit a smaller id has ended
- * (`visible_id_bound()`, stricter than the listings' own bound of db/visible-bound.ts, which leaves
- * other databases out); at once on SQLite. A test that lists right after creating waits for this
- * event, since another suite's write transaction left open in the same database (each suite has
- * only a schema of the shared test database) holds listings back until it ends.
- */
-export async function untilListable(db: Kysely<any>, id: number): Promise<void> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
-  for (;;) {
-    const { rows } = await sql<{ listable: boolean }>`select visible_id_bound() > ${id} as listable`.execute(db);
-    if (rows[0]?.listable) return;
-    await sleep(5);
-  }
-}

@@ -7,11 +7,12 @@ import { petCursors } from '../../src/pets/pets.cursor.js';
 import { insertPet } from '../../src/pets/pets.repository.js';
 import { obtainServiceSecret } from '../../src/secrets/service-secrets.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { describeOnPostgres, untilListable } from '../helpers/test-db.js';
+import { describeOnPostgres } from '../helpers/test-db.js';
 
 // SQLite lets one writer at a time into the file, so these races exist only on PostgreSQL, where
-// ids are drawn at insert but become visible at commit. (On SQLite the same test would block
-// its own event loop: better-sqlite3 waits for the file lock synchronously.)
+// ids are drawn at insert but become visible at commit, in any order. The promise there: a walk
+// meets every pet that existed when it began exactly once, in id order; a pet added during the
+// walk may or may not come (docs/api.md, "Pages"). No open transaction delays a listing.
 describeOnPostgres('GET /v1/pets while creates are committing on postgres', {}, () => {
   let t: TestApp;
   let other: DbHandle;
@@ -34,10 +35,8 @@ describeOnPostgres('GET /v1/pets while creates are committing on postgres', {}, 
     return (response.json() as { id: number }[]).map((pet) => pet.id);
   };
 
-  it('a create still open while a later one commits > the later pet is listed only after the open one ends, then both in id order', async () => {
+  it('a create still open while a later one commits > the later pet is listed at once, the open one once it commits', async () => {
     const cursor = cursors.encode((await create('before')).json().id as number, {});
-
-    // A create that has its id but has not committed, as a slow client's would be.
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     let slowId: number | undefined;
@@ -49,64 +48,29 @@ describeOnPostgres('GET /v1/pets while creates are committing on postgres', {}, 
       await gate;
     });
     await insertedEvent;
-
     let fastId: number;
     try {
-      // A later create does not wait for it: it commits and answers while the slow one is open.
       const fast = await create('fast');
       assert.equal(fast.statusCode, 201, fast.body);
       fastId = fast.json().id as number;
       assert.ok(fastId > slowId!, `the later create got the later id (${fastId} > ${slowId})`);
-      // getPet is not held back: the pet is committed.
-      assert.equal((await t.app.inject({ method: 'GET', url: `/v1/pets/${fastId}`, headers: t.auth })).statusCode, 200);
-
-      // A walk reading now must not be shown the fast pet, or its next page, which starts after
-      // what it saw, would never show the slow one. Every filter follows the one rule, ids too
-      // when they take more than one page.
-      assert.deepEqual(await page(`limit=100&cursor=${cursor}`), []);
-      assert.deepEqual(await page(`limit=1&id=${slowId}&id=${fastId}`), []);
-      // Ids that fit in one page are no walk (no next page can follow): every acknowledged pet, at once.
-      assert.deepEqual(await page(`limit=100&id=${slowId}&id=${fastId}`), [fastId]);
+      // Nothing held back: every listing shows what is committed.
+      assert.deepEqual(await page(`limit=100&cursor=${cursor}`), [fastId]);
+      assert.deepEqual(await page(`limit=1&id=${slowId}&id=${fastId}`), [fastId]);
+      assert.equal((await t.app.inject({ method: 'GET', url: `/v1/pets/${slowId}`, headers: t.auth })).statusCode, 404);
     } finally {
-      // Never left open, even when an assertion fails: it would hold back every listing of the cluster.
       release();
       await slow;
     }
-    await untilListable(t.database.db, fastId);
     assert.deepEqual(await page(`limit=100&cursor=${cursor}`), [slowId, fastId]);
-    assert.deepEqual(await page(`limit=100&id=${slowId}&id=${fastId}`), [slowId, fastId]);
   });
 
-  it('a create rolled back while a later one committed > the walk shows the later pet once the first has ended, and no gap is waited for', async () => {
-    const cursor = cursors.encode((await create('before')).json().id as number, {});
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let inserted!: () => void;
-    const insertedEvent = new Promise<void>((resolve) => (inserted = resolve));
-    const rolledBack = other.db
-      .transaction()
-      .execute(async (trx) => {
-        await insertPet(trx, { name: 'never', categoryId: 1, status: 'available', createdAt: Date.now() });
-        inserted();
-        await gate;
-        throw new Error('roll back');
-      })
-      .catch((error: unknown) => error);
-    await insertedEvent;
-    let fastId: number;
-    try {
-      fastId = (await create('fast')).json().id as number;
-      assert.deepEqual(await page(`limit=100&cursor=${cursor}`), []);
-    } finally {
-      release();
-      assert.match(String(await rolledBack), /roll back/);
+  it('many creates from several connections while a client walks the pages > the walk meets every pet that existed when it began exactly once, in id order, and no pet twice', { timeout: 60_000 }, async () => {
+    const existing: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const response = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, 'content-type': 'application/json' }, payload: { name: `old ${i}`, categoryId: 8 } });
+      existing.push(response.json().id as number);
     }
-    await untilListable(t.database.db, fastId);
-    assert.deepEqual(await page(`limit=100&cursor=${cursor}`), [fastId]);
-  });
-
-  it('many creates from several connections while a client walks the pages > the walk meets every pet exactly once, in id order', { timeout: 60_000 }, async () => {
-    const start = (await create('start')).json().id as number;
     const writers = await Promise.all(
       Array.from({ length: 4 }, async () => {
         const handle = createDb(t.database.url, { poolMax: 3 });
@@ -124,7 +88,7 @@ describeOnPostgres('GET /v1/pets while creates are committing on postgres', {}, 
           Array.from({ length: 3 }, async () => {
             for (let i = 0; i < 25; i++) {
               const id = await writer.db.transaction().execute(async (trx) => {
-                const pet = await insertPet(trx, { name: `many ${i}`, categoryId: 7, status: 'available', createdAt: Date.now() });
+                const pet = await insertPet(trx, { name: `many ${i}`, categoryId: 8, status: 'available', createdAt: Date.now() });
                 await sql`select 1`.execute(trx);
                 return pet.id;
               });
@@ -134,23 +98,23 @@ describeOnPostgres('GET /v1/pets while creates are committing on postgres', {}, 
         ),
       ).finally(() => (writing = false));
 
-      // The client: small pages, each read from where the previous one ended, until the writes are
-      // over and the last of them settled.
       const seen: number[] = [];
-      let after = start;
+      let after = 0;
       const walkOn = async () => {
-        const ids = await page(`limit=5&categoryId=7&cursor=${cursors.encode(after, { categoryId: 7 })}`);
+        const ids = await page(`limit=5&categoryId=8&cursor=${cursors.encode(after, { categoryId: 8 })}`);
         seen.push(...ids);
         if (ids.length > 0) after = ids.at(-1)!;
         return ids.length;
       };
       while (writing) await walkOn();
       await writes;
-      await untilListable(t.database.db, Math.max(...created));
       while ((await walkOn()) > 0);
 
       assert.equal(created.length, 4 * 3 * 25);
-      assert.deepEqual(seen, [...created].sort((a, b) => a - b), 'the walk saw every created pet once, in id order');
+      assert.equal(new Set(seen).size, seen.length, 'no pet twice');
+      assert.deepEqual(seen, [...seen].sort((a, b) => a - b), 'in id order');
+      for (const id of existing) assert.ok(seen.includes(id), `pet ${id}, there before the walk, was met`);
+      assert.ok(seen.every((id) => existing.includes(id) || created.includes(id)));
     } finally {
       await Promise.all(writers.map((writer) => writer.close()));
     }

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import { numberWaitingEvents } from '../../src/events/events.sequencer.js';
 import { insertPet } from '../../src/pets/pets.repository.js';
 import { purgeEventsBefore } from '../../src/events/events.retention.js';
 import { purgeOldDeliveries } from '../../src/webhooks/webhook-deliveries.retention.js';
@@ -22,8 +23,16 @@ for (const dialect of ALL_DIALECTS) {
     after(() => database.drop());
 
     const now = 1_800_000_000_000;
-    const fanOut = () => fanOutBatch(database.db, { now, firstAttemptAt: () => now + 7 });
-    const pet = (name: string) => insertPet(database.db, { name, categoryId: 1, status: 'available', createdAt: now });
+    // Written straight to the database, with no service to number the events (PostgreSQL): numbered here.
+    const fanOut = async () => {
+      await numberWaitingEvents(database.db);
+      return fanOutBatch(database.db, { now, firstAttemptAt: () => now + 7 });
+    };
+    const pet = async (name: string) => {
+      const row = await insertPet(database.db, { name, categoryId: 1, status: 'available', createdAt: now });
+      await numberWaitingEvents(database.db);
+      return row;
+    };
     const deliveries = () => database.db.selectFrom('webhookDeliveries').selectAll().orderBy('id').execute();
     const clear = async () => {
       await database.db.deleteFrom('webhookEndpoints').execute();

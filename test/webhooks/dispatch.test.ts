@@ -48,9 +48,9 @@ for (const dialect of ALL_DIALECTS) {
     const fannedOutEverything = () =>
       waitUntil(
         async () => {
-          const newest = await t.database.db.selectFrom('events').select(['txn', 'id']).orderBy('txn', 'desc').orderBy('id', 'desc').executeTakeFirstOrThrow();
-          const at = await t.database.db.selectFrom('webhookDispatch').select(['fannedTxn', 'fannedId']).executeTakeFirstOrThrow();
-          return at.fannedTxn > newest.txn || (at.fannedTxn === newest.txn && at.fannedId >= newest.id);
+          const newest = await t.database.db.selectFrom('events').select('position').orderBy('position', 'desc').executeTakeFirstOrThrow();
+          const at = await t.database.db.selectFrom('webhookDispatch').select('fannedPosition').executeTakeFirstOrThrow();
+          return at.fannedPosition >= newest.position;
         },
         { deadlineMs: WAIT_MS, what: 'the fan-out to pass the newest event' },
       );
