@@ -11,7 +11,7 @@ export interface paths {
          * List animals
          * @description Returns at most `limit` animals in ascending id order. Filters narrow the listing and combine (every filter given must hold): `status`, `categoryId`, `name` (a case-insensitive prefix of the name) and `id` (one or more ids: `?id=7&id=9`, the way to read animals by id).
          *
-         *     **Pagination.** When more animals follow, the response carries `Link: </v1/pets?…&cursor=…>; rel="next"` (RFC 8288); follow it until no such link comes. The body stays a bare JSON array. Walking the pages returns every matching animal exactly once, also while animals are being added: those appear on later pages. Cursors are signed: one that was altered or not made by this service, or used with other filters than it was made for, answers 400 `invalid_cursor`; `limit` may change between pages.
+         *     **Pagination.** When more animals follow, the response carries `Link: </v1/pets?…&cursor=…>; rel="next"` (RFC 8288); follow it until no such link comes. The body stays a bare JSON array. Walking the pages returns every matching animal that existed when the walk began exactly once, in id order. An animal added during the walk may or may not come: on SQLite it does (one writer commits ids in order), on PostgreSQL ids commit in any order, so one with an id below the walk's position is not met; a client that must mirror the store exactly follows the events feed (`GET /v1/events`). Cursors are signed: one that was altered or not made by this service, or used with other filters than it was made for, answers 400 `invalid_cursor`; `limit` may change between pages.
          *
          *     **Strictness.** Integers (`limit`, `categoryId`, each `id`) must be decimal digits (`1.5`, `1e2`, `abc` and an empty value are refused). Only `id` may be repeated; any other parameter given twice, and unknown parameters, are refused by name.
          *
@@ -98,7 +98,7 @@ export interface paths {
          *
          *     Returns at most `limit` orders in ascending id order, optionally only those with a `status` or for one animal (`petId`); both filters combine.
          *
-         *     **Pagination.** As for `listPets`: when more orders follow, the response carries `Link: </v1/store/orders?…&cursor=…>; rel="next"` (RFC 8288); follow it until no such link comes. The body stays a bare JSON array. Cursors are signed and bound to the filters; `limit` may change between pages.
+         *     **Pagination.** As for `listPets`: when more orders follow, the response carries `Link: </v1/store/orders?…&cursor=…>; rel="next"` (RFC 8288); follow it until no such link comes. The body stays a bare JSON array. A walk returns every matching order that existed when it began exactly once, in id order; one placed during the walk may or may not come (on PostgreSQL ids commit in any order); a client that must mirror the orders exactly follows the events feed. Cursors are signed and bound to the filters; `limit` may change between pages.
          *
          *     **Requires scope `orders:read`** (read the store's orders); a key without it gets 403 `insufficient_scope`.
          */

@@ -10,7 +10,7 @@
  * - a commit of another process, told over the fleet channel (events.fleet-channel.ts: Redis
  *   pub/sub when REDIS_URL is set, the cluster primary's relay under --workers): within a few ms;
  * - a timer, every RECHECK_MS, one per process: a wake-up can come before the event is readable
- *   (on PostgreSQL an event shows once every older writer has ended, db/visible-bound.ts), or a
+ *   (on PostgreSQL an event shows once the sequencer has numbered it, events.sequencer.ts), or a
  *   message can be lost (Redis down), and the timer catches both, within about a second.
  * Checks never overlap: one asked for while another runs runs once after it.
  *

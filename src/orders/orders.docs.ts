@@ -21,7 +21,7 @@ ${CONCURRENCY}`;
 
 export const LIST_ORDERS_DESCRIPTION = `Returns at most \`limit\` orders in ascending id order, optionally only those with a \`status\` or for one animal (\`petId\`); both filters combine.
 
-**Pagination.** As for \`listPets\`: when more orders follow, the response carries \`Link: </v1/store/orders?…&cursor=…>; rel="next"\` (RFC 8288); follow it until no such link comes. The body stays a bare JSON array. Cursors are signed and bound to the filters; \`limit\` may change between pages.`;
+**Pagination.** As for \`listPets\`: when more orders follow, the response carries \`Link: </v1/store/orders?…&cursor=…>; rel="next"\` (RFC 8288); follow it until no such link comes. The body stays a bare JSON array. A walk returns every matching order that existed when it began exactly once, in id order; one placed during the walk may or may not come (on PostgreSQL ids commit in any order); a client that must mirror the orders exactly follows the events feed. Cursors are signed and bound to the filters; \`limit\` may change between pages.`;
 
 export const ACTION_DESCRIPTIONS = {
   approve: 'Approves a `placed` order. The animal stays `pending`.',
