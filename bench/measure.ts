@@ -9,14 +9,13 @@ import { processCpuSeconds, residentMb } from './proc.js';
 import type { Scenario } from './scenarios.js';
 import type { Server } from './servers.js';
 import { log, SETTINGS } from './settings.js';
-import { backendCpu } from './targets.js';
 
 /** One measured run: the load, the server's CPU and memory, and the database backends' CPU. */
 async function measureRun(server: Server, spec: LoadSpec): Promise<RunFigures> {
   if (SETTINGS.warmupSeconds > 0) await load(server.baseUrl, { ...spec, idRange: spec.warmupIdRange ?? spec.idRange }, SETTINGS.warmupSeconds);
   const pids = server.pids();
   const cpuBefore = pids.map((pid) => processCpuSeconds(pid));
-  const dbBefore = server.target ? await backendCpu(server.target) : undefined;
+  const dbBefore = await server.backendCpu?.();
   let peakRss = 0;
   const sampleRss = () => {
     const total = server.pids().reduce((sum, pid) => sum + (residentMb(pid, 'VmRSS') ?? 0), 0);
@@ -32,7 +31,7 @@ async function measureRun(server: Server, spec: LoadSpec): Promise<RunFigures> {
   }
   sampleRss();
   const cpuAfter = pids.map((pid) => processCpuSeconds(pid));
-  const dbAfter = server.target ? await backendCpu(server.target) : undefined;
+  const dbAfter = await server.backendCpu?.();
   const cpuSeconds = cpuBefore.every((v) => v !== undefined) && cpuAfter.every((v) => v !== undefined)
     ? cpuAfter.reduce((sum, after, i) => sum + after - cpuBefore[i]!, 0)
     : undefined;

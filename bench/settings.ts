@@ -11,6 +11,7 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const RESULTS_DIR = join(ROOT, 'bench', 'results');
 export const WRK_SCRIPT = join(ROOT, 'bench', 'wrk', 'scenario.lua');
 export const BASELINE_SERVER = join(ROOT, 'bench', 'baseline-server.js');
+export const PEER_SERVERS = { SQLite: join(ROOT, 'bench', 'peers', 'fastify-sqlite.js'), PostgreSQL: join(ROOT, 'bench', 'peers', 'fastify-postgres.js') } as const;
 
 // Settings (environment variables, all optional)
 
