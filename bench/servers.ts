@@ -94,7 +94,7 @@ export async function startPeer(target: Target, key: string): Promise<Server> {
 }
 
 /** The service's DATABASE_POOL_MAX: the one set for the bench (passed on to the service), or its default. */
-function databasePoolMax(): number {
+export function databasePoolMax(): number {
   return Number(process.env.DATABASE_POOL_MAX?.trim() || CONFIG_DEFAULTS.DATABASE_POOL_MAX);
 }
 
