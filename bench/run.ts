@@ -23,7 +23,7 @@ import { cleanupAll, onCleanup, wasInterrupted } from './cleanup.js';
 import { runScenario, type Servers } from './measure.js';
 import { comparisons, gitCommit, printProfiles } from './outcome.js';
 import { type BenchReport, renderMarkdown, renderRatiosSvg, type ScenarioResult } from './report.js';
-import { type Context, scenarios } from './scenarios.js';
+import { type Context, scenarios, SEQUENTIAL_CLIENTS } from './scenarios.js';
 import { databasePoolMax, startBaseline, startPeer, startService } from './servers.js';
 import { HAS_TASKSET, listFromEnv, log, pinThisProcess, POSTGRES_URL, RESULTS_DIR, SETTINGS, USE_WRK } from './settings.js';
 import { bulkInsertPets, countPets, postgresTarget, sqliteTarget, type Target } from './targets.js';
@@ -126,12 +126,13 @@ async function main(): Promise<number> {
     commit,
     machine: `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${process.platform} ${process.arch}, Node ${process.version}`,
     loadGenerator: USE_WRK
-      ? `wrk -t${SETTINGS.wrkThreads} -c${SETTINGS.connections} -d${SETTINGS.seconds}s (bench/wrk/scenario.lua)`
-      : `autocannon, ${SETTINGS.connections} connections, ${SETTINGS.seconds} s (wrk not installed)`,
+      ? `wrk -t${SETTINGS.wrkThreads} -c${SETTINGS.connections} -d${SETTINGS.seconds}s (bench/wrk/scenario.lua); list20-seq16: -c${SEQUENTIAL_CLIENTS} -d${SETTINGS.sequentialSeconds}s`
+      : `autocannon, ${SETTINGS.connections} connections, ${SETTINGS.seconds} s (wrk not installed); list20-seq16: ${SEQUENTIAL_CLIENTS} connections, ${SETTINGS.sequentialSeconds} s`,
     settings: {
       BENCH_SECONDS: SETTINGS.seconds,
       BENCH_WARMUP_SECONDS: SETTINGS.warmupSeconds,
       BENCH_CONNECTIONS: SETTINGS.connections,
+      BENCH_SEQUENTIAL_SECONDS: SETTINGS.sequentialSeconds,
       BENCH_ROUNDS: SETTINGS.rounds,
       BENCH_SEED_PETS: SETTINGS.seedPets,
       BENCH_BIG_PETS: SETTINGS.bigPets,

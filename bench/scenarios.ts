@@ -10,6 +10,8 @@ import { bulkInsertPets, type Target } from './targets.js';
 
 /** Available pets seeded per second of a placeOrder run (each order takes another one). */
 const ORDER_PETS_PER_SECOND = 15_000;
+/** The clients of the tail-latency scenario, each waiting for its answer before its next request. */
+export const SEQUENTIAL_CLIENTS = 16;
 
 export interface Scenario {
   name: string;
@@ -56,6 +58,16 @@ function drafts(context: Context): ScenarioDraft[] {
   const list20: LoadSpec = { mode: 'fixed', method: 'GET', path: '/v1/pets?limit=20', authorization };
   return [
     { name: 'list20', phase: 'seeded', expectedStatus: 200, spec: list20, peerServes: true, description: `GET /v1/pets?limit=20 at ${SETTINGS.seedPets.toLocaleString('en')} pets` },
+    {
+      name: 'list20-seq16',
+      phase: 'seeded',
+      expectedStatus: 200,
+      spec: list20,
+      peerServes: true,
+      connections: SEQUENTIAL_CLIENTS,
+      seconds: SETTINGS.sequentialSeconds,
+      description: `GET /v1/pets?limit=20 from ${SEQUENTIAL_CLIENTS} sequential clients (each sends its next request when its answer arrived) for ${SETTINGS.sequentialSeconds} s per run: the tail, p99.9 and the slowest answer`,
+    },
     { name: 'list100', phase: 'seeded', expectedStatus: 200, spec: { ...list20, path: '/v1/pets?limit=100' }, peerServes: true, description: 'GET /v1/pets?limit=100' },
     {
       name: 'list-filter',
