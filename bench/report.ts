@@ -1,6 +1,6 @@
 /**
  * The bench's results as data, and their renderings: the Markdown tables (CPU and throughput,
- * latency) and the SVG bar chart of the ratios to the baseline. Pure functions (no I/O), so
+ * latency, goals) and the SVG bar chart of the ratios to the baseline. Pure functions (no I/O), so
  * they are unit tested.
  */
 
@@ -55,6 +55,20 @@ export interface ScenarioResult {
   problems: string[];
 }
 
+/** One goal (bench/goals.ts) read off a run's results. */
+export interface GoalCheck {
+  database: string;
+  scenario: string;
+  /** The goal in words. */
+  goal: string;
+  /** The bound, as `≤ 1.2` or `≥ 1.5`. */
+  bound: string;
+  measured?: number;
+  outcome: 'met' | 'missed' | 'not measured';
+  /** Why a goal was not measured. */
+  reason?: string;
+}
+
 export interface Comparison {
   database: string;
   label: string;
@@ -74,6 +88,7 @@ export interface BenchReport {
   loadAverage: LoadAverages;
   results: ScenarioResult[];
   comparisons: Comparison[];
+  goals: GoalCheck[];
 }
 
 export function median(values: number[]): number {
@@ -209,6 +224,18 @@ function latencyTable(results: ScenarioResult[]): string {
   return table(header, align, rows);
 }
 
+function goalsTable(goals: GoalCheck[]): string {
+  const rows = goals.map((g) => [
+    g.database,
+    g.scenario,
+    g.goal,
+    g.bound,
+    fmt(g.measured, 2),
+    g.outcome === 'met' ? 'met' : g.outcome === 'missed' ? '**missed**' : `not measured (${g.reason ?? '?'})`,
+  ]);
+  return table(['Database', 'Scenario', 'Goal', 'bound', 'measured', 'outcome'], [':--', ':--', ':--', '--:', '--:', ':--'], rows);
+}
+
 export function renderMarkdown(report: BenchReport): string {
   const loadAverage = (values: number[]) => values.map((value) => fmt(value, 2)).join(', ');
   const lines = [
@@ -230,6 +257,7 @@ export function renderMarkdown(report: BenchReport): string {
     latencyTable(report.results),
     '',
   ];
+  if (report.goals.length > 0) lines.push('## Goals', '', goalsTable(report.goals), '');
   if (report.comparisons.length > 0) {
     lines.push('## Comparisons', '', '| Database | Comparison | value | meaning |', '| :-- | :-- | --: | :-- |');
     for (const c of report.comparisons) lines.push(`| ${c.database} | ${c.label} | ${fmt(c.value, 3)} | ${c.meaning} |`);

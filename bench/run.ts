@@ -8,8 +8,8 @@
  * node:http baseline and the database's naive Fastify peer (servers.ts, bench/peers/), all pinned
  * to one core, and drives each scenario (scenarios.ts) from another core with wrk or autocannon
  * (load.ts): rounds alternate baseline, peer and service (measure.ts), and the medians are
- * reported with the ratios of the service to the baseline and to the peer (report.ts,
- * outcome.ts).
+ * reported with the ratios of the service to the baseline and to the peer, and the goals
+ * (goals.ts) met or missed (report.ts, outcome.ts).
  *
  * Everything it starts or creates (servers, load generator, temporary folder, PostgreSQL schema)
  * is removed again, also when a step fails or the run is interrupted (cleanup.ts).
@@ -20,6 +20,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { runCli } from '../test/helpers/spawn-service.js';
 import { cleanupAll, onCleanup, wasInterrupted } from './cleanup.js';
+import { checkGoals } from './goals.js';
 import { runScenario, type Servers } from './measure.js';
 import { comparisons, gitCommit, printProfiles } from './outcome.js';
 import { type BenchReport, renderMarkdown, renderRatiosSvg, type ScenarioResult } from './report.js';
@@ -152,6 +153,7 @@ async function main(): Promise<number> {
     loadAverage: { start: loadAtStart, end: loadavg() },
     results,
     comparisons: comparisons(results),
+    goals: checkGoals(results),
   };
   const markdown = renderMarkdown(report);
   const svg = renderRatiosSvg(report);

@@ -1,9 +1,11 @@
 /**
- * The pure parts of the benchmark (bench/report.ts, bench/profile-top.ts): medians, ratios, the
- * Markdown tables, the SVG chart and the CPU-profile summary. Nothing here measures time.
+ * The pure parts of the benchmark (bench/report.ts, bench/goals.ts, bench/profile-top.ts):
+ * medians, ratios, the goals read off results, the Markdown tables, the SVG chart and the
+ * CPU-profile summary. Nothing here measures time.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { checkGoals, GOALS } from '../../bench/goals.js';
 import { type CpuProfile, formatSummary, packageOf, summariseProfile } from '../../bench/profile-top.js';
 import {
   type BenchReport,
@@ -16,6 +18,7 @@ import {
   type RunFigures,
   type ScenarioResult,
 } from '../../bench/report.js';
+import { scenarios } from '../../bench/scenarios.js';
 
 const figures = (over: Partial<RunFigures>): RunFigures => ({ requests: 1000, reqPerSec: 100, p50Ms: 1, p99Ms: 2, p999Ms: 3, maxMs: 4, non2xx: 0, errors: 0, ...over });
 
@@ -94,6 +97,10 @@ describe('bench report', () => {
       }),
     ],
     comparisons: [{ database: 'PostgreSQL', label: 'list20 at 1,000,000 vs 10,000 pets', meaning: 'ratio', value: 1.05 }],
+    goals: [
+      { database: 'PostgreSQL', scenario: 'list20', goal: 'CPU ÷ the peer’s', bound: '≤ 1.2', measured: 1.25, outcome: 'missed' },
+      { database: 'SQLite', scenario: 'list20', goal: 'peer µs ÷ service µs', bound: '≥ 1.5', outcome: 'not measured', reason: 'list20 not run on SQLite' },
+    ],
   };
 
   it('renders a CPU row per scenario: baseline, peer and service µs, both ratios, the load average and the failed checks', () => {
@@ -117,6 +124,12 @@ describe('bench report', () => {
     assert.match(markdown, /\| PostgreSQL \| createPet \| 16 \| 1\.00 \| 2\.00 \| — \| 2\.00 \| 3\.00 \| — \| 3\.00 \| 4\.00 \| — \| 4\.00 \|/);
   });
 
+  it('lists the goals as met, missed or not measured, with the reason', () => {
+    const markdown = renderMarkdown(report);
+    assert.match(markdown, /\| PostgreSQL \| list20 \| CPU ÷ the peer’s \| ≤ 1\.2 \| 1\.25 \| \*\*missed\*\* \|/);
+    assert.match(markdown, /\| SQLite \| list20 \| peer µs ÷ service µs \| ≥ 1\.5 \| – \| not measured \(list20 not run on SQLite\) \|/);
+  });
+
   it('draws two bars per scenario, scaled so that 1 is the baseline', () => {
     const svg = renderRatiosSvg(report);
     assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
@@ -127,6 +140,53 @@ describe('bench report', () => {
     assert.equal(svg.match(/<rect /g)?.length, 7);
   });
 });
+
+describe('bench goals', () => {
+  const postgres = (scenario: string, over: Partial<ScenarioResult>) => result({ database: 'PostgreSQL', scenario, ...over });
+  const outcome = (results: ScenarioResult[], database: string, scenario: string, goal: RegExp) =>
+    checkGoals(results).find((c) => c.database === database && c.scenario === scenario && goal.test(c.goal));
+
+  it('meets a bound at most at its value and misses it just above', () => {
+    assert.deepEqual(
+      [1.2, 1.21].map((ratio) => outcome([postgres('getPet', { peer: figures({}), peerCpuRatio: ratio })], 'PostgreSQL', 'getPet', /CPU/)?.outcome),
+      ['met', 'missed'],
+    );
+  });
+
+  it('reads the SQLite goal as the peer’s CPU over the service’s, at least 1.5', () => {
+    const check = (ratio: number) => outcome([result({ database: 'SQLite', scenario: 'list20', peer: figures({}), peerCpuRatio: ratio })], 'SQLite', 'list20', /CPU ratio/);
+    assert.deepEqual(check(0.5), { database: 'SQLite', scenario: 'list20', goal: GOALS[3]!.goal, bound: '≥ 1.5', measured: 2, outcome: 'met' });
+    assert.equal(check(0.7)?.outcome, 'missed');
+  });
+
+  it('compares list20’s p99 with the peer’s at 50 connections only', () => {
+    const list20 = (connections: number) => postgres('list20', { connections, service: figures({ p99Ms: 5 }), peer: figures({ p99Ms: 2 }) });
+    assert.deepEqual(pick(outcome([list20(50)], 'PostgreSQL', 'list20', /p99/)), { measured: 2.5, outcome: 'missed' });
+    assert.deepEqual(pick(outcome([list20(64)], 'PostgreSQL', 'list20', /p99/)), { outcome: 'not measured', reason: 'run at 64 connections' });
+  });
+
+  it('bounds the tail of 16 sequential clients by p99.9 and the slowest answer', () => {
+    const results = [postgres('list20-seq16', { connections: 16, service: figures({ p999Ms: 14, maxMs: 31 }) })];
+    assert.deepEqual(pick(outcome(results, 'PostgreSQL', 'list20-seq16', /p99\.9/)), { measured: 14, outcome: 'met' });
+    assert.deepEqual(pick(outcome(results, 'PostgreSQL', 'list20-seq16', /max/)), { measured: 31, outcome: 'missed' });
+  });
+
+  it('says a goal was not measured when its scenario did not run or the peer did not serve it', () => {
+    assert.deepEqual(pick(outcome([], 'PostgreSQL', 'getPet', /CPU/)), { outcome: 'not measured', reason: 'getPet not run on PostgreSQL' });
+    assert.deepEqual(pick(outcome([postgres('getPet', {})], 'PostgreSQL', 'getPet', /CPU/)), { outcome: 'not measured', reason: 'no figure' });
+  });
+
+  it('names only scenarios the bench runs', () => {
+    const names = scenarios({ target: undefined as never, key: '', seeded: { first: 1, last: 1 }, cursorSecret: 'x'.repeat(32) }).map((s) => s.name);
+    for (const goal of GOALS) assert.ok(names.includes(goal.scenario), goal.scenario);
+  });
+});
+
+function pick(check: ReturnType<typeof checkGoals>[number] | undefined) {
+  if (!check) return undefined;
+  const { measured, outcome, reason } = check;
+  return { ...(measured === undefined ? {} : { measured }), outcome, ...(reason === undefined ? {} : { reason }) };
+}
 
 describe('bench profile summary', () => {
   const frame = (functionName: string, url = '', lineNumber = 0) => ({ functionName, url, lineNumber });
