@@ -28,11 +28,13 @@ export interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   p999Ms: number;
+  /** The slowest answer of the run. */
+  maxMs: number;
   non2xx: number;
   errors: number;
 }
 
-function wrk(baseUrl: string, spec: LoadSpec, seconds: number): Promise<LoadResult> {
+function wrk(baseUrl: string, spec: LoadSpec, seconds: number, connections: number): Promise<LoadResult> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     BENCH_MODE: spec.mode,
@@ -53,7 +55,7 @@ function wrk(baseUrl: string, spec: LoadSpec, seconds: number): Promise<LoadResu
     ...pinned(SETTINGS.clientCpus),
     'wrk',
     `-t${SETTINGS.wrkThreads}`,
-    `-c${Math.max(SETTINGS.connections, SETTINGS.wrkThreads)}`,
+    `-c${Math.max(connections, SETTINGS.wrkThreads)}`,
     `-d${seconds}s`,
     '--timeout',
     '10s',
@@ -78,13 +80,14 @@ function wrk(baseUrl: string, spec: LoadSpec, seconds: number): Promise<LoadResu
       p50Ms: figures.p50Us! / 1000,
       p99Ms: figures.p99Us! / 1000,
       p999Ms: figures.p999Us! / 1000,
+      maxMs: figures.maxUs! / 1000,
       non2xx: figures.non2xx!,
       errors: figures.connectErrors! + figures.readErrors! + figures.writeErrors! + figures.timeouts!,
     };
   });
 }
 
-function cannon(baseUrl: string, spec: LoadSpec, seconds: number): Promise<LoadResult> {
+function cannon(baseUrl: string, spec: LoadSpec, seconds: number, connections: number): Promise<LoadResult> {
   const headers: Record<string, string> = {};
   if (spec.authorization) headers.authorization = spec.authorization;
   if (spec.body !== undefined || spec.write) headers['content-type'] = spec.contentType ?? 'application/json';
@@ -113,7 +116,7 @@ function cannon(baseUrl: string, spec: LoadSpec, seconds: number): Promise<LoadR
     const running: { instance?: autocannon.Instance } = {};
     const release = onCleanup('stop autocannon', async () => running.instance?.stop());
     running.instance = autocannon(
-      { url: baseUrl, connections: SETTINGS.connections, pipelining: 1, duration: seconds, timeout: 10, requests: [request] },
+      { url: baseUrl, connections, pipelining: 1, duration: seconds, timeout: 10, requests: [request] },
       (error: unknown, result: autocannon.Result) => {
         void release();
         if (error) return fail(error instanceof Error ? error : new Error(JSON.stringify(error) ?? 'autocannon failed'));
@@ -123,6 +126,7 @@ function cannon(baseUrl: string, spec: LoadSpec, seconds: number): Promise<LoadR
           p50Ms: result.latency.p50,
           p99Ms: result.latency.p99,
           p999Ms: result.latency.p99_9,
+          maxMs: result.latency.max,
           non2xx: result.non2xx,
           errors: result.errors,
         });
@@ -131,4 +135,5 @@ function cannon(baseUrl: string, spec: LoadSpec, seconds: number): Promise<LoadR
   });
 }
 
-export const load = (baseUrl: string, spec: LoadSpec, seconds: number) => (USE_WRK ? wrk : cannon)(baseUrl, spec, seconds);
+/** `connections` clients, each sending its next request when the previous answer arrived. */
+export const load = (baseUrl: string, spec: LoadSpec, seconds: number, connections: number) => (USE_WRK ? wrk : cannon)(baseUrl, spec, seconds, connections);

@@ -1,6 +1,7 @@
 /**
- * The bench's results as data, and their renderings: the Markdown table and the SVG bar chart of
- * the ratios to the baseline. Pure functions (no I/O), so they are unit tested.
+ * The bench's results as data, and their renderings: the Markdown tables (CPU and throughput,
+ * latency, goals) and the SVG bar chart of the ratios to the baseline. Pure functions (no I/O), so
+ * they are unit tested.
  */
 
 /** What one load run measured (one round of one scenario against one server). */
@@ -10,6 +11,8 @@ export interface RunFigures {
   p50Ms: number;
   p99Ms: number;
   p999Ms: number;
+  /** The slowest answer (over rounds: the slowest of all rounds). */
+  maxMs: number;
   /** Responses with a status of 400 or more (wrk's count; autocannon: non-2xx). */
   non2xx: number;
   /** Connection, read, write errors and timeouts. */
@@ -22,19 +25,48 @@ export interface RunFigures {
   peakRssMb?: number;
 }
 
+/** os.loadavg() (1, 5 and 15 minutes) when a stretch of the run began and when it ended. */
+interface LoadAverages {
+  start: number[];
+  end: number[];
+}
+
 export interface ScenarioResult {
   database: string;
   scenario: string;
   description: string;
+  /** Concurrent connections of the load generator, each waiting for its answer before the next request. */
+  connections: number;
+  /** Measured seconds per run. */
+  seconds: number;
   /** Medians over the rounds, figure by figure. */
   service: RunFigures;
   baseline: RunFigures;
-  rounds: { service: RunFigures[]; baseline: RunFigures[] };
+  /** The naive Fastify peer of the database (bench/peers/); absent for the scenarios it does not serve. */
+  peer?: RunFigures;
+  rounds: { service: RunFigures[]; baseline: RunFigures[]; peer?: RunFigures[] };
   /** Service req/s ÷ baseline req/s. */
   throughputRatio?: number;
   /** Baseline CPU µs/request ÷ service CPU µs/request (server + database). */
   cpuRatio?: number;
+  /** Service CPU µs/request ÷ peer CPU µs/request (each with its database backends). */
+  peerCpuRatio?: number;
+  loadAverage: LoadAverages;
   problems: string[];
+}
+
+/** One goal (bench/goals.ts) read off a run's results. */
+export interface GoalCheck {
+  database: string;
+  scenario: string;
+  /** The goal in words. */
+  goal: string;
+  /** The bound, as `≤ 1.2` or `≥ 1.5`. */
+  bound: string;
+  measured?: number;
+  outcome: 'met' | 'missed' | 'not measured';
+  /** Why a goal was not measured. */
+  reason?: string;
 }
 
 export interface Comparison {
@@ -52,8 +84,11 @@ export interface BenchReport {
   loadGenerator: string;
   settings: Record<string, string | number>;
   notes: string[];
+  /** Of the whole run. */
+  loadAverage: LoadAverages;
   results: ScenarioResult[];
   comparisons: Comparison[];
+  goals: GoalCheck[];
 }
 
 export function median(values: number[]): number {
@@ -75,6 +110,8 @@ export function medianFigures(rounds: RunFigures[]): RunFigures {
     p50Ms: of((f) => f.p50Ms) ?? Number.NaN,
     p99Ms: of((f) => f.p99Ms) ?? Number.NaN,
     p999Ms: of((f) => f.p999Ms) ?? Number.NaN,
+    // The slowest answer of any round, as the counts below: one slow answer in any round is worth seeing.
+    maxMs: rounds.length === 0 ? Number.NaN : Math.max(...rounds.map((f) => f.maxMs)),
     // Counts are summed: one error in any round is worth seeing.
     non2xx: rounds.reduce((sum, f) => sum + f.non2xx, 0),
     errors: rounds.reduce((sum, f) => sum + f.errors, 0),
@@ -103,60 +140,130 @@ export function ratios(service: RunFigures, baseline: RunFigures): { throughputR
   };
 }
 
+/** Service CPU µs/req ÷ peer CPU µs/req, each with its database backends: below 1, the service is the cheaper. */
+export function peerCpuRatio(service: RunFigures, peer: RunFigures): number | undefined {
+  const serviceCpu = totalCpuUsPerRequest(service);
+  const peerCpu = totalCpuUsPerRequest(peer);
+  return serviceCpu && peerCpu ? serviceCpu / peerCpu : undefined;
+}
+
 function fmt(value: number | undefined, digits = 0): string {
   return value !== undefined && Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '–';
 }
 
-function cpuCell(figures: RunFigures): string {
+function cpuCell(figures: RunFigures | undefined): string {
+  if (figures === undefined) return NOT_SERVED;
   if (figures.serverCpuUsPerRequest === undefined) return '–';
   if (figures.databaseCpuUsPerRequest === undefined) return fmt(figures.serverCpuUsPerRequest);
   return `${fmt(figures.serverCpuUsPerRequest)} + ${fmt(figures.databaseCpuUsPerRequest)} db`;
 }
 
-function resultsTable(results: ScenarioResult[]): string {
-  const header = [
-    'Database', 'Scenario', 'req/s', 'baseline req/s', 'p50 ms', 'p99 ms', 'p99.9 ms', '≥400 / errors', 'peak RSS MB',
-    'CPU µs/req', 'baseline CPU µs/req', 'throughput ratio', 'CPU ratio', 'check',
-  ];
-  const align = [':--', ':--', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', ':--'];
-  const rows = results.map((r) => [
-    r.database,
-    `${r.scenario}`,
-    fmt(r.service.reqPerSec),
-    fmt(r.baseline.reqPerSec),
-    fmt(r.service.p50Ms, 2),
-    fmt(r.service.p99Ms, 2),
-    fmt(r.service.p999Ms, 2),
-    `${fmt(r.service.non2xx)} / ${fmt(r.service.errors)}`,
-    fmt(r.service.peakRssMb),
-    cpuCell(r.service),
-    fmt(r.baseline.serverCpuUsPerRequest),
-    fmt(r.throughputRatio, 3),
-    fmt(r.cpuRatio, 3),
-    r.problems.length > 0 ? `⚠ ${r.problems.join('; ').replaceAll('|', '/')}` : 'ok',
-  ]);
+/** In a peer's column: the peer does not serve this scenario (a missing figure is "–"). */
+const NOT_SERVED = '—';
+
+function peerCell(r: ScenarioResult, value: (peer: RunFigures) => number | undefined, digits: number): string {
+  return r.peer ? fmt(value(r.peer), digits) : NOT_SERVED;
+}
+
+function loadCell(load: LoadAverages): string {
+  return `${fmt(load.start[0], 2)} → ${fmt(load.end[0], 2)}`;
+}
+
+function table(header: string[], align: string[], rows: string[][]): string {
   return [header, align, ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }
 
+function cpuTable(results: ScenarioResult[]): string {
+  const header = [
+    'Database', 'Scenario', 'clients', 'baseline µs/req', 'peer µs/req', 'service µs/req', 'CPU ratio', 'service ÷ peer CPU',
+    'baseline req/s', 'peer req/s', 'service req/s', 'throughput ratio', '≥400 / errors', 'peak RSS MB', 'load avg 1 min', 'check',
+  ];
+  const align = [':--', ':--', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', ':--'];
+  const rows = results.map((r) => [
+    r.database,
+    r.scenario,
+    fmt(r.connections),
+    fmt(r.baseline.serverCpuUsPerRequest),
+    cpuCell(r.peer),
+    cpuCell(r.service),
+    fmt(r.cpuRatio, 3),
+    r.peer ? fmt(r.peerCpuRatio, 2) : NOT_SERVED,
+    fmt(r.baseline.reqPerSec),
+    peerCell(r, (f) => f.reqPerSec, 0),
+    fmt(r.service.reqPerSec),
+    fmt(r.throughputRatio, 3),
+    `${fmt(r.service.non2xx)} / ${fmt(r.service.errors)}`,
+    fmt(r.service.peakRssMb),
+    loadCell(r.loadAverage),
+    r.problems.length > 0 ? `⚠ ${r.problems.join('; ').replaceAll('|', '/')}` : 'ok',
+  ]);
+  return table(header, align, rows);
+}
+
+function latencyTable(results: ScenarioResult[]): string {
+  const header = [
+    'Database', 'Scenario', 'clients', 'service p50', 'baseline p99', 'peer p99', 'service p99', 'baseline p99.9', 'peer p99.9', 'service p99.9',
+    'baseline max', 'peer max', 'service max',
+  ];
+  const align = [':--', ':--', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:'];
+  const rows = results.map((r) => [
+    r.database,
+    r.scenario,
+    fmt(r.connections),
+    fmt(r.service.p50Ms, 2),
+    fmt(r.baseline.p99Ms, 2),
+    peerCell(r, (f) => f.p99Ms, 2),
+    fmt(r.service.p99Ms, 2),
+    fmt(r.baseline.p999Ms, 2),
+    peerCell(r, (f) => f.p999Ms, 2),
+    fmt(r.service.p999Ms, 2),
+    fmt(r.baseline.maxMs, 2),
+    peerCell(r, (f) => f.maxMs, 2),
+    fmt(r.service.maxMs, 2),
+  ]);
+  return table(header, align, rows);
+}
+
+function goalsTable(goals: GoalCheck[]): string {
+  const rows = goals.map((g) => [
+    g.database,
+    g.scenario,
+    g.goal,
+    g.bound,
+    fmt(g.measured, 2),
+    g.outcome === 'met' ? 'met' : g.outcome === 'missed' ? '**missed**' : `not measured (${g.reason ?? '?'})`,
+  ]);
+  return table(['Database', 'Scenario', 'Goal', 'bound', 'measured', 'outcome'], [':--', ':--', ':--', '--:', '--:', ':--'], rows);
+}
+
 export function renderMarkdown(report: BenchReport): string {
+  const loadAverage = (values: number[]) => values.map((value) => fmt(value, 2)).join(', ');
   const lines = [
     '# animal-store benchmark',
     '',
     `- Date: ${report.date}; commit ${report.commit}`,
     `- Machine: ${report.machine}`,
+    `- Load average (1, 5, 15 min): ${loadAverage(report.loadAverage.start)} at the start, ${loadAverage(report.loadAverage.end)} at the end`,
     `- Load: ${report.loadGenerator}`,
     `- Settings: ${Object.entries(report.settings).map(([name, value]) => `${name}=${value}`).join(', ')}`,
     ...report.notes.map((note) => `- ${note}`),
     '',
-    resultsTable(report.results),
+    '## CPU and throughput',
+    '',
+    cpuTable(report.results),
+    '',
+    '## Latency (ms)',
+    '',
+    latencyTable(report.results),
     '',
   ];
+  if (report.goals.length > 0) lines.push('## Goals', '', goalsTable(report.goals), '');
   if (report.comparisons.length > 0) {
-    lines.push('| Database | Comparison | value | meaning |', '| :-- | :-- | --: | :-- |');
+    lines.push('## Comparisons', '', '| Database | Comparison | value | meaning |', '| :-- | :-- | --: | :-- |');
     for (const c of report.comparisons) lines.push(`| ${c.database} | ${c.label} | ${fmt(c.value, 3)} | ${c.meaning} |`);
     lines.push('');
   }
-  lines.push('Scenarios:', '', ...uniqueBy(report.results, (r) => r.scenario).map((r) => `- **${r.scenario}**: ${r.description}`), '');
+  lines.push('## Scenarios', '', ...uniqueBy(report.results, (r) => r.scenario).map((r) => `- **${r.scenario}**: ${r.description}`), '');
   return lines.join('\n');
 }
 

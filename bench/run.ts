@@ -4,26 +4,28 @@
  *
  * For each database (SQLite always; PostgreSQL too when BENCH_DATABASE_URL or TEST_DATABASE_URL
  * is set) it makes a key with `keys create` (runCli), seeds pets straight into the database
- * (targets.ts), starts the real service with the tests' own helper (spawnService) and a bare
- * node:http baseline (servers.ts), both pinned to one core, and drives each scenario
- * (scenarios.ts) from another core with wrk or autocannon (load.ts): rounds alternate baseline
- * and service (measure.ts), and the medians are reported with the ratios of the service to the
- * baseline (report.ts, outcome.ts).
+ * (targets.ts), starts the real service with the tests' own helper (spawnService), a bare
+ * node:http baseline and the database's naive Fastify peer (servers.ts, bench/peers/), all pinned
+ * to one core, and drives each scenario (scenarios.ts) from another core with wrk or autocannon
+ * (load.ts): rounds alternate baseline, peer and service (measure.ts), and the medians are
+ * reported with the ratios of the service to the baseline and to the peer, and the goals
+ * (goals.ts) met or missed (report.ts, outcome.ts).
  *
  * Everything it starts or creates (servers, load generator, temporary folder, PostgreSQL schema)
  * is removed again, also when a step fails or the run is interrupted (cleanup.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { runCli } from '../test/helpers/spawn-service.js';
 import { cleanupAll, onCleanup, wasInterrupted } from './cleanup.js';
-import { runScenario } from './measure.js';
+import { checkGoals } from './goals.js';
+import { runScenario, type Servers } from './measure.js';
 import { comparisons, gitCommit, printProfiles } from './outcome.js';
 import { type BenchReport, renderMarkdown, renderRatiosSvg, type ScenarioResult } from './report.js';
-import { type Context, scenarios } from './scenarios.js';
-import { startBaseline, startService } from './servers.js';
+import { type Context, scenarios, SEQUENTIAL_CLIENTS } from './scenarios.js';
+import { databasePoolMax, startBaseline, startPeer, startService } from './servers.js';
 import { HAS_TASKSET, listFromEnv, log, pinThisProcess, POSTGRES_URL, RESULTS_DIR, SETTINGS, USE_WRK } from './settings.js';
 import { bulkInsertPets, countPets, postgresTarget, sqliteTarget, type Target } from './targets.js';
 import { benchWebhookDeliveries, describeWebhookResult } from './webhook-deliveries.js';
@@ -47,10 +49,12 @@ async function benchTarget(target: Target, selected: Set<string>, profileDir: st
   onCleanup(`remove ${pageFile}`, async () => rmSync(dirname(pageFile), { recursive: true, force: true }), () => rmSync(dirname(pageFile), { recursive: true, force: true }));
   writeFileSync(pageFile, Buffer.from(await page.arrayBuffer()));
   const baseline = await startBaseline(pageFile);
+  const peer = await startPeer(target, key);
+  const servers = (): Servers => ({ baseline, peer, service });
 
   for (const scenario of chosen.filter((s) => s.phase === 'seeded')) {
     log(`${target.label}: ${scenario.name}`);
-    results.push(await runScenario(target.label, scenario, baseline, service));
+    results.push(await runScenario(target.label, scenario, servers()));
   }
   const big = chosen.filter((s) => s.phase === 'big');
   if (big.length > 0) {
@@ -63,7 +67,7 @@ async function benchTarget(target: Target, selected: Set<string>, profileDir: st
     }
     for (const scenario of big) {
       log(`${target.label}: ${scenario.name}`);
-      results.push(await runScenario(target.label, scenario, baseline, service));
+      results.push(await runScenario(target.label, scenario, servers()));
     }
   }
   const exitCode = await service.stop();
@@ -71,16 +75,18 @@ async function benchTarget(target: Target, selected: Set<string>, profileDir: st
   for (const scenario of chosen.filter((s) => s.phase === 'workers')) {
     log(`${target.label}: ${scenario.name}`);
     service = await startService(target, cursorSecret, { workers: 2, profileDir });
-    results.push(await runScenario(target.label, scenario, baseline, service));
+    results.push(await runScenario(target.label, scenario, servers()));
     const workersExit = await service.stop();
     if (workersExit !== 0) throw new Error(`${target.label}: the service with 2 workers exited with code ${workersExit} after SIGTERM`);
   }
+  await peer.stop();
   await baseline.stop();
   return results;
 }
 
 async function main(): Promise<number> {
   const started = Date.now();
+  const loadAtStart = loadavg();
   // Read now: dist/ was built from the working tree a moment ago, and others may commit meanwhile.
   const commit = gitCommit();
   pinThisProcess();
@@ -121,28 +127,33 @@ async function main(): Promise<number> {
     commit,
     machine: `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${process.platform} ${process.arch}, Node ${process.version}`,
     loadGenerator: USE_WRK
-      ? `wrk -t${SETTINGS.wrkThreads} -c${SETTINGS.connections} -d${SETTINGS.seconds}s (bench/wrk/scenario.lua)`
-      : `autocannon, ${SETTINGS.connections} connections, ${SETTINGS.seconds} s (wrk not installed)`,
+      ? `wrk -t${SETTINGS.wrkThreads} -c${SETTINGS.connections} -d${SETTINGS.seconds}s (bench/wrk/scenario.lua); list20-seq16: -c${SEQUENTIAL_CLIENTS} -d${SETTINGS.sequentialSeconds}s`
+      : `autocannon, ${SETTINGS.connections} connections, ${SETTINGS.seconds} s (wrk not installed); list20-seq16: ${SEQUENTIAL_CLIENTS} connections, ${SETTINGS.sequentialSeconds} s`,
     settings: {
       BENCH_SECONDS: SETTINGS.seconds,
       BENCH_WARMUP_SECONDS: SETTINGS.warmupSeconds,
       BENCH_CONNECTIONS: SETTINGS.connections,
+      BENCH_SEQUENTIAL_SECONDS: SETTINGS.sequentialSeconds,
       BENCH_ROUNDS: SETTINGS.rounds,
       BENCH_SEED_PETS: SETTINGS.seedPets,
       BENCH_BIG_PETS: SETTINGS.bigPets,
     },
     notes: [
       HAS_TASKSET
-        ? `Pinning (taskset): servers (service and baseline) on CPU ${SETTINGS.serverCpus}, \`--workers 2\` on CPUs ${SETTINGS.workersCpus}, the load generator and this process on CPU ${SETTINGS.clientCpus}; PostgreSQL is not pinned.`
+        ? `Pinning (taskset): servers (service, baseline and peer) on CPU ${SETTINGS.serverCpus}, \`--workers 2\` on CPUs ${SETTINGS.workersCpus}, the load generator and this process on CPU ${SETTINGS.clientCpus}; PostgreSQL is not pinned.`
         : 'Pinning: none (taskset missing or a single CPU): server and load generator share the CPUs.',
       `Service: LOG_LEVEL=info, RATE_LIMIT_PER_MINUTE=${SETTINGS.rateLimitPerMinute} (the limiter runs, the load never reaches it), CURSOR_SECRET set by the bench.`,
-      `Each figure is the median of ${SETTINGS.rounds} round(s); in each round the baseline (a bare node:http server answering the service's own 20-pet page, prebuilt) runs first, then the service, each after ${SETTINGS.warmupSeconds} s of unmeasured warm-up. Counts of ≥400 responses and errors are summed over the rounds.`,
-      'CPU µs/req: user+system CPU of the server processes (from /proc/<pid>/stat) over the run ÷ responses; on PostgreSQL "+ N db" adds the CPU of the backends serving the service (found by application_name). CPU ratio = baseline µs/req ÷ service µs/req (database included); throughput ratio = service req/s ÷ baseline req/s.',
+      `Each figure is the median of ${SETTINGS.rounds} round(s); in each round the baseline (a bare node:http server answering the service's own 20-pet page, prebuilt) runs first, then the peer (for the scenarios it serves), then the service, each after ${SETTINGS.warmupSeconds} s of unmeasured warm-up. Counts of ≥400 responses and errors are summed over the rounds; max is the slowest answer of any round.`,
+      `Peer: a naive Fastify 5 server on the same database (bench/peers/: logger off, a static bearer check, the same schemas; on PostgreSQL a pg Pool of ${databasePoolMax()} connections (DATABASE_POOL_MAX) with named statements, on SQLite better-sqlite3 with prepared statements in WAL mode). It serves only GET /v1/pets?limit=N and GET /v1/pets/{id}; "—" marks the scenarios it does not serve.`,
+      'CPU µs/req: user+system CPU of the server processes (from /proc/<pid>/stat) over the run ÷ responses; on PostgreSQL "+ N db" adds the CPU of the backends serving that server (found by application_name). CPU ratio = baseline µs/req ÷ service µs/req (database included); service ÷ peer CPU = service µs/req ÷ peer µs/req (databases included); throughput ratio = service req/s ÷ baseline req/s.',
+      'Load average: os.loadavg() when the run (above) or the scenario (its row, 1-minute figure) started and ended.',
       'Peak RSS: the largest VmRSS sampled every 200 ms during the measured run, summed over the server processes.',
       ...descriptions,
     ],
+    loadAverage: { start: loadAtStart, end: loadavg() },
     results,
     comparisons: comparisons(results),
+    goals: checkGoals(results),
   };
   const markdown = renderMarkdown(report);
   const svg = renderRatiosSvg(report);

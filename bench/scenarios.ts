@@ -1,6 +1,7 @@
 /**
  * The scenarios (bench/README.md has the table): each one's requests, the status it expects,
- * the phase it runs in, and what it prepares before each service run.
+ * the phase it runs in, its connections and seconds, whether the naive peers (bench/peers/) serve
+ * it, and what it prepares before each service run.
  */
 import { petCursorFilters, petCursors } from '../src/pets/pets.cursor.js';
 import type { LoadSpec } from './load.js';
@@ -9,6 +10,8 @@ import { bulkInsertPets, type Target } from './targets.js';
 
 /** Available pets seeded per second of a placeOrder run (each order takes another one). */
 const ORDER_PETS_PER_SECOND = 15_000;
+/** The clients of the tail-latency scenario, each waiting for its answer before its next request. */
+export const SEQUENTIAL_CLIENTS = 16;
 
 export interface Scenario {
   name: string;
@@ -17,6 +20,12 @@ export interface Scenario {
   phase: 'seeded' | 'big' | 'workers';
   expectedStatus: number;
   spec: LoadSpec;
+  /** Concurrent connections (BENCH_CONNECTIONS unless the scenario says otherwise). */
+  connections: number;
+  /** Measured seconds per run (BENCH_SECONDS unless the scenario says otherwise). */
+  seconds: number;
+  /** Whether the peers serve these requests (GET /v1/pets?limit=N and GET /v1/pets/{id} only). */
+  peerServes: boolean;
   /** Before each service run (unmeasured): for example, seed the pets the orders will take. */
   beforeServiceRun?: () => Promise<void>;
 }
@@ -28,7 +37,13 @@ export interface Context {
   cursorSecret: string;
 }
 
+type ScenarioDraft = Omit<Scenario, 'connections' | 'seconds' | 'peerServes'> & Partial<Pick<Scenario, 'connections' | 'seconds' | 'peerServes'>>;
+
 export function scenarios(context: Context): Scenario[] {
+  return drafts(context).map((draft) => ({ connections: SETTINGS.connections, seconds: SETTINGS.seconds, peerServes: false, ...draft }));
+}
+
+function drafts(context: Context): ScenarioDraft[] {
   const authorization = `Bearer ${context.key}`;
   const { seeded } = context;
   const deepAfterId = Math.floor(SETTINGS.bigPets * 0.9);
@@ -42,8 +57,18 @@ export function scenarios(context: Context): Scenario[] {
   const warmupOrderPets = SETTINGS.warmupSeconds === 0 ? 0 : SETTINGS.orderPets || (SETTINGS.warmupSeconds + 1) * ORDER_PETS_PER_SECOND;
   const list20: LoadSpec = { mode: 'fixed', method: 'GET', path: '/v1/pets?limit=20', authorization };
   return [
-    { name: 'list20', phase: 'seeded', expectedStatus: 200, spec: list20, description: `GET /v1/pets?limit=20 at ${SETTINGS.seedPets.toLocaleString('en')} pets` },
-    { name: 'list100', phase: 'seeded', expectedStatus: 200, spec: { ...list20, path: '/v1/pets?limit=100' }, description: 'GET /v1/pets?limit=100' },
+    { name: 'list20', phase: 'seeded', expectedStatus: 200, spec: list20, peerServes: true, description: `GET /v1/pets?limit=20 at ${SETTINGS.seedPets.toLocaleString('en')} pets` },
+    {
+      name: 'list20-seq16',
+      phase: 'seeded',
+      expectedStatus: 200,
+      spec: list20,
+      peerServes: true,
+      connections: SEQUENTIAL_CLIENTS,
+      seconds: SETTINGS.sequentialSeconds,
+      description: `GET /v1/pets?limit=20 from ${SEQUENTIAL_CLIENTS} sequential clients (each sends its next request when its answer arrived) for ${SETTINGS.sequentialSeconds} s per run: the tail, p99.9 and the slowest answer`,
+    },
+    { name: 'list100', phase: 'seeded', expectedStatus: 200, spec: { ...list20, path: '/v1/pets?limit=100' }, peerServes: true, description: 'GET /v1/pets?limit=100' },
     {
       name: 'list-filter',
       phase: 'seeded',
@@ -63,6 +88,7 @@ export function scenarios(context: Context): Scenario[] {
       phase: 'seeded',
       expectedStatus: 200,
       spec: { mode: 'ids', method: 'GET', path: '/v1/pets/{id}', authorization, idRange: seeded },
+      peerServes: true,
       description: 'GET /v1/pets/{id} (deprecated getPet), ids cycling over the seeded pets',
     },
     {
@@ -109,6 +135,7 @@ export function scenarios(context: Context): Scenario[] {
       phase: 'big',
       expectedStatus: 200,
       spec: list20,
+      peerServes: true,
       description: `GET /v1/pets?limit=20 with ${SETTINGS.bigPets.toLocaleString('en')} pets in the table`,
     },
     {
@@ -123,6 +150,7 @@ export function scenarios(context: Context): Scenario[] {
       phase: 'workers',
       expectedStatus: 200,
       spec: list20,
+      peerServes: true,
       description: `GET /v1/pets?limit=20 against \`serve --workers 2\` (pinned to CPUs ${HAS_TASKSET ? SETTINGS.workersCpus : 'none'}; CPU summed over the primary and its workers), on the table as the run left it`,
     },
   ];

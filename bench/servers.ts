@@ -1,22 +1,23 @@
 /**
- * The two servers each scenario measures: the real service (started by the tests' own
- * spawnService, at production defaults) and the bare node:http baseline (bench/baseline-server.js).
+ * The servers each scenario measures: the real service (started by the tests' own spawnService,
+ * at production defaults), the bare node:http baseline (bench/baseline-server.js), and the naive
+ * Fastify peer of the database (bench/peers/), all pinned to the servers' core.
  */
 import { spawn } from 'node:child_process';
 import { CONFIG_DEFAULTS } from '../src/config.js';
 import { type RunningService, spawnService, waitForListeningProcesses } from '../test/helpers/spawn-service.js';
 import { onCleanup, ownChild } from './cleanup.js';
 import { processTree } from './proc.js';
-import { BASELINE_SERVER, pinned, ROOT, SETTINGS } from './settings.js';
-import type { Target } from './targets.js';
+import { BASELINE_SERVER, PEER_SERVERS, pinned, ROOT, SETTINGS } from './settings.js';
+import { backendCpu, type Target } from './targets.js';
 
 export interface Server {
   label: string;
   baseUrl: string;
   /** The processes whose CPU and memory count. */
   pids(): number[];
-  /** The PostgreSQL backends serving it, when it has any. */
-  target?: Target;
+  /** CPU seconds of each PostgreSQL backend serving it, when it has any. */
+  backendCpu?: () => Promise<Map<number, number> | undefined>;
   stop(): Promise<number | null>;
 }
 
@@ -58,7 +59,7 @@ export async function startService(target: Target, cursorSecret: string, options
     label: workers > 1 ? `service, ${workers} workers` : 'service',
     baseUrl: service.baseUrl,
     pids: () => processes,
-    target,
+    backendCpu: () => backendCpu(target),
     async stop() {
       const result = await service.stop('SIGTERM', 30_000);
       await release();
@@ -67,10 +68,41 @@ export async function startService(target: Target, cursorSecret: string, options
   };
 }
 
-export async function startBaseline(pageFile: string): Promise<Server> {
-  const [command, ...args] = [...pinned(SETTINGS.serverCpus), process.execPath, BASELINE_SERVER, pageFile];
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const owned = ownChild(child, 'baseline server');
+export function startBaseline(pageFile: string): Promise<Server> {
+  return startNodeServer('baseline', BASELINE_SERVER, [pageFile], {});
+}
+
+/**
+ * The naive Fastify peer of the target's database, on the service's DATABASE_URL (so the same file
+ * or schema) and DATABASE_POOL_MAX; on PostgreSQL under an application_name of its own, so its
+ * backends' CPU is counted apart from the service's.
+ */
+export async function startPeer(target: Target, key: string): Promise<Server> {
+  const applicationName = target.applicationName && `${target.applicationName}-peer`;
+  let url = target.url;
+  if (applicationName) {
+    const named = new URL(target.url);
+    named.searchParams.set('application_name', applicationName);
+    url = named.toString();
+  }
+  const server = await startNodeServer(`peer (${target.label})`, PEER_SERVERS[target.label], [], {
+    DATABASE_URL: url,
+    DATABASE_POOL_MAX: String(databasePoolMax()),
+    PEER_API_KEY: key,
+  });
+  return applicationName ? { ...server, backendCpu: () => backendCpu(target, applicationName) } : server;
+}
+
+/** The service's DATABASE_POOL_MAX: the one set for the bench (passed on to the service), or its default. */
+export function databasePoolMax(): number {
+  return Number(process.env.DATABASE_POOL_MAX?.trim() || CONFIG_DEFAULTS.DATABASE_POOL_MAX);
+}
+
+/** A node program pinned to the servers' core that prints `listening on PORT` once ready. */
+async function startNodeServer(label: string, script: string, args: string[], env: Record<string, string>): Promise<Server> {
+  const [command, ...rest] = [...pinned(SETTINGS.serverCpus), process.execPath, script];
+  const child = spawn(command, [...rest, ...args], { cwd: ROOT, env: { ...process.env, ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const owned = ownChild(child, label);
   const port = await new Promise<number>((done, fail) => {
     let text = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -78,10 +110,10 @@ export async function startBaseline(pageFile: string): Promise<Server> {
       const match = /listening on (\d+)/.exec(text);
       if (match) done(Number(match[1]));
     });
-    void owned.exited.then((code) => fail(new Error(`the baseline server exited with code ${code} before listening`)));
+    void owned.exited.then((code) => fail(new Error(`the ${label} server exited with code ${code} before listening`)));
   });
   return {
-    label: 'baseline',
+    label,
     baseUrl: `http://127.0.0.1:${port}`,
     pids: () => [child.pid!],
     async stop() {

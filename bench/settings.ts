@@ -11,6 +11,7 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const RESULTS_DIR = join(ROOT, 'bench', 'results');
 export const WRK_SCRIPT = join(ROOT, 'bench', 'wrk', 'scenario.lua');
 export const BASELINE_SERVER = join(ROOT, 'bench', 'baseline-server.js');
+export const PEER_SERVERS = { SQLite: join(ROOT, 'bench', 'peers', 'fastify-sqlite.js'), PostgreSQL: join(ROOT, 'bench', 'peers', 'fastify-postgres.js') } as const;
 
 // Settings (environment variables, all optional)
 
@@ -34,7 +35,9 @@ export const SETTINGS = {
   /** Unmeasured seconds of the same load before each run (JIT, connections, caches). */
   warmupSeconds: intFromEnv('BENCH_WARMUP_SECONDS', 1, 0, 60),
   connections: intFromEnv('BENCH_CONNECTIONS', 50, 1, 10_000),
-  /** Rounds per scenario; each round is one baseline run then one service run. */
+  /** Measured seconds per run of list20-seq16, 16 sequential clients (p99.9 and the slowest answer need a long run). */
+  sequentialSeconds: intFromEnv('BENCH_SEQUENTIAL_SECONDS', 60, 1, 3600),
+  /** Rounds per scenario; each round is one baseline run, one peer run (when the peer serves it), one service run. */
   rounds: intFromEnv('BENCH_ROUNDS', 3, 1, 50),
   /** Pets seeded before the first scenario (the "10,000 pets" of the size comparison). */
   seedPets: intFromEnv('BENCH_SEED_PETS', 10_000, 100, 10_000_000),

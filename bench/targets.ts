@@ -77,10 +77,10 @@ export async function postgresTarget(adminUrl: string): Promise<Target> {
   };
 }
 
-/** CPU seconds of each PostgreSQL backend serving the service (by application_name). */
-export async function backendCpu(target: Target): Promise<Map<number, number> | undefined> {
-  if (!target.applicationName) return undefined;
-  const rows = await target.query<{ pid: number }>(`select pid from pg_stat_activity where application_name = '${target.applicationName}'`);
+/** CPU seconds of each PostgreSQL backend of the connections named `applicationName` (the service's unless told). */
+export async function backendCpu(target: Target, applicationName = target.applicationName): Promise<Map<number, number> | undefined> {
+  if (!applicationName) return undefined;
+  const rows = await target.query<{ pid: number }>(`select pid from pg_stat_activity where application_name = '${applicationName}'`);
   const cpu = new Map<number, number>();
   for (const { pid } of rows) {
     const seconds = processCpuSeconds(Number(pid));
