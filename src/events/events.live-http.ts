@@ -13,6 +13,7 @@ import type { RedisLink } from '../redis/redis-link.js';
 import { feedChangeChannel } from './events.fleet-channel.js';
 import { openStream, streamWalk, waitForPage } from './events.live.js';
 import { registerEventsMetrics } from './events.metrics.js';
+import { createCatchUpPace } from './events.catch-up.js';
 import { createLiveReaders } from './events.readers.js';
 import type { ListEventsQuery } from './events.schemas.js';
 import { type EventWalk, readFirstPage, startWalk, type WalkPage } from './events.service.js';
@@ -46,6 +47,7 @@ export function createEventsLive(app: FastifyInstance, db: Kysely<Database>, opt
   const channel = feedChangeChannel(options.redis, (error) => app.log.warn({ err: error }, 'could not subscribe to the events feed\'s changes; waiting readers look every second'));
   const wakeup = createFeedWakeup({ db, log: app.log, channel, recheckMs: options.recheckMs });
   const readers = createLiveReaders(options.streamsPerKey);
+  const catchUp = createCatchUpPace();
   registerEventsMetrics(app.metrics.registry, db, readers);
   // First thing in a stop: waiting long polls answer, streams end, before the server waits for them.
   app.addHook('preClose', async () => wakeup.close());
@@ -88,7 +90,7 @@ export function createEventsLive(app: FastifyInstance, db: Kysely<Database>, opt
       }
       const until = goneSignal(reply);
       const out = eventStreamBody({ keepAliveMs: options.keepAliveMs ?? KEEP_ALIVE_MS, until });
-      streamWalk(db, walk, out.sink, { opening, until, stillAllowed: () => options.keyStillUsable(request) })
+      streamWalk(db, walk, out.sink, { opening, until, stillAllowed: () => options.keyStillUsable(request), catchUp: () => catchUp.turn(request.apiKey!.id, until) })
         .catch((error: unknown) => {
           // The client resumes from the last id it got; a failure that is not its leaving is told.
           if (!until.aborted) request.log.warn({ err: error }, 'the events stream ended on an error');

@@ -64,13 +64,14 @@ export async function openStream(db: Kysely<Database>, walk: EventWalk, wakeup: 
 /**
  * Writes every event of the walk as a frame, page after page, as they come, until `until`
  * aborts; the frame's id is the cursor after its event. `stillAllowed` is asked before each page
- * that holds events: a key revoked meanwhile ends the stream there ('refused').
+ * that holds events: a key revoked meanwhile ends the stream there ('refused'). While it catches up
+ * (a full page, more at once), each next page waits for its turn (`catchUp`, events.catch-up.ts).
  */
 export async function streamWalk(
   db: Kysely<Database>,
   walk: EventWalk,
   sink: FrameSink,
-  options: { opening: StreamOpening; until: AbortSignal; stillAllowed: () => Promise<boolean> },
+  options: { opening: StreamOpening; until: AbortSignal; stillAllowed: () => Promise<boolean>; catchUp: () => Promise<boolean> },
 ): Promise<'ended' | 'refused'> {
   const { watch } = options.opening;
   let { ticket, page } = options.opening;
@@ -82,7 +83,7 @@ export async function streamWalk(
         for (const [i, event] of page.events.entries()) await sink.write(eventFrame(event, walk.cursorOf(page.positions[i]!)));
         position = page.next;
       }
-      if (!page?.more && !(await watch.changedSince(ticket, options.until))) return 'ended';
+      if (page?.more ? !(await options.catchUp()) : !(await watch.changedSince(ticket, options.until))) return 'ended';
       if (options.until.aborted) return 'ended';
       ticket = watch.ticket();
       page = await readWalkPage(db, { ...walk, after: position, resumed: true });
