@@ -1,10 +1,12 @@
 /**
  * The feed's exactness across real processes: `--workers 3` on one SQLite file, and three
  * instances on one PostgreSQL database. Writers on every process, readers walking the feed
- * meanwhile; every reader must see every committed event once, in the database's (txn, id) order.
+ * meanwhile; every reader must see every committed event once, in the database's position order.
+ * On PostgreSQL, a transaction left open delays no other event for readers on other instances.
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import pg from 'pg';
 import { createDb, type DbHandle } from '../../src/db/create-db.js';
 import { type Fleet, startFleet } from '../helpers/fleet.js';
 import type { RunningService } from '../helpers/spawn-service.js';
@@ -83,5 +85,35 @@ for (const dialect of ALL_DIALECTS) {
         assert.deepEqual(ids, stored, `reader ${r} saw another order or missed events`);
       }
     });
+
+    if (dialect === 'postgres') {
+      it('a transaction left open in the same database > readers on other instances get every other event while it stays open, and its own once it commits', async () => {
+        const start = await call(on(1), 'GET', '/v1/events?start=latest', key);
+        let next = /^<([^>]+)>; rel="next"$/.exec(start.link)![1]!;
+        const seen: string[] = [];
+        const readUntil = async (names: string[]) => {
+          while (!names.every((name) => seen.includes(name))) {
+            const page = await call(on(1), 'GET', `${next}&wait=5`, key);
+            seen.push(...(page.body as { type: string; data: { name: string } }[]).filter((event) => event.type === 'pet.created').map((event) => event.data.name));
+            next = /^<([^>]+)>; rel="next"$/.exec(page.link)![1]!;
+          }
+        };
+        const open = new pg.Client({ connectionString: fleet.databaseUrl });
+        await open.connect();
+        try {
+          await open.query('begin');
+          await open.query("insert into pets (name, name_key, category_id, status, created_at) values ('Held open', 'held open', 1, 'available', 0)");
+          const names = Array.from({ length: 10 }, (_, n) => `While open ${n}`);
+          for (const name of names) await call(on(2), 'POST', '/v1/pets', key, { name, categoryId: 1 });
+          await readUntil(names);
+          assert.deepEqual(seen, names, 'every other event, in order, while the transaction is open');
+          await open.query('commit');
+          await readUntil(['Held open']);
+          assert.deepEqual(seen, [...names, 'Held open']);
+        } finally {
+          await open.end();
+        }
+      });
+    }
   });
 }
