@@ -33,7 +33,6 @@ describe('loadConfig', () => {
       webhookLeaseSeconds: 60,
 
       eventStreamsPerKey: 5,
-      pgHoldWarnMs: 5000,
     });
   });
 
