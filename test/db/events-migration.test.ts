@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { migrateToLatest, migrateUpTo } from '../../src/db/migrate.js';
+import { migrateUpTo } from '../../src/db/migrate.js';
 import * as events from '../../src/db/migrations/2026-11-27T02-events.js';
 import { createPet, updatePet } from '../../src/pets/pets.service.js';
 import { describeMigration } from '../helpers/test-db.js';
@@ -17,7 +17,7 @@ describeMigration('2026-11-27T02-events', { poolMax: 1 }, (_dialect, empty) => {
   it('on a store with pets > records their changes from then on; down removes table and triggers; ids are never reused after a purge', async () => {
     await migrateUpTo(empty.db, '2026-11-27T01-drop-key-prefix-index');
     const old = await createPet(empty.db, { name: 'Old', categoryId: 1 });
-    assert.ok((await migrateToLatest(empty.db)).includes('2026-11-27T02-events'));
+    assert.ok((await migrateUpTo(empty.db, '2026-11-27T02-events')).includes('2026-11-27T02-events'));
     assert.deepEqual(await stored(), []);
     await updatePet(empty.db, old.pet.id, { status: 'sold' });
     const [first] = await stored();

@@ -6,6 +6,7 @@ import { migrateToLatest, migrateUpTo } from '../../src/db/migrate.js';
 import * as initial from '../../src/db/migrations/2026-11-25T00-initial.js';
 import { legacyPosition } from '../../src/events/events.cursor.js';
 import { readPurged } from '../../src/events/events.retention.js';
+import { numberWaitingEvents } from '../../src/events/events.sequencer.js';
 import { createPet, getPet, listPets, updatePet } from '../../src/pets/pets.service.js';
 import { describeMigration } from '../helpers/test-db.js';
 
@@ -61,6 +62,8 @@ describeMigration('2026-11-28T00-plain-ids-and-positions', { poolMax: 1 }, (dial
     const listed = (await listPets(empty.db, { limit: 100 }, 'secret')).pets.map((pet) => pet.id);
     assert.deepEqual(listed, await storedIds('pets'));
 
+    // Written without a service running (nothing numbers them on PostgreSQL): numbered as the sequencer would.
+    await numberWaitingEvents(empty.db);
     // The kept events, in the old order, then the new ones.
     const positions = await empty.db.selectFrom('events').select(['id', 'position', 'type']).orderBy('position').execute();
     assert.deepEqual(

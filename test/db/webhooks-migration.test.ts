@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { sql } from 'kysely';
-import { migrateToLatest, migrateUpTo } from '../../src/db/migrate.js';
+import { migrateUpTo } from '../../src/db/migrate.js';
 import * as webhooks from '../../src/db/migrations/2026-11-27T04-webhooks.js';
 import * as deliveriesAge from '../../src/db/migrations/2026-11-27T05-webhook-deliveries-age.js';
 import * as deliveriesEndpointDue from '../../src/db/migrations/2026-11-27T06-webhook-deliveries-endpoint-due.js';
@@ -26,7 +26,7 @@ describeMigration('2026-11-27T04-webhooks', { poolMax: 1 }, (_dialect, empty) =>
     await keyWith('everything', 'pets:read pets:write orders:read orders:write');
     await keyWith('reader', 'pets:read orders:read');
     await keyWith('petsonly', 'pets:read pets:write');
-    assert.ok((await migrateToLatest(empty.db)).includes('2026-11-27T04-webhooks'));
+    assert.ok((await migrateUpTo(empty.db, '2026-11-27T04-webhooks')).includes('2026-11-27T04-webhooks'));
     const granted = {
       everything: 'pets:read pets:write orders:read orders:write webhooks:read webhooks:write',
       reader: 'pets:read orders:read',
@@ -50,7 +50,7 @@ describeMigration('2026-11-27T05-webhook-deliveries-age', { poolMax: 1 }, (_dial
       .returning('id')
       .executeTakeFirstOrThrow();
     await empty.db.insertInto('webhookDeliveries').values({ endpointId: id, messageId: 'evt_1', eventType: 'pet.created', payload: '{}', state: 'succeeded', attempts: 1, createdAt: 1 }).execute();
-    assert.ok((await migrateToLatest(empty.db)).includes('2026-11-27T05-webhook-deliveries-age'));
+    assert.ok((await migrateUpTo(empty.db, '2026-11-27T05-webhook-deliveries-age')).includes('2026-11-27T05-webhook-deliveries-age'));
     await deliveriesAge.down(empty.db);
     await deliveriesAge.up(empty.db);
     assert.equal((await empty.db.selectFrom('webhookDeliveries').select('id').where('createdAt', '<', 2).execute()).length, 1);
@@ -75,7 +75,7 @@ describeMigration('2026-11-27T06-webhook-deliveries-endpoint-due', { poolMax: 1 
       .executeTakeFirstOrThrow();
     await empty.db.insertInto('webhookDeliveries').values({ endpointId: id, messageId: 'evt_1', eventType: 'pet.created', payload: '{}', state: 'pending', attempts: 0, nextAttemptAt: 5, createdAt: 1 }).execute();
     assert.deepEqual(await indexes(), ['webhook_deliveries_due_idx']);
-    assert.ok((await migrateToLatest(empty.db)).includes('2026-11-27T06-webhook-deliveries-endpoint-due'));
+    assert.ok((await migrateUpTo(empty.db, '2026-11-27T06-webhook-deliveries-endpoint-due')).includes('2026-11-27T06-webhook-deliveries-endpoint-due'));
     assert.deepEqual(await indexes(), ['webhook_deliveries_endpoint_due_idx']);
     await deliveriesEndpointDue.down(empty.db);
     assert.deepEqual(await indexes(), ['webhook_deliveries_due_idx']);
