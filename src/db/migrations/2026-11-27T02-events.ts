@@ -12,8 +12,9 @@
  *
  * Order of the feed: `txn` is the writing transaction's id plus the ids' offset on PostgreSQL
  * (as the pets' and orders' ids, migration 2026-11-26T08), so the feed walks (txn, id) and shows
- * an event once every older writer has ended (db/visible-bound.ts). On SQLite one writer at a
- * time means ids commit in order: `txn` stays 0 and the feed walks ids. Ids are never reused:
+ * an event once every older writer has ended (the visible bound of that release; migration
+ * 2026-11-28T00 keys the feed by position instead). On SQLite one writer at a time means ids
+ * commit in order: `txn` stays 0 and the feed walks ids. Ids are never reused:
  * AUTOINCREMENT on SQLite, an identity on PostgreSQL (sequences never go back).
  */
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
