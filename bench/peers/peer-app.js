@@ -12,8 +12,8 @@
  * in getPet's ETag). What the service does besides, and the peer does not: API keys hashed and
  * looked up (scopes, expiry, revocation), a per-key rate limit with its `ratelimit` headers, a
  * request id, one access log line per request, metrics, strict query checks (unknown parameters
- * refused), filters, a `Link` to the next page with a signed cursor, its own rules for which rows a
- * listing may show while writes run, an `ETag` and the deprecation headers on getPet,
+ * refused), filters, a `Link` to the next page with a signed cursor, an `ETag` and the deprecation
+ * headers on getPet,
  * `cache-control` and `x-content-type-options`, and its error bodies from one closed list.
  */
 import process from 'node:process';
