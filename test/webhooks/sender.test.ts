@@ -1,16 +1,32 @@
 /**
  * The sender's connections, without a database: the DNS lookup of webhook hosts (c-ares, with a
- * timeout, never the threadpool's getaddrinfo) and WEBHOOK_ALLOWED_HOSTS compared as at registration.
- * No real name is resolved: the resolver asks a UDP socket of this test on 127.0.0.1 that never
- * answers, and the receiver's name answers through a stub lookup.
+ * timeout, never the threadpool's getaddrinfo), WEBHOOK_ALLOWED_HOSTS compared as at registration,
+ * and non-public addresses refused before any connection. No real name is resolved: the resolver
+ * asks a UDP socket of this test on 127.0.0.1 that never answers, and the receiver's name answers
+ * through a stub lookup.
  */
 import assert from 'node:assert/strict';
 import dgram from 'node:dgram';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, LookupFunction } from 'node:net';
 import { describe, it } from 'node:test';
-import { createWebhookSender } from '../../src/webhooks/webhook-sender.js';
+import { createWebhookSender, REFUSED_NOT_PUBLIC } from '../../src/webhooks/webhook-sender.js';
 import { newWebhookSecret, startWebhookReceiver } from '../helpers/webhook-endpoint-row.js';
 import { withDeadline } from '../helpers/wait-for.js';
+
+/** A lookup answering `address` for any name, telling which names it was asked. */
+function lookupAnswering(address: string): LookupFunction & { asked: string[] } {
+  const asked: string[] = [];
+  const lookup = ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    asked.push(hostname);
+    const family = address.includes(':') ? 6 : 4;
+    if (options.all) callback(null, [{ address, family }]);
+    else callback(null, address, family);
+  }) as unknown as LookupFunction;
+  return Object.assign(lookup, { asked });
+}
+
+const message = (url: string) => ({ url, messageId: 'msg_1', payload: '{}', secrets: [newWebhookSecret()] });
+const notStopped = () => new AbortController().signal;
 
 describe('webhook sender', () => {
   it('Attack (issue 17): a name server that never answers > the name is asked through c-ares (not the threadpool), and the attempt fails with a DNS timeout', async () => {
@@ -50,6 +66,21 @@ describe('webhook sender', () => {
     } finally {
       sender.close();
       await receiver.close();
+    }
+  });
+
+  it('an IPv4-compatible IPv6 address (::/96), as a literal or answered by DNS > refused before connecting', async () => {
+    const lookup = lookupAnswering('::7f00:1');
+    const sender = createWebhookSender({ allowedHosts: [], timeoutMs: 5000, now: Date.now, lookup });
+    try {
+      for (const url of ['https://[::127.0.0.1]/hooks', 'https://[0::7f00:1]/', 'https://[::10.0.0.1]/', 'https://[::169.254.169.254]/latest', 'https://compat.example/hooks']) {
+        const result = await sender.send(message(url), notStopped());
+        assert.deepEqual([result.error, result.refused], [REFUSED_NOT_PUBLIC, true], url);
+      }
+      assert.deepEqual(lookup.asked, ['compat.example'], 'literals need no lookup; the name is refused on its answer');
+      assert.deepEqual(await sender.send(message('https://localhost../hooks'), notStopped()), { error: 'refused: not a valid URL', durationMs: 0 });
+    } finally {
+      sender.close();
     }
   });
 });
