@@ -4975,7 +4975,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx answered within 15 s: the message was received. Its body is read (at most 64 KiB) and ignored. */
+            /** @description Any 2xx answered within 15 s: the message was received. Its body is read and ignored, at most 64 KiB and within those 15 s (past either the connection is closed; the status still decides). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5027,7 +5027,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx answered within 15 s: the message was received. Its body is read (at most 64 KiB) and ignored. */
+            /** @description Any 2xx answered within 15 s: the message was received. Its body is read and ignored, at most 64 KiB and within those 15 s (past either the connection is closed; the status still decides). */
             200: {
                 headers: {
                     [name: string]: unknown;

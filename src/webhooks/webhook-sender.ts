@@ -3,8 +3,11 @@
  * headers, answered within the timeout or not. Nothing here touches the database.
  *
  * - Success is any 2xx; redirects are not followed (a 3xx is a failure, as any other status).
- * - The answer's body is read and thrown away, at most RESPONSE_BODY_CAP bytes, so a receiver
- *   cannot make the service buffer much; the outcome is known from the status line.
+ * - The attempt lasts until its connection is free again: the answer's body is read and thrown
+ *   away, at most RESPONSE_BODY_CAP bytes and only until the timeout, then the connection is
+ *   dropped. So a receiver that answers and then never ends its body holds one send slot and one
+ *   socket for at most the timeout, never a socket beyond the dispatcher's count. The outcome is
+ *   the status line's, whatever becomes of the body.
  * - SSRF: a host that is not in WEBHOOK_ALLOWED_HOSTS must be public (isPublicAddress: the IPv4-
  *   compatible `::/96` is not): an IP literal is checked before connecting, and a name's addresses
  *   as DNS gives them at connection time (a name that pointed at a public address when registered
@@ -53,13 +56,14 @@ export interface AttemptResult {
   refused?: boolean;
   /** The attempt was cut short because the process is stopping: it says nothing of the receiver. */
   aborted?: boolean;
+  /** Until the status line, or the failure. */
   durationMs: number;
 }
 
 export interface SenderOptions {
   /** Host names and addresses exempt from the SSRF check (config.webhookAllowedHosts). */
   allowedHosts: readonly string[];
-  /** The longest an attempt waits for its answer (and an idle connection lives). */
+  /** The longest an attempt waits for its answer and reads its body (and an idle connection lives). */
   timeoutMs: number;
   /** The clock of `webhook-timestamp`. */
   now: () => number;
@@ -112,6 +116,9 @@ export function createWebhookSender(options: SenderOptions): WebhookSender {
     const client = url.protocol === 'https:' ? https : http;
     const lookup = isAllowed ? options.lookup : publicLookup;
     return new Promise<AttemptResult>((resolve) => {
+      /** The outcome: the status line's once it came, else the failure's. */
+      let outcome: Omit<AttemptResult, 'durationMs'> | undefined;
+      let durationMs = 0;
       const request = client.request(
         url,
         {
@@ -132,23 +139,28 @@ export function createWebhookSender(options: SenderOptions): WebhookSender {
           const statusCode = response.statusCode ?? 0;
           const retryAfter = response.headers['retry-after'];
           const ok = statusCode >= 200 && statusCode < 300;
-          resolve({
+          durationMs = elapsed();
+          outcome = {
             statusCode,
             ...(retryAfter === undefined ? {} : { retryAfter }),
             ...(ok ? {} : { error: statusCode >= 300 && statusCode < 400 ? `redirect ${statusCode} not followed` : `answered ${statusCode}` }),
-            durationMs: elapsed(),
-          });
+          };
+          // Read to its end (the connection is then reused), or dropped past the cap; the timeout drops it too.
           let read = 0;
           response.on('data', (chunk: Buffer) => {
             read += chunk.length;
-            if (read > RESPONSE_BODY_CAP) response.destroy();
+            if (read > RESPONSE_BODY_CAP) request.destroy();
           });
           response.on('error', () => {});
         },
       );
       request.on('error', (error: NodeJS.ErrnoException) => {
-        resolve({ ...describeFailure(error, { timedOut: timeout.aborted, stopped: stop.aborted, timeoutMs }), durationMs: elapsed() });
+        if (outcome) return;
+        durationMs = elapsed();
+        outcome = describeFailure(error, { timedOut: timeout.aborted, stopped: stop.aborted, timeoutMs });
       });
+      // Its connection is back with the agent, or closed: only now is its socket free for another attempt.
+      request.on('close', () => resolve({ ...(outcome ?? { error: 'connection failed' }), durationMs }));
       request.end(body);
     });
   };

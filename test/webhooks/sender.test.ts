@@ -1,9 +1,10 @@
 /**
  * The sender's connections, without a database: the DNS lookup of webhook hosts (c-ares, with a
  * timeout, never the threadpool's getaddrinfo), WEBHOOK_ALLOWED_HOSTS compared as at registration,
- * and non-public addresses refused before any connection. No real name is resolved: the resolver
- * asks a UDP socket of this test on 127.0.0.1 that never answers, and the receiver's name answers
- * through a stub lookup.
+ * non-public addresses refused before any connection, and an attempt that lasts as long as its
+ * connection is in use (the answer's body read to its end, its cap or the timeout). No real name is
+ * resolved: the resolver asks a UDP socket of this test on 127.0.0.1 that never answers, and the
+ * receiver's name answers through a stub lookup.
  */
 import assert from 'node:assert/strict';
 import dgram from 'node:dgram';
@@ -11,7 +12,7 @@ import type { AddressInfo, LookupFunction } from 'node:net';
 import { describe, it } from 'node:test';
 import { createWebhookSender, REFUSED_NOT_PUBLIC } from '../../src/webhooks/webhook-sender.js';
 import { newWebhookSecret, startWebhookReceiver } from '../helpers/webhook-endpoint-row.js';
-import { withDeadline } from '../helpers/wait-for.js';
+import { waitUntil, withDeadline } from '../helpers/wait-for.js';
 
 /** A lookup answering `address` for any name, telling which names it was asked. */
 function lookupAnswering(address: string): LookupFunction & { asked: string[] } {
@@ -81,6 +82,49 @@ describe('webhook sender', () => {
       assert.deepEqual(await sender.send(message('https://localhost../hooks'), notStopped()), { error: 'refused: not a valid URL', durationMs: 0 });
     } finally {
       sender.close();
+    }
+  });
+
+  it('an answer whose body never ends > the attempt lasts until its timeout, then its connection is dropped; the outcome is its status', async () => {
+    const receiver = await startWebhookReceiver(() => 'drip');
+    const sender = createWebhookSender({ allowedHosts: ['127.0.0.1'], timeoutMs: 2000, now: Date.now });
+    try {
+      let settled = false;
+      const attempt = sender.send(message(receiver.url), notStopped()).finally(() => (settled = true));
+      await waitUntil(() => receiver.dripped() >= 3, { deadlineMs: 10_000, what: 'the answer to drip 3 bytes' });
+      assert.equal(settled, false, 'the attempt is not over while the body runs');
+      const result = await withDeadline(attempt, 10_000, 'the attempt to end at its timeout');
+      assert.equal(result.statusCode, 200, JSON.stringify(result));
+      assert.equal(result.error, undefined);
+      await waitUntil(() => receiver.connections.closed === 1, { deadlineMs: 10_000, what: 'the connection to be dropped' });
+    } finally {
+      sender.close();
+      await receiver.close();
+    }
+  });
+
+  it('an answer longer than 64 KiB > the attempt ends once 64 KiB are read, its connection dropped, long before its timeout', async () => {
+    const receiver = await startWebhookReceiver(() => 'flood');
+    const sender = createWebhookSender({ allowedHosts: ['127.0.0.1'], timeoutMs: 600_000, now: Date.now });
+    try {
+      const result = await withDeadline(sender.send(message(receiver.url), notStopped()), 30_000, 'the attempt to end at the cap');
+      assert.equal(result.statusCode, 200, JSON.stringify(result));
+      await waitUntil(() => receiver.connections.closed === 1, { deadlineMs: 10_000, what: 'the connection to be dropped' });
+    } finally {
+      sender.close();
+      await receiver.close();
+    }
+  });
+
+  it('an answer read to its end > the connection is kept and the next attempt reuses it', async () => {
+    const receiver = await startWebhookReceiver();
+    const sender = createWebhookSender({ allowedHosts: ['127.0.0.1'], timeoutMs: 5000, now: Date.now });
+    try {
+      for (let i = 0; i < 3; i++) assert.equal((await sender.send(message(receiver.url), notStopped())).statusCode, 204);
+      assert.deepEqual([receiver.connections.peak, receiver.connections.closed], [1, 0]);
+    } finally {
+      sender.close();
+      await receiver.close();
     }
   });
 });
