@@ -8,6 +8,8 @@
  *   dropped. So a receiver that answers and then never ends its body holds one send slot and one
  *   socket for at most the timeout, never a socket beyond the dispatcher's count. The outcome is
  *   the status line's, whatever becomes of the body.
+ * - Sockets: at most `maxSockets` open in the process over every agent (webhook-socket-cap.ts).
+ *   A connection that fails for want of file descriptors (EMFILE, ENFILE) says so (`noDescriptors`).
  * - SSRF: a host that is not in WEBHOOK_ALLOWED_HOSTS must be public (isPublicAddress: the IPv4-
  *   compatible `::/96` is not): an IP literal is checked before connecting, and a name's addresses
  *   as DNS gives them at connection time (a name that pointed at a public address when registered
@@ -21,6 +23,7 @@ import { readFileSync } from 'node:fs';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { createResolverLookup, isDnsFailure, type ResolverLookupOptions } from './webhook-dns.js';
 import { signatureHeader } from './webhook-signature.js';
+import { capSockets } from './webhook-socket-cap.js';
 import { hasEmptyLabel, isOperatorAllowedHost, isPublicAddress } from './webhook-url-policy.js';
 
 /** The most of an answer's body read before the connection is dropped. */
@@ -56,6 +59,8 @@ export interface AttemptResult {
   refused?: boolean;
   /** The attempt was cut short because the process is stopping: it says nothing of the receiver. */
   aborted?: boolean;
+  /** The connection failed for want of file descriptors (EMFILE, ENFILE): it says nothing of the receiver. */
+  noDescriptors?: boolean;
   /** Until the status line, or the failure. */
   durationMs: number;
 }
@@ -65,6 +70,8 @@ export interface SenderOptions {
   allowedHosts: readonly string[];
   /** The longest an attempt waits for its answer and reads its body (and an idle connection lives). */
   timeoutMs: number;
+  /** The most sockets open at once, in use or idle, over every agent (WEBHOOK_MAX_SOCKETS); no more attempts than this may be in flight. */
+  maxSockets: number;
   /** The clock of `webhook-timestamp`. */
   now: () => number;
   /** Tests only: the DNS lookup of every connection (a stub that answers a private address, say). */
@@ -80,11 +87,14 @@ export interface WebhookSender {
 }
 
 export function createWebhookSender(options: SenderOptions): WebhookSender {
-  const agentOptions = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64, timeout: options.timeoutMs };
+  // One origin may have them all: no agent ever queues a request, as no more than maxSockets are in flight.
+  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets, maxFreeSockets: 64, timeout: options.timeoutMs };
   const agents = {
     allowed: { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) },
     filtered: { 'http:': new RequestFilteringHttpAgent(agentOptions), 'https:': new RequestFilteringHttpsAgent(agentOptions) },
   };
+  const allAgents = [agents.allowed['http:'], agents.allowed['https:'], agents.filtered['http:'], agents.filtered['https:']];
+  capSockets(allAgents, options.maxSockets);
   // Names outside WEBHOOK_ALLOWED_HOSTS are resolved by c-ares (dns.Resolver), never by getaddrinfo on libuv's
   // threadpool: a hostile name that answers slowly would hold one of its 4 threads and stall the
   // process's file and crypto work. The operator's names keep the system's lookup (/etc/hosts: localhost).
@@ -168,7 +178,7 @@ export function createWebhookSender(options: SenderOptions): WebhookSender {
   return {
     send,
     close() {
-      for (const agent of [agents.allowed['http:'], agents.allowed['https:'], agents.filtered['http:'], agents.filtered['https:']]) agent.destroy();
+      for (const agent of allAgents) agent.destroy();
     },
   };
 }
@@ -194,6 +204,7 @@ function describeFailure(error: NodeJS.ErrnoException, why: { timedOut: boolean;
   // Ours, or request-filtering-agent's: "DNS lookup <address>(…) is not allowed. Because, It is private IP address."
   if (error.code === NOT_PUBLIC_CODE || /^DNS lookup .* is not allowed/.test(error.message)) return { error: REFUSED_NOT_PUBLIC, refused: true };
   if (isDnsFailure(error)) return { error: `dns: ${error.code}` };
+  if (error.code === 'EMFILE' || error.code === 'ENFILE') return { error: `connection failed: ${error.code}`, noDescriptors: true };
   if (error.code !== undefined) return { error: `connection failed: ${error.code}` };
   return { error: 'connection failed' };
 }
