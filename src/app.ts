@@ -76,7 +76,7 @@ export interface AppDeps {
     | 'shutdownTimeoutMs'
     | 'idempotencyKeyTtlHours'
   > &
-    Partial<Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'rateLimitSyncMs' | 'keyLastUsedFlushMs' | 'eventRetentionDays' | 'eventStreamsPerKey' | 'webhookAllowedHosts' | 'webhookRetryScheduleSeconds' | 'webhookLeaseSeconds' | 'databaseStatementTimeoutMs'>>;
+    Partial<Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'rateLimitSyncMs' | 'keyLastUsedFlushMs' | 'eventRetentionDays' | 'eventStreamsPerKey' | 'webhookAllowedHosts' | 'webhookRetryScheduleSeconds' | 'webhookLeaseSeconds' | 'webhookMaxSockets' | 'databaseStatementTimeoutMs'>>;
   /** What the metrics tell of the database: its dialect and, on PostgreSQL, its pool. */
   database?: Pick<DbHandle, 'dialect' | 'poolStats'>;
   /** The metrics to count into; made here when not given. */
@@ -222,6 +222,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     scheduleSeconds: config.webhookRetryScheduleSeconds ?? CONFIG_DEFAULTS.WEBHOOK_RETRY_SCHEDULE.split(',').map(Number),
     leaseSeconds: config.webhookLeaseSeconds ?? CONFIG_DEFAULTS.WEBHOOK_LEASE_SECONDS,
     statementTimeoutMs: config.databaseStatementTimeoutMs ?? CONFIG_DEFAULTS.DATABASE_STATEMENT_TIMEOUT_MS,
+    maxSockets: config.webhookMaxSockets ?? CONFIG_DEFAULTS.WEBHOOK_MAX_SOCKETS,
     retentionDays: config.eventRetentionDays ?? CONFIG_DEFAULTS.EVENT_RETENTION_DAYS,
     test: deps.webhookDispatcher,
   });

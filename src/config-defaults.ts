@@ -40,6 +40,8 @@ export const CONFIG_DEFAULTS = {
   WEBHOOK_RETRY_SCHEDULE: '0,5,300,1800,7200,18000,36000,36000',
   /** How long a claimed delivery stays its dispatcher's: past it, another may send it again. */
   WEBHOOK_LEASE_SECONDS: 60,
+  /** Webhook sockets (sends in flight) per process: a quarter of the common 1024 descriptors, and room for every endpoint's first send. */
+  WEBHOOK_MAX_SOCKETS: 256,
 
   EVENT_STREAMS_PER_KEY: 5,
 } as const;
@@ -68,6 +70,8 @@ export const CONFIG_RANGES = {
   // half of it is for a delivery to find a send slot, the other half for the attempt: reading its endpoint,
   // its timeout (at most 15 s, at least 1 s) and recording its outcome.
   WEBHOOK_LEASE_SECONDS: { min: 5, max: 3600 },
+  // From 16 (8 kept for endpoints with no send in flight, 8 to share: one endpoint's most) to 4096 (a process holds 6,400 deliveries at most).
+  WEBHOOK_MAX_SOCKETS: { min: 16, max: 4096 },
   // Each open stream holds a connection and a waiter of the process; each key's are capped, per process.
   EVENT_STREAMS_PER_KEY: { min: 1, max: 1000 },
 } as const satisfies Partial<Record<ConfigVariable, { min: number; max: number }>>;

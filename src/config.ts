@@ -55,6 +55,8 @@ export interface Config {
   webhookRetryScheduleSeconds: number[];
   /** Seconds a dispatcher holds a delivery it claimed (at least 2 × (statement timeout + 2 s)); an attempt times out within half of it less the statement timeout and a second (15 s at most). */
   webhookLeaseSeconds: number;
+  /** Most webhook sockets a process has open at once (in use or idle): its sends in flight. */
+  webhookMaxSockets: number;
 
   /** Most live streams of the events feed one key may hold open on one process. */
   eventStreamsPerKey: number;
@@ -221,6 +223,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowedHosts: 'hosts' in webhookAllowedHosts ? webhookAllowedHosts.hosts : [],
     webhookRetryScheduleSeconds: 'seconds' in webhookRetrySchedule ? webhookRetrySchedule.seconds : [],
     webhookLeaseSeconds,
+    webhookMaxSockets: integer('WEBHOOK_MAX_SOCKETS'),
 
     eventStreamsPerKey: integer('EVENT_STREAMS_PER_KEY'),
   };

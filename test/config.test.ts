@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       webhookAllowedHosts: [],
       webhookRetryScheduleSeconds: [0, 5, 300, 1800, 7200, 18000, 36000, 36000],
       webhookLeaseSeconds: 60,
+      webhookMaxSockets: 256,
 
       eventStreamsPerKey: 5,
     });
@@ -108,6 +109,13 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ WEBHOOK_LEASE_SECONDS: '64', DATABASE_STATEMENT_TIMEOUT_MS: '30000' }).webhookLeaseSeconds, 64);
     // A refused statement timeout is reported alone: nothing is compared with it.
     assert.deepEqual(problemsOf({ WEBHOOK_LEASE_SECONDS: '5', DATABASE_STATEMENT_TIMEOUT_MS: '5' }).map((p) => p.split(' ')[0]), ['DATABASE_STATEMENT_TIMEOUT_MS']);
+  });
+
+  it('WEBHOOK_MAX_SOCKETS > outside 16 to 4096 > stops the start naming it', () => {
+    assert.equal(loadConfig({ WEBHOOK_MAX_SOCKETS: '64' }).webhookMaxSockets, 64);
+    for (const value of ['0', '15', '4097', '64.5', 'many']) {
+      assert.throws(() => loadConfig({ WEBHOOK_MAX_SOCKETS: value }), (error: ConfigError) => error.problems.some((p) => p.startsWith('WEBHOOK_MAX_SOCKETS must be a whole number from 16 to 4096')), value);
+    }
   });
 
   it('EVENT_STREAMS_PER_KEY > outside 1 to 1000 > stops the start naming it', () => {

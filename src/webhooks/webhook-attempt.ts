@@ -46,6 +46,8 @@ export interface AttemptContext {
   timeoutMs: number;
   /** Told of a delivery given back unsent because its endpoint's read left too little of the lease. */
   unstarted: () => void;
+  /** Told of an attempt whose connection failed for want of file descriptors. */
+  refusedSend: (reason: 'descriptors') => void;
   now: () => number;
   scheduleSeconds: readonly number[];
   metrics: WebhookMetrics;
@@ -101,6 +103,7 @@ export async function attemptDelivery(context: AttemptContext, claim: HeldClaim,
     context.log.error({ err: error, deliveryId: delivery.id, endpointId: endpoint.id }, 'a webhook attempt could not be made');
     result = { error: 'internal: the message could not be signed or sent', durationMs: 0 };
   }
+  if (result.noDescriptors) context.refusedSend('descriptors');
   return { recorded: record(context, { ...claim, endpoint }, attemptedAt, result) };
 }
 

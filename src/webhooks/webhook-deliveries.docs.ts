@@ -40,7 +40,7 @@ function webhookEntry(operationId: string, summary: string, schema: string, desc
       parameters: SIGNATURE_HEADERS,
       requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } },
       responses: {
-        '200': { description: 'Any 2xx answered within 15 s: the message was received. Its body is read (at most 64 KiB) and ignored.' },
+        '200': { description: 'Any 2xx answered within 15 s: the message was received. Its body is read and ignored, at most 64 KiB and within those 15 s (past either the connection is closed; the status still decides).' },
         '410': { description: 'The receiver is gone for good: the endpoint is disabled and nothing more is sent to it.' },
         default: { description: 'Any other answer, or none: the message is sent again on the retry schedule (after `Retry-After` on 429 or 503).' },
       },

@@ -19,9 +19,15 @@
  *
  * Isolation (a slow or hanging receiver delays nobody else): an endpoint holds at most
  * PER_ENDPOINT_HELD deliveries in a process, so the held ones of any set of endpoints never fill
- * MAX_HELD; sends go round-robin across endpoints, PER_ENDPOINT_IN_FLIGHT at most to one, and
- * RESERVED_SLOTS of the MAX_IN_FLIGHT only to an endpoint with none in flight, so an endpoint
- * always gets a slot at once however many others hang (webhook-send-queue.ts).
+ * MAX_HELD; sends go round-robin across endpoints, PER_ENDPOINT_IN_FLIGHT at most to one, and of
+ * the WEBHOOK_MAX_SOCKETS in flight (each send holds one socket to its end) `reservedSlots` only
+ * go to an endpoint with none in flight, so an endpoint gets a slot at once however many others
+ * hang: with the default, all WEBHOOK_ENDPOINTS_MAX of them (webhook-send-queue.ts).
+ *
+ * Sockets and descriptors: a delivery that waits for a socket of the process (not for its endpoint's
+ * own sends), or whose connection fails for want of file descriptors (EMFILE, ENFILE: a failed
+ * attempt, retried on the schedule), is counted, and logged at warn at most once a minute per
+ * reason with the count since that reason's last line.
  *
  * A process killed mid-send leaves its leases to expire: then any dispatcher claims the deliveries
  * again and sends them (at least once). Closing the app stops the rounds, aborts the sends in flight
@@ -51,9 +57,6 @@ const POLL_MS = 500;
 const BACKOFF_CAP_MS = 30_000;
 /** How long closing waits for a round or a give-back that a stalled database holds: past it, the leases expire on their own. */
 const CLOSE_WAIT_MS = 5_000;
-/** Sends in flight in a process, of which RESERVED_SLOTS only for an endpoint with none in flight. */
-const MAX_IN_FLIGHT = 256;
-const RESERVED_SLOTS = WEBHOOK_ENDPOINTS_MAX;
 /** Sends in flight to one endpoint per process. */
 export const PER_ENDPOINT_IN_FLIGHT = 8;
 /** Deliveries one endpoint may hold in a process (waiting for a slot or in flight), and one claim takes of it at most. */
@@ -67,6 +70,16 @@ const CLAIM_BATCH = 100;
 const FAN_OUT_BATCHES_PER_ROUND = 20;
 const PURGE_INTERVAL_MS = 60_000;
 const DAY_MS = 86_400_000;
+/** The most often a warning says sends wait for a socket, or fail for want of descriptors (the counter counts each). */
+const REFUSED_LOG_INTERVAL_MS = 60_000;
+
+/**
+ * Of `maxSockets` sends in flight, those only an endpoint with none in flight may take: one for every
+ * endpoint a store may have, or half when the cap is lower, so the others keep half to share.
+ */
+function reservedSlots(maxSockets: number): number {
+  return Math.min(WEBHOOK_ENDPOINTS_MAX, Math.floor(maxSockets / 2));
+}
 
 /** Tests only: knobs of the dispatcher (the defaults are what the service runs with). */
 export interface DispatcherTestOptions {
@@ -88,6 +101,8 @@ export interface DispatcherOptions {
   leaseSeconds: number;
   /** DATABASE_STATEMENT_TIMEOUT_MS: how long an attempt's read or record may take of its lease. */
   statementTimeoutMs: number;
+  /** WEBHOOK_MAX_SOCKETS: the sends in flight, and the sockets open, in the process. */
+  maxSockets: number;
   retentionDays: number;
   test?: DispatcherTestOptions | undefined;
 }
@@ -117,7 +132,8 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
   const leaseMs = options.leaseSeconds * 1000;
   // An attempt is always over, answered or not, well before its lease ends, so its outcome is written while the lease holds.
   const timeoutMs = test?.timeoutMs ?? attemptTimeoutMs(leaseMs, options.statementTimeoutMs);
-  const sender = createWebhookSender({ allowedHosts: options.allowedHosts, timeoutMs, now, lookup: test?.lookup });
+  const { maxSockets } = options;
+  const sender = createWebhookSender({ allowedHosts: options.allowedHosts, timeoutMs, maxSockets, now, lookup: test?.lookup });
   const instance = randomUUID();
   const stop = new AbortController();
   let claims = 0;
@@ -135,16 +151,31 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
     dropped++;
     options.metrics.unstarted.inc();
   };
-  const context: AttemptContext = { db, sender, timeoutMs, unstarted, now, scheduleSeconds: options.scheduleSeconds, metrics: options.metrics, log: app.log };
+  const refusedSince = { sockets: { count: 0, loggedAt: -Infinity }, descriptors: { count: 0, loggedAt: -Infinity } };
+  const refusedSend = (reason: 'sockets' | 'descriptors', count = 1) => {
+    options.metrics.sendsRefused.inc({ reason }, count);
+    const since = refusedSince[reason];
+    since.count += count;
+    if (performance.now() - since.loggedAt < REFUSED_LOG_INTERVAL_MS) return;
+    since.loggedAt = performance.now();
+    if (reason === 'sockets') {
+      app.log.warn({ count: since.count, maxSockets }, `webhook sends wait for a socket: the process's ${maxSockets} (WEBHOOK_MAX_SOCKETS) are in use, or kept for endpoints with no send in flight; receivers answer slowly, or many are busy`);
+    } else {
+      app.log.warn({ count: since.count, maxSockets }, 'webhook connections failed for want of file descriptors (EMFILE or ENFILE); they are retried on the schedule: raise the open-files limit (ulimit -n) or lower WEBHOOK_MAX_SOCKETS');
+    }
+    since.count = 0;
+  };
+  const context: AttemptContext = { db, sender, timeoutMs, unstarted, refusedSend, now, scheduleSeconds: options.scheduleSeconds, metrics: options.metrics, log: app.log };
 
   const queue = createSendQueue({
-    maxInFlight: MAX_IN_FLIGHT,
+    maxInFlight: maxSockets,
     perEndpoint: PER_ENDPOINT_IN_FLIGHT,
-    reserved: RESERVED_SLOTS,
+    reserved: reservedSlots(maxSockets),
     // Started only if the attempt, timed out at worst, ends with a second of its lease to spare for
     // its record. The lease is measured on this process's monotonic clock from before the claim.
     canStart: (held) => !stop.signal.aborted && performance.now() + timeoutMs + RECORD_MARGIN_MS <= held.leaseDeadline,
     dropped: unstarted,
+    noSocket: (count) => refusedSend('sockets', count),
     send: (held) => attemptDelivery(context, held, stop.signal),
     // Claims again as the lines fall to half, and when they are empty: once per crossing, not after every send.
     sent: (held) => {

@@ -6,6 +6,9 @@
  * no send in flight, so endpoints that hang (each holding its slots for the attempt's timeout)
  * can take at most `maxInFlight - reserved` beyond their first: with at most `reserved` endpoints,
  * an endpoint with nothing in flight always finds a slot.
+ * Each send holds one socket from its start to its end, so `maxInFlight` is the process's webhook
+ * sockets (WEBHOOK_MAX_SOCKETS): a delivery that waits in its line while its endpoint is below
+ * `perEndpoint` (the others, or the reservation, hold every socket it could take) is told once (`noSocket`).
  * A delivery whose lease would end before its attempt could (`canStart` says no) is dropped
  * unsent (`dropped` is told): its lease runs out and a dispatcher claims it again, so no attempt
  * ever runs past its lease. Nothing here touches the database.
@@ -17,6 +20,8 @@ interface HeldDelivery {
   owner: string;
   /** When the lease ends at the earliest, on this process's monotonic clock (performance.now()). */
   leaseDeadline: number;
+  /** It waited for a socket of the process (told once). */
+  waitedForSocket?: boolean;
 }
 
 export interface SendQueueOptions {
@@ -27,6 +32,8 @@ export interface SendQueueOptions {
   canStart(held: HeldDelivery): boolean;
   /** Told of a delivery `canStart` refused. */
   dropped(held: HeldDelivery): void;
+  /** Told of deliveries that wait for a socket of the process, not for their endpoint's own sends: each once. */
+  noSocket(count: number): void;
   /**
    * Makes the attempt: settles once the receiver's part is over (its slot is then free), with
    * `recorded`, which settles once the outcome is written (the delivery is then no longer held).
@@ -79,6 +86,7 @@ export function createSendQueue(options: SendQueueOptions): SendQueue {
     while (started && total < options.maxInFlight) {
       started = false;
       for (const [endpointId, line] of [...waiting]) {
+        if (total >= options.maxInFlight) break;
         if (!hasSlot(endpointId)) continue;
         const held = line.shift()!;
         waitingTotal--;
@@ -87,9 +95,24 @@ export function createSendQueue(options: SendQueueOptions): SendQueue {
         started = true;
         if (options.canStart(held)) start(held);
         else options.dropped(held);
-        if (total >= options.maxInFlight) return;
       }
     }
+    tellWaitingForSocket();
+  };
+
+  /**
+   * Each line's first delivery that waits although its endpoint is below `perEndpoint`: the
+   * process's sockets (all in flight, or the rest reserved) hold it back. Told once.
+   */
+  const tellWaitingForSocket = () => {
+    let count = 0;
+    for (const [endpointId, line] of waiting) {
+      const first = line[0]!;
+      if (first.waitedForSocket || (inFlight.get(endpointId) ?? 0) >= options.perEndpoint) continue;
+      first.waitedForSocket = true;
+      count++;
+    }
+    if (count > 0) options.noSocket(count);
   };
 
   const start = (held: HeldDelivery) => {

@@ -16,9 +16,14 @@
  * without its lookup, as a name that does not resolve yet is; the check at connection protects. So
  * one key keeping names whose DNS never answers in flight blocks only its own registrations.
  *
- * "Public" is what request-filtering-agent lets through at connection time: an address ipaddr.js
- * ranges as `unicast` (no loopback, private, link-local, unique-local, carrier-grade NAT,
- * multicast, unspecified, reserved, IPv4-mapped, 6to4, Teredo, …). No address range is written here.
+ * "Public" is an address ipaddr.js ranges as `unicast` (no loopback, private, link-local,
+ * unique-local, carrier-grade NAT, multicast, unspecified, reserved, IPv4-mapped, 6to4, Teredo, …),
+ * as request-filtering-agent decides at connection time, less one range both take for public: the
+ * IPv4-compatible `::/96` (`::7f00:1` is `::127.0.0.1`), deprecated by RFC 4291: where it leads
+ * depends on the host's network stack, never on a public IPv6 route. The sender applies the same
+ * test (webhook-sender.ts).
+ * A host name with an empty label (`localhost..`, `a..b.example`) is refused: resolvers disagree
+ * on what it names.
  */
 import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
@@ -94,10 +99,24 @@ export interface WebhookUrlPolicy {
  */
 export type UrlVerdict = { accepted: true; url: string } | { accepted: false; reason: string; busy?: true };
 
+/** The IPv4-compatible IPv6 addresses (RFC 4291 §2.5.5.1), whose `::` and `::1` ipaddr.js ranges apart. */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+
+/** ipaddr.js's range of an address, or `ipv4Compatible` for the rest of `::/96`, which it calls `unicast`. */
+function rangeOfAddress(address: ipaddr.IPv4 | ipaddr.IPv6): string {
+  const range = address.range();
+  return range === 'unicast' && address.kind() === 'ipv6' && address.match(IPV4_COMPATIBLE) ? 'ipv4Compatible' : range;
+}
+
 /** True for an IP address (v4 or v6, without brackets) that is public; false for any other text. */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address) || isIP(address) === 0) return false;
-  return ipaddr.parse(address).range() === 'unicast';
+  return rangeOfAddress(ipaddr.parse(address)) === 'unicast';
+}
+
+/** True for a host name with an empty label (`a..b`, `.a`, `a..`), a single trailing dot aside. */
+export function hasEmptyLabel(hostname: string): boolean {
+  return isIP(hostname) === 0 && hostname.replace(/\.$/, '').split('.').includes('');
 }
 
 /**
@@ -133,6 +152,7 @@ export async function checkWebhookUrl(text: string, policy: WebhookUrlPolicy): P
   if (isIP(host) !== 0) {
     return isPublicAddress(host) ? { accepted: true, url: url.href } : refuse(`must not point at a non-public address: ${host} is one (${rangeOf(host)})`);
   }
+  if (hasEmptyLabel(host)) return refuse(`must not have an empty label in its host name (${host.slice(0, 100)})`);
   // RFC 6761: these names are loopback wherever they are resolved (DNS is not asked; /etc/hosts, which c-ares does not read, says so too).
   if (/(^|\.)localhost\.?$/.test(host)) return refuse(`must not point at a non-public address: ${host} is one (loopback)`);
   const caps = policy.lookupSlots;
@@ -155,7 +175,7 @@ export async function checkWebhookUrl(text: string, policy: WebhookUrlPolicy): P
 /** What kind of address it is, in words, for the refusal's message. */
 function rangeOf(address: string): string {
   if (!ipaddr.isValid(address)) return 'not an address';
-  const range = ipaddr.parse(address).range();
+  const range = rangeOfAddress(ipaddr.parse(address));
   return range.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`);
 }
 

@@ -12,7 +12,11 @@
  * - `animal_store_webhook_dispatch_rounds_failed_total`: dispatch rounds that failed (the database
  *   did not answer, say); the rounds then back off;
  * - `animal_store_webhook_url_checks_skipped_total`: registration URLs accepted without their DNS
- *   lookup, every lookup slot of the process taken (webhook-url-policy.ts).
+ *   lookup, every lookup slot of the process taken (webhook-url-policy.ts);
+ * - `animal_store_webhook_sends_refused_total{reason}`: sends refused a socket: `sockets` (the
+ *   WEBHOOK_MAX_SOCKETS in use, or kept for endpoints with none in flight: the delivery waits for
+ *   one), `descriptors` (the connection failed with EMFILE or ENFILE: a failed attempt, retried on
+ *   the schedule).
  * `animal_store_webhook_deliveries_due` is read from the database at each scrape (at most
  * DUE_COUNT_CAP counted), the store's truth whatever process reads it: the sum over workers takes
  * the largest value.
@@ -27,6 +31,7 @@ const DUE_COUNT_CAP = 100_000;
 
 const ATTEMPT_OUTCOMES = ['succeeded', 'failed', 'refused'] as const;
 const DISABLE_REASONS = ['receiver_gone', 'failing'] as const;
+const REFUSAL_REASONS = ['sockets', 'descriptors'] as const;
 
 export interface WebhookMetrics {
   attempts: Counter<'outcome'>;
@@ -36,6 +41,7 @@ export interface WebhookMetrics {
   unstarted: Counter;
   roundsFailed: Counter;
   urlChecksSkipped: Counter;
+  sendsRefused: Counter<'reason'>;
 }
 
 /** The webhooks' metrics in `registry`, made once per registry (apps built on shared metrics reuse them). */
@@ -50,6 +56,7 @@ export function registerWebhookMetrics(registry: Registry, db: Kysely<Database>,
       unstarted: registry.getSingleMetric('animal_store_webhook_deliveries_unstarted_total') as Counter,
       roundsFailed: registry.getSingleMetric('animal_store_webhook_dispatch_rounds_failed_total') as Counter,
       urlChecksSkipped: registry.getSingleMetric('animal_store_webhook_url_checks_skipped_total') as Counter,
+      sendsRefused: registry.getSingleMetric('animal_store_webhook_sends_refused_total') as Counter<'reason'>,
     };
   }
   const registers = [registry];
@@ -57,6 +64,13 @@ export function registerWebhookMetrics(registry: Registry, db: Kysely<Database>,
   for (const outcome of ATTEMPT_OUTCOMES) attempts.inc({ outcome }, 0);
   const endpointsDisabled = new Counter({ name: 'animal_store_webhook_endpoints_disabled_total', help: 'Webhook endpoints the dispatcher disabled, by reason: receiver_gone (410) or failing (5 days).', labelNames: ['reason'] as const, registers });
   for (const reason of DISABLE_REASONS) endpointsDisabled.inc({ reason }, 0);
+  const sendsRefused = new Counter({
+    name: 'animal_store_webhook_sends_refused_total',
+    help: 'Webhook sends refused a socket: sockets (WEBHOOK_MAX_SOCKETS in use, or kept for endpoints with none in flight: the delivery waits for one), descriptors (EMFILE or ENFILE: a failed attempt, retried on the schedule).',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  for (const reason of REFUSAL_REASONS) sendsRefused.inc({ reason }, 0);
   new Gauge({
     name: 'animal_store_webhook_deliveries_due',
     help: `Webhook deliveries due and not yet sent (read from the database at each scrape, counted up to ${DUE_COUNT_CAP}).`,
@@ -80,5 +94,6 @@ export function registerWebhookMetrics(registry: Registry, db: Kysely<Database>,
       help: 'Webhook URLs accepted at registration without their DNS lookup: every lookup slot of the process was taken (each delivery checks the address again).',
       registers,
     }),
+    sendsRefused,
   };
 }

@@ -24,4 +24,6 @@ export const STUB_DNS = {
   'mixed.example': ['93.184.215.14', '127.0.0.1'],
   'v6-internal.example': ['fd12:3456::1'],
   'metadata.example': ['169.254.169.254'],
+  /** IPv4-compatible: `::127.0.0.1`. */
+  'compat.example': ['::7f00:1'],
 } as const;

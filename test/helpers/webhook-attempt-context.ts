@@ -6,6 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Registry } from 'prom-client';
+import { CONFIG_DEFAULTS } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
 import { writeTransaction } from '../../src/db/dialect.js';
 import type { AttemptContext, HeldClaim } from '../../src/webhooks/webhook-attempt.js';
@@ -27,13 +28,14 @@ export interface AttemptContextForTests {
 
 export function attemptContextForTests(db: Kysely<Database>, options: { timeoutMs?: number } = {}): AttemptContextForTests {
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const sender = createWebhookSender({ allowedHosts: ['127.0.0.1'], timeoutMs, now: Date.now });
+  const sender = createWebhookSender({ allowedHosts: ['127.0.0.1'], timeoutMs, maxSockets: CONFIG_DEFAULTS.WEBHOOK_MAX_SOCKETS, now: Date.now });
   let unstarted = 0;
   const context: AttemptContext = {
     db,
     sender,
     timeoutMs,
     unstarted: () => unstarted++,
+    refusedSend: () => {},
     now: Date.now,
     scheduleSeconds: [0, 5, 300],
     metrics: registerWebhookMetrics(new Registry(), db, Date.now),

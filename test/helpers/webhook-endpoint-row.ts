@@ -1,7 +1,7 @@
 /**
  * Webhook endpoints and receivers for the dispatcher's tests: an endpoint row written straight into
  * `webhook_endpoints` (as the endpoints' API would make it), and a real HTTP receiver on 127.0.0.1
- * that records every request and answers as the test says.
+ * that records every request, answers as the test says, and counts the connections it has open.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
@@ -78,21 +78,48 @@ export interface ReceivedWebhook {
   answer(status: number, headers?: Record<string, string>): void;
 }
 
-/** What the receiver does with a request: answer it, or hold it open until the test answers. */
-export type ReceiverAnswer = { status: number; headers?: Record<string, string> } | 'hold';
+/**
+ * What the receiver does with a request: answer it, hold it open until the test answers, or answer
+ * 200 with its headers at once and a body that never ends: `drip`, one byte every DRIP_INTERVAL_MS;
+ * `flood`, FLOOD_BYTES at once, then nothing.
+ */
+export type ReceiverAnswer = { status: number; headers?: Record<string, string> } | 'hold' | 'drip' | 'flood';
+
+/** How often a dripping answer sends its next byte. */
+const DRIP_INTERVAL_MS = 100;
+/** What a flooding answer sends: twice the most a sender reads of a body. */
+const FLOOD_BYTES = 128 * 1024;
+
+/** Connections open now, the most open at once (in all, and until one closed), and those closed: of one receiver, or of several sharing one tally. */
+export interface ConnectionTally {
+  open: number;
+  peak: number;
+  peakBeforeAnyClosed: number;
+  closed: number;
+}
 
 export interface WebhookReceiver {
   url: string;
   received: ReceivedWebhook[];
   /** Resolves once `count` requests have arrived in all. */
   waitFor(count: number): Promise<ReceivedWebhook[]>;
+  /** The connections senders have open to it (the tally given, when one was). */
+  connections: ConnectionTally;
+  /** Bytes of body its dripping answers have written so far. */
+  dripped(): number;
   close(): Promise<void>;
 }
 
-export async function startWebhookReceiver(answer: (request: { index: number; body: string }) => ReceiverAnswer = () => ({ status: 204 })): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(
+  answer: (request: { index: number; body: string }) => ReceiverAnswer = () => ({ status: 204 }),
+  options: { connections?: ConnectionTally } = {},
+): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
   const held = new Set<ServerResponse>();
+  const drips = new Set<NodeJS.Timeout>();
+  let dripped = 0;
+  const connections = options.connections ?? { open: 0, peak: 0, peakBeforeAnyClosed: 0, closed: 0 };
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -106,11 +133,40 @@ export async function startWebhookReceiver(answer: (request: { index: number; bo
       const decision = answer({ index: received.length, body });
       received.push({ headers: request.headers, body, answer: send });
       if (decision === 'hold') held.add(response);
+      else if (decision === 'drip') drip(response);
+      else if (decision === 'flood') flood(response);
       else send(decision.status, decision.headers);
       for (const waiter of waiters.filter((w) => received.length >= w.count)) {
         waiters.splice(waiters.indexOf(waiter), 1);
         waiter.resolve();
       }
+    });
+  });
+  const drip = (response: ServerResponse) => {
+    response.writeHead(200, { 'content-type': 'text/plain' });
+    response.flushHeaders();
+    const timer = setInterval(() => {
+      response.write('.');
+      dripped++;
+    }, DRIP_INTERVAL_MS);
+    drips.add(timer);
+    response.once('close', () => {
+      clearInterval(timer);
+      drips.delete(timer);
+    });
+  };
+  const flood = (response: ServerResponse) => {
+    held.add(response);
+    response.writeHead(200, { 'content-type': 'text/plain' });
+    response.write(Buffer.alloc(FLOOD_BYTES, '.'));
+  };
+  server.on('connection', (socket) => {
+    connections.open++;
+    connections.peak = Math.max(connections.peak, connections.open);
+    if (connections.closed === 0) connections.peakBeforeAnyClosed = connections.peak;
+    socket.once('close', () => {
+      connections.open--;
+      connections.closed++;
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -123,7 +179,10 @@ export async function startWebhookReceiver(answer: (request: { index: number; bo
         if (received.length >= count) resolve(received);
         else waiters.push({ count, resolve: () => resolve(received) });
       }),
+    connections,
+    dripped: () => dripped,
     async close() {
+      for (const timer of drips) clearInterval(timer);
       for (const response of held) response.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

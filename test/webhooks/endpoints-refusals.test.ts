@@ -99,9 +99,18 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal(lookup.asked.length, asked, 'literals need no lookup');
     });
 
+    it('SSRF > IPv4-compatible IPv6 literals (::/96) are refused as non-public, and host names with an empty label, without any lookup', async () => {
+      const asked = lookup.asked.length;
+      for (const url of ['https://[::127.0.0.1]/', 'https://[::10.0.0.1]/', 'https://[::169.254.169.254]/latest/meta-data', 'https://[0::7f00:1]/']) {
+        await refusedUrl(url, /^body\.url must not point at a non-public address: .+ is one \(ipv4 compatible\)$/);
+      }
+      for (const url of ['https://localhost../hooks', 'https://receiver..example/hooks']) await refusedUrl(url, /^body\.url must not have an empty label in its host name/);
+      assert.equal(lookup.asked.length, asked, 'none needs a lookup');
+    });
+
     it('SSRF > a name resolving to any non-public address is refused, without telling the address', async () => {
-      for (const name of ['internal.example', 'mixed.example', 'v6-internal.example', 'metadata.example']) {
-        await refusedUrl(`https://${name}/hooks`, new RegExp(`^body\\.url must not point at a non-public address: ${name.replace('.', '\\.')} resolves to one \\([a-z ]+\\)$`));
+      for (const name of ['internal.example', 'mixed.example', 'v6-internal.example', 'metadata.example', 'compat.example']) {
+        await refusedUrl(`https://${name}/hooks`, new RegExp(`^body\\.url must not point at a non-public address: ${name.replace('.', '\\.')} resolves to one \\([a-z0-9 ]+\\)$`));
       }
     });
 

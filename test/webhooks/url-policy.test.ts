@@ -11,6 +11,8 @@ describe('isPublicAddress', () => {
     const hidden = [
       '127.0.0.1', '127.255.255.254', '10.0.0.1', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '255.255.255.255', '224.0.0.1', '192.0.2.1', '198.51.100.7', '203.0.113.9', '240.0.0.1',
       '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1', '::ffff:10.0.0.1', '::ffff:127.0.0.1', '::ffff:8.8.8.8', '2001:db8::1', '64:ff9b::a00:1', '2002:a00:1::', '2001::1',
+      // IPv4-compatible (::/96), which ipaddr.js and request-filtering-agent take for unicast.
+      '::7f00:1', '::127.0.0.1', '0::7f00:1', '::a00:1', '::a9fe:a9fe', '::8.8.8.8', '::ffff:ffff',
     ];
     for (const address of hidden) assert.equal(isPublicAddress(address), false, address);
   });
@@ -37,6 +39,29 @@ describe('checkWebhookUrl', () => {
       const result = await verdict(url, { lookup: stubLookup({ localhost: ['127.0.0.1', '::1'] }) });
       assert.equal(result.accepted, false, url);
     }
+  });
+
+  it('IPv4-compatible IPv6 literals (::/96), in any spelling > refused as ipv4 compatible, without a lookup', async () => {
+    const lookup = stubLookup({});
+    for (const url of ['https://[::127.0.0.1]/', 'https://[::10.0.0.1]/', 'https://[::169.254.169.254]/', 'https://[0::7f00:1]/', 'https://[::8.8.8.8]/']) {
+      const host = new URL(url).hostname.slice(1, -1);
+      assert.deepEqual(await verdict(url, { lookup }), { accepted: false, reason: `must not point at a non-public address: ${host} is one (ipv4 compatible)` }, url);
+    }
+    assert.deepEqual(lookup.asked, []);
+  });
+
+  it('a name resolving to an IPv4-compatible address > refused', async () => {
+    const lookup = stubLookup({ 'compat.example': ['93.184.215.14', '::7f00:1'] });
+    assert.deepEqual(await verdict('https://compat.example/hooks', { lookup }), { accepted: false, reason: 'must not point at a non-public address: compat.example resolves to one (ipv4 compatible)' });
+  });
+
+  it('a host name with an empty label > refused without a lookup; one trailing dot is not one', async () => {
+    const lookup = stubLookup({ 'receiver.example.': ['93.184.215.14'] });
+    for (const url of ['https://localhost../', 'https://a..b.example/', 'https://.receiver.example/', 'https://receiver.example../x']) {
+      assert.deepEqual(await verdict(url, { lookup }), { accepted: false, reason: `must not have an empty label in its host name (${new URL(url).hostname})` }, url);
+    }
+    assert.deepEqual(lookup.asked, []);
+    assert.equal((await verdict('https://receiver.example./x', { lookup })).accepted, true);
   });
 
   it('an accepted URL > answered as the URL standard writes it', async () => {
