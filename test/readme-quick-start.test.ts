@@ -14,14 +14,14 @@ import { CHROMIUM_SKIP_REASON, CURL_SKIP_REASON, OPENSSL_SKIP_REASON, TMPFS_SKIP
 import { publishedSection, readPublishedDoc } from './helpers/published-docs.js';
 import { REDIS_SERVER_SKIP_REASON, REDIS_SKIP_REASON } from './helpers/redis.js';
 import { REPO_ROOT } from './helpers/spawn-service.js';
-import { POSTGRES_SKIP_REASON, PREPARED_TRANSACTIONS_SKIP_REASON } from './helpers/test-db.js';
+import { POSTGRES_SKIP_REASON } from './helpers/test-db.js';
 
-const SKIP_REASONS = [POSTGRES_SKIP_REASON, PREPARED_TRANSACTIONS_SKIP_REASON, REDIS_SKIP_REASON, REDIS_SERVER_SKIP_REASON, CHROMIUM_SKIP_REASON, CURL_SKIP_REASON, OPENSSL_SKIP_REASON, TMPFS_SKIP_REASON];
+const SKIP_REASONS = [POSTGRES_SKIP_REASON, REDIS_SKIP_REASON, REDIS_SERVER_SKIP_REASON, CHROMIUM_SKIP_REASON, CURL_SKIP_REASON, OPENSSL_SKIP_REASON, TMPFS_SKIP_REASON];
 /** The `skip` options the tests may use: each is undefined/false or one of SKIP_REASONS. */
 const SKIP_OPTIONS = ['NO_POSTGRES', 'NO_REDIS', 'NO_REDIS_SERVER', 'NO_CHROMIUM', 'NO_CURL', 'NO_OPENSSL'];
 
 /** The constants a `context.skip(…)` may name. */
-const SKIP_REASON_NAMES = ['PREPARED_TRANSACTIONS_SKIP_REASON', 'TMPFS_SKIP_REASON'];
+const SKIP_REASON_NAMES = ['TMPFS_SKIP_REASON'];
 
 /** The bodies of the fenced code blocks of a Markdown text whose info string is `lang`. */
 function fencedBlocks(markdown: string, lang: string): string[] {

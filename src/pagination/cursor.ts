@@ -1,7 +1,7 @@
 /**
  * Page cursors only this service can make, for any listing that walks ascending ids under a set
  * of filters (pets, the store's orders), or ascending positions of several numbers (the events
- * feed's (txn, id)). A cursor holds the last id of the previous
+ * feed's). A cursor holds the last id of the previous
  * page and a digest of the filters it was made for, signed with HMAC-SHA-256 under the service's
  * cursor secret. So a cursor cannot be forged or edited, and one used with other filters is told
  * apart from a forged one and refused with its own message.

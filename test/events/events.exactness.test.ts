@@ -3,8 +3,8 @@
  * connections to one database: separate pools on PostgreSQL, separate connections to one file on
  * SQLite, which lock each other as processes do) while readers walk the feed with varied page
  * sizes. Every reader must see every committed event exactly once, in the same order, and that
- * order must be the database's (txn, id). On PostgreSQL, transactions held open on purpose commit
- * after younger ones, which is what loses events in an "id greater than the last seen" feed.
+ * order must be the database's position order. On PostgreSQL, transactions held open on purpose
+ * commit after younger ones, which is what loses events in an "id greater than the last seen" feed.
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
@@ -13,7 +13,7 @@ import { writeTransaction } from '../../src/db/dialect.js';
 import { insertPet } from '../../src/pets/pets.repository.js';
 import { nextLinkOf } from '../helpers/pages.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { ALL_DIALECTS, createScratchDatabase, describeOnDialect, describeOnPostgres } from '../helpers/test-db.js';
+import { ALL_DIALECTS, describeOnDialect, describeOnPostgres } from '../helpers/test-db.js';
 
 const INSTANCES = 3;
 const WORKFLOWS = 60;
@@ -37,9 +37,7 @@ for (const dialect of ALL_DIALECTS) {
     const apps: TestApp[] = [];
     before(async () => {
       // Readers ask again as soon as an answer comes: no quota may stop them.
-      // PostgreSQL: a database of its own, since these writers hold transactions open on purpose, and
-      // any suite's listings in a shared database would wait for them (db/visible-bound.ts).
-      apps.push(await createTestApp(dialect, { env: NO_QUOTA, ...(dialect === 'postgres' ? { database: await createScratchDatabase() } : {}) }));
+      apps.push(await createTestApp(dialect, { env: NO_QUOTA }));
       for (let i = 1; i < INSTANCES; i++) {
         // Another instance: its own connections to the same data; closing it leaves the data to the first.
         const handle = createDb(apps[0]!.database.url, { poolMax: 5 });

@@ -22,12 +22,6 @@ export const ALL_DIALECTS: DialectName[] = ['sqlite', 'postgres'];
 /** What a test that needs PostgreSQL prints when skipped; docs/testing.md, "Running the tests", quotes it. */
 export const POSTGRES_SKIP_REASON = 'needs PostgreSQL: TEST_DATABASE_URL is not set';
 
-/**
- * What a test of prepared transactions prints when the server allows none (the default; changing
- * it takes a restart, which .ci/run does); docs/testing.md, "Running the tests", quotes it.
- */
-export const PREPARED_TRANSACTIONS_SKIP_REASON = 'needs max_prepared_transactions > 0 on the test server (it takes a restart to change)';
-
 /** Why tests that need PostgreSQL cannot run here; undefined when they can. */
 export const NO_POSTGRES = process.env.TEST_DATABASE_URL ? undefined : POSTGRES_SKIP_REASON;
 
