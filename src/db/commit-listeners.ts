@@ -6,15 +6,22 @@
  * has returned: one hook for every write, today's and tomorrow's, rather than one call per service
  * function that someone must remember. It says only that something was committed, never what.
  *
- * A listener may answer a promise: the write is answered once it settles. The sequencer does so,
- * so that an event is in the feed by the time its write is answered (read your writes). Such a
- * promise must never reject, and a listener must be cheap otherwise (schedule, don't query).
+ * A write that records events (`recordsEvents`: it changed pets or orders) is answered once the
+ * promises its listeners answer have settled: the sequencer's, so that its events are in the feed
+ * by then (read your writes). Other writes wait for no listener. Such a promise must never reject
+ * and must end within a bounded time; a listener must be cheap otherwise (schedule, don't query).
  * Never a database notification (PostgreSQL NOTIFY inside a write serialises the commits of every
  * notifying transaction).
  */
 import type { Kysely } from 'kysely';
 
-type CommitListener = () => void | Promise<void>;
+/** What a commit did, as far as its listeners care. */
+export interface Commit {
+  /** It changed pets or orders, whose triggers recorded events. */
+  recordsEvents: boolean;
+}
+
+type CommitListener = (commit: Commit) => void | Promise<void>;
 
 /** By the database's adapter, which every Kysely instance made from one handle shares (`withPlugin` included). */
 const listenersByDatabase = new WeakMap<object, Set<CommitListener>>();
@@ -32,7 +39,7 @@ export function onCommit(db: Kysely<any>, listener: CommitListener): () => void 
  * Tells the listeners that a write through `db` committed; nothing inside a transaction (it has not
  * committed yet). Answers a promise when a listener did, to be awaited before the write is answered.
  */
-export function announceCommit(db: Kysely<any>): Promise<unknown> | undefined {
+export function announceCommit(db: Kysely<any>, commit: Commit): Promise<unknown> | undefined {
   if (db.isTransaction) return undefined;
   const listeners = listenersByDatabase.get(db.getExecutor().adapter);
   if (!listeners) return undefined;
@@ -41,7 +48,7 @@ export function announceCommit(db: Kysely<any>): Promise<unknown> | undefined {
     // The write has committed: a listener failing must not make it answer an error (its client
     // would write it again) nor keep the other listeners from hearing it.
     try {
-      const done = listener();
+      const done = listener(commit);
       if (done) (pending ??= []).push(done);
     } catch (error) {
       process.emitWarning(error instanceof Error ? error : new Error(String(error)), 'CommitListenerWarning');

@@ -80,12 +80,28 @@ export async function currentSchemaOf(db: Kysely<any>): Promise<string | undefin
  * write, cannot both upgrade. On SQLite the transactions that arrive together are one group
  * commit (group-commit.ts): each runs in its own savepoint of one transaction, one sync for all.
  */
-export async function writeTransaction<DB, T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+export async function writeTransaction<DB, T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>, options: WriteOptions = {}): Promise<T> {
   const group = groupCommitOf(db);
   const result = await (group ? group.run(work as (trx: Kysely<any>) => Promise<T>) : db.transaction().execute(work));
-  // Committed: the readers waiting for changes may look, and the events are numbered (commit-listeners.ts).
-  await announceCommit(db);
+  await committed(db, options);
   return result;
+}
+
+export interface WriteOptions {
+  /**
+   * The write changes pets or orders, whose triggers record events: it is answered once they are in
+   * the feed (PostgreSQL: numbered by the sequencer, events/events.sequencer.ts; a second at most).
+   */
+  recordsEvents?: boolean;
+}
+
+/** The option of a write that changes pets or orders. */
+export const RECORDS_EVENTS: WriteOptions = { recordsEvents: true };
+
+/** Tells the commit's listeners (commit-listeners.ts); a write that records events waits for them. */
+async function committed(db: Kysely<any>, { recordsEvents = false }: WriteOptions): Promise<void> {
+  const settled = announceCommit(db, { recordsEvents });
+  if (recordsEvents) await settled;
 }
 
 /**
@@ -93,10 +109,10 @@ export async function writeTransaction<DB, T>(db: Kysely<DB>, work: (trx: Kysely
  * trip. On SQLite it joins the group commit as `writeTransaction` does, so its sync of the
  * file is shared with the writes that arrive with it (group-commit.ts).
  */
-export async function singleWrite<DB, T>(db: Kysely<DB>, write: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+export async function singleWrite<DB, T>(db: Kysely<DB>, write: (db: Kysely<DB>) => Promise<T>, options: WriteOptions = {}): Promise<T> {
   const group = groupCommitOf(db);
   const result = await (group ? group.run(write as (trx: Kysely<any>) => Promise<T>) : write(db));
-  await announceCommit(db);
+  await committed(db, options);
   return result;
 }
 

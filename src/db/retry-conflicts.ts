@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
-import { writeTransaction } from './dialect.js';
+import { type WriteOptions, writeTransaction } from './dialect.js';
 import { errorCodeOf } from './error-code.js';
 
 const CONFLICT_CODES = new Set(['40001', '40P01']);
@@ -46,6 +46,6 @@ export async function retryConflicts<T>(transaction: () => Promise<T>, options: 
 }
 
 /** `writeTransaction`, run again when the database aborted it for a conflict with another. */
-export function retriedWriteTransaction<DB, T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>, options?: RetryOptions): Promise<T> {
-  return retryConflicts(() => writeTransaction(db, work), options);
+export function retriedWriteTransaction<DB, T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>, options?: RetryOptions & WriteOptions): Promise<T> {
+  return retryConflicts(() => writeTransaction(db, work, options), options);
 }

@@ -31,10 +31,14 @@ export const CURSOR_EXPIRED_MESSAGE =
  * which expires it if anything was purged before it.
  */
 export async function legacyPosition(db: Kysely<Database>, txn: number, id: number): Promise<number> {
+  // Positions grow with (txn, id): the last row at or before the cursor, one seek in the primary key.
   const row = await db
     .selectFrom('eventsLegacyPositions')
-    .select((eb) => eb.fn.max('position').as('position'))
+    .select('position')
     .where(sql<boolean>`(${sql.ref('txn')}, ${sql.ref('id')}) <= (${txn}, ${id})`)
+    .orderBy('txn', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
     .executeTakeFirst();
   return Number(row?.position ?? 0);
 }

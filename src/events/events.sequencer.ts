@@ -2,11 +2,12 @@
  * PostgreSQL: gives committed events their feed positions. The triggers insert events without a
  * position; every instance runs this sequencer, and one at a time per store numbers the committed
  * events still without one, in one short transaction: in id order, each batch from one above the
- * largest position given (or purged) so far. It runs after each commit of its process, and the
- * write is answered once that round is done (db/commit-listeners.ts), so a client that wrote reads
- * its event in the feed at once, from any instance; and every SEQUENCE_EVERY_MS, for what a write
- * that could not wait left (a script, psql, a round that failed). Then it tells the feed's readers
- * (a commit of its own: this process's waiters, and the fleet's over Redis or the --workers relay).
+ * largest position given (or purged) so far. It runs after each commit of its process that
+ * recorded events, and that write is answered once the round is done (db/commit-listeners.ts; at
+ * most WRITE_WAIT_MS), so a client that wrote reads its event in the feed at once, from any
+ * instance; and every SEQUENCE_EVERY_MS, for what other writers left (other instances' rounds that
+ * failed, a script, psql). Then it tells the feed's readers (a commit of its own: this process's
+ * waiters, and the fleet's over Redis or the --workers relay).
  *
  * Why the feed stays exact (docs/architecture.md, "The events feed"): the sequencers of a store
  * take turns on a transaction-scoped advisory lock; PostgreSQL makes a commit visible before it
@@ -31,19 +32,28 @@ import { isPostgres } from '../db/dialect.js';
 const SEQUENCE_EVERY_MS = 100;
 /** Events numbered in one transaction at most; a larger backlog takes several. */
 const BATCH = 5_000;
-/** The sequencer's statements and its transaction's idle time are cut here: the lock is never held longer by a stuck holder. */
+/** The wait for the lock and the transaction's idle time are cut here: a stuck holder stalls the feed about this long at most. */
 const SEQUENCER_TIMEOUT_MS = 1_000;
+/**
+ * The numbering statement's own limit: longer than the lock's, since its scan of the events without a
+ * position grows while a snapshot held open elsewhere (a long pg_dump) keeps numbered rows' old index
+ * entries from being cleaned up (animal_store_events_feed_lag_seconds shows it).
+ */
+const STATEMENT_TIMEOUT_MS = 5_000;
 /** How long a stop waits for a round in progress. */
 const CLOSE_WAIT_MS = 1_000;
+/** The longest a write that recorded events waits for them to be numbered before it is answered anyway. */
+const WRITE_WAIT_MS = 1_500;
 
 /**
  * Numbers the committed events still without a position, one batch, after any other sequencer of
  * this store running now (its lock, at most SEQUENCER_TIMEOUT_MS); answers how many it numbered.
  */
 async function sequenceEvents(db: Kysely<Database>, batch = BATCH): Promise<number> {
-  return db.transaction().execute(async (trx) => {
+  // READ COMMITTED whatever the database's default: each statement sees what the previous holder of the lock committed.
+  return db.transaction().setIsolationLevel('read committed').execute(async (trx) => {
     // The lock's key: the store's schema, since several stores may share one database.
-    const { rows } = await sql<{ locked: string }>`select set_config('statement_timeout', ${String(SEQUENCER_TIMEOUT_MS)}, true),
+    const { rows } = await sql<{ locked: string }>`select set_config('statement_timeout', ${String(STATEMENT_TIMEOUT_MS)}, true),
         set_config('lock_timeout', ${String(SEQUENCER_TIMEOUT_MS)}, true),
         set_config('idle_in_transaction_session_timeout', ${String(SEQUENCER_TIMEOUT_MS)}, true),
         pg_advisory_xact_lock(hashtextextended('animal-store events sequencer ' || current_schema(), 0))::text as locked`.execute(trx);
@@ -62,66 +72,71 @@ export async function numberWaitingEvents(db: Kysely<Database>): Promise<void> {
   while ((await sequenceEvents(db)) === BATCH);
 }
 
-/** Whether committed events wait for a position: one read of a partial index, no transaction. */
-async function eventsWaiting(db: Kysely<Database>): Promise<boolean> {
-  const { rows } = await sql<{ waiting: boolean }>`select exists (select 1 from events where position is null) as waiting`.execute(db);
-  return rows[0]?.waiting === true;
-}
-
 export interface EventSequencer {
   /** Numbers what waits now; settles (never rejects) after a round that began after the call. */
   runNow(): Promise<void>;
   close(): Promise<void>;
 }
 
+/**
+ * Rounds of one batch each, never two at once in a process. A caller waits for the round that
+ * starts after its call (the one running may have read before its commit), and no longer: a backlog
+ * beyond one batch, or a commit arriving while it waits, is left to the rounds that follow.
+ */
 export function startEventSequencer(db: Kysely<Database>, log: FastifyBaseLogger, everyMs = SEQUENCE_EVERY_MS): EventSequencer {
   let running: Promise<void> | undefined;
-  let again = false;
+  /** The callers waiting for the next round to start, and how to tell them it ended. */
+  let next: { done: Promise<void>; end: () => void } | undefined;
   let closed = false;
   let failing = false;
 
-  const round = async () => {
+  const round = async (): Promise<void> => {
     try {
-      do {
-        again = false;
-        if (!(await eventsWaiting(db))) continue;
-        let numbered: number;
-        do {
-          numbered = await sequenceEvents(db);
-          // A commit of its own: the feed's waiters look, here and in the fleet. Not awaited: this
-          // round is what its own listener would wait for; it only asks for one more look.
-          if (numbered > 0) void announceCommit(db);
-        } while (numbered === BATCH && !closed);
-      } while (again && !closed);
+      const numbered = await sequenceEvents(db);
       failing = false;
+      // A commit of its own: the feed's waiters look, here and in the fleet.
+      if (numbered > 0) void announceCommit(db, { recordsEvents: false });
+      // More than a batch waited: the next round follows at once.
+      if (numbered === BATCH) void request();
     } catch (error) {
       // The next round tries again; said once per failing spell.
       if (!failing) log.warn({ err: error }, 'could not number new events for the feed; trying again');
       failing = true;
-    } finally {
+    }
+  };
+  const start = () => {
+    const waiting = next;
+    next = undefined;
+    running = round().finally(() => {
       running = undefined;
-    }
+      waiting?.end();
+      if (next && !closed) start();
+    });
   };
-  const run = (): Promise<void> => {
+  function request(): Promise<void> {
     if (closed) return Promise.resolve();
-    if (running) {
-      again = true;
-      return running;
+    if (!next) {
+      let end!: () => void;
+      const done = new Promise<void>((resolve) => (end = resolve));
+      next = { done, end };
     }
-    return (running = round());
-  };
+    const { done } = next;
+    if (!running) start();
+    return done;
+  }
 
-  const timer = setInterval(() => void run(), everyMs);
+  const timer = setInterval(() => void request(), everyMs);
   timer.unref();
-  // A write waits for the round its commit starts (or joins), so its events are numbered when it is answered.
-  const stopListening = onCommit(db, run);
+  // A write that records events waits for the round its commit starts, at most WRITE_WAIT_MS.
+  const stopListening = onCommit(db, (commit) => (commit.recordsEvents ? Promise.race([request(), sleep(WRITE_WAIT_MS, undefined, { ref: false })]).then(() => {}) : undefined));
 
   return {
-    runNow: run,
+    runNow: request,
     async close() {
       closed = true;
       clearInterval(timer);
       stopListening();
+      next?.end();
       // A round cut short by the database closing under it is rolled back whole, and the next
       // sequencer numbers its events: waited for a bounded time only, so a silent database never holds a stop.
       await Promise.race([running, sleep(CLOSE_WAIT_MS, undefined, { ref: false })]);

@@ -8,6 +8,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database, OrderRow } from '../db/database.js';
+import { RECORDS_EVENTS } from '../db/dialect.js';
 import { retriedWriteTransaction } from '../db/retry-conflicts.js';
 import { AppError } from '../errors.js';
 import { lockPetById, updatePetRow } from '../pets/pets.repository.js';
@@ -28,7 +29,7 @@ export async function placeOrder(db: Kysely<Database>, newOrder: NewOrder, now: 
     await updatePetRow(trx, petId, { status: PLACEMENT.petTo });
     const at = now();
     return toOrder(await insertOrder(trx, { petId, status: PLACEMENT.order, createdAt: at, updatedAt: at }));
-  });
+  }, RECORDS_EVENTS);
 }
 
 /** Applies `action` to the order, and to its pet what the state machine says, in one transaction. */
@@ -53,7 +54,7 @@ export async function transitionOrder(db: Kysely<Database>, id: number, action: 
       throw new Error(`order ${id} was ${order.status} but its pet ${order.petId} does not exist`);
     }
     return toOrder(changed);
-  });
+  }, RECORDS_EVENTS);
 }
 
 export async function getOrder(db: Kysely<Database>, id: number): Promise<Order> {

@@ -1,7 +1,7 @@
 /** The pets use cases. No HTTP here: routes, the CLI and tests all call these functions. */
 import type { Kysely } from 'kysely';
 import type { Database, PetRow } from '../db/database.js';
-import { singleWrite } from '../db/dialect.js';
+import { RECORDS_EVENTS, singleWrite } from '../db/dialect.js';
 import { retriedWriteTransaction } from '../db/retry-conflicts.js';
 import { AppError } from '../errors.js';
 import { refuseWhileOrderHoldsPet } from '../orders/orders.service.js';
@@ -51,7 +51,7 @@ export interface ChangeCondition {
 
 export async function createPet(db: Kysely<Database>, newPet: NewPet, now: () => number = Date.now): Promise<VersionedPet> {
   const row = { ...newPet, status: newPet.status ?? DEFAULT_PET_STATUS, createdAt: now() };
-  return versioned(await singleWrite(db, (writer) => insertPet(writer, row)));
+  return versioned(await singleWrite(db, (writer) => insertPet(writer, row), RECORDS_EVENTS));
 }
 
 export async function getPet(db: Kysely<Database>, id: number): Promise<VersionedPet> {
@@ -70,7 +70,7 @@ export async function getPet(db: Kysely<Database>, id: number): Promise<Versione
  */
 export async function updatePet(db: Kysely<Database>, id: number, patch: PetPatch, condition: ChangeCondition = {}): Promise<VersionedPet> {
   if (patch.status === undefined) {
-    const row = condition.versions?.length === 0 ? undefined : await singleWrite(db, (writer) => updatePetRow(writer, id, patch, condition.versions));
+    const row = condition.versions?.length === 0 ? undefined : await singleWrite(db, (writer) => updatePetRow(writer, id, patch, condition.versions), RECORDS_EVENTS);
     if (!row) throw await whyUnchanged(db, id, condition);
     return versioned(row);
   }
@@ -78,7 +78,7 @@ export async function updatePet(db: Kysely<Database>, id: number, patch: PetPatc
     const current = await lockedPetMeeting(trx, id, condition);
     if (patch.status !== current.status) await refuseWhileOrderHoldsPet(trx, id, 'status');
     return versioned((await updatePetRow(trx, id, patch))!);
-  });
+  }, RECORDS_EVENTS);
 }
 
 /**
@@ -91,7 +91,7 @@ export async function deletePet(db: Kysely<Database>, id: number, condition: Cha
     await lockedPetMeeting(trx, id, condition);
     await refuseWhileOrderHoldsPet(trx, id, 'removal');
     await deletePetRow(trx, id);
-  });
+  }, RECORDS_EVENTS);
 }
 
 /** Locks the pet (inside a write transaction) and answers it, or throws 404, or 412 when the condition fails. */

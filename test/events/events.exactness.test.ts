@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { createDb } from '../../src/db/create-db.js';
-import { writeTransaction } from '../../src/db/dialect.js';
+import { RECORDS_EVENTS, writeTransaction } from '../../src/db/dialect.js';
 import { insertPet } from '../../src/pets/pets.repository.js';
 import { nextLinkOf } from '../helpers/pages.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -74,7 +74,7 @@ for (const dialect of ALL_DIALECTS) {
       writeTransaction(on(k).database.db, async (trx) => {
         await insertPet(trx, { name: `Late ${k}`, categoryId: 1, status: 'available', createdAt: Date.now() });
         await until;
-      });
+      }, RECORDS_EVENTS);
 
     /** Follows the feed from its start until it has `total()` events, once the writers are done. */
     const walk = async (reader: number, done: () => boolean, total: () => number): Promise<number[]> => {
@@ -147,7 +147,7 @@ describeOnPostgres('the events feed and transactions that commit late on postgre
       await insertPet(trx, { name: 'Older', categoryId: 1, status: 'available', createdAt: Date.now() });
       inserted.open();
       await commit.wait;
-    });
+    }, RECORDS_EVENTS);
     await inserted.wait;
     const latest = await read('/v1/events?start=latest');
     let held: Awaited<ReturnType<typeof read>>;

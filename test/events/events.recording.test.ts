@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
-import { writeTransaction } from '../../src/db/dialect.js';
+import { RECORDS_EVENTS, writeTransaction } from '../../src/db/dialect.js';
 import { insertPet } from '../../src/pets/pets.repository.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
@@ -125,7 +125,7 @@ for (const dialect of ALL_DIALECTS) {
           const pet = await insertPet(trx, { name, categoryId: 1, status: 'available', createdAt: Date.now() });
           if (fail) throw new Error(`${name} fails after its insert`);
           return pet.id;
-        });
+        }, RECORDS_EVENTS);
       const outcomes = await Promise.allSettled([write('Kept 1', false), write('Undone', true), write('Kept 2', false)]);
       assert.deepEqual(outcomes.map((outcome) => outcome.status), ['fulfilled', 'rejected', 'fulfilled']);
       const kept = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));

@@ -94,9 +94,15 @@ const FLOOD_BYTES = 128 * 1024;
 export interface ConnectionTally {
   open: number;
   peak: number;
+  /** The most connections open at once before any closed, within the first attempts' timeout. */
   peakBeforeAnyClosed: number;
   closed: number;
+  /** When the first connection came (performance.now()). */
+  firstAt?: number;
 }
+
+/** A little less than the attempts' timeout (15 s): the window in which no send can have ended. */
+const FIRST_TIMEOUT_WINDOW_MS = 14_000;
 
 export interface WebhookReceiver {
   url: string;
@@ -163,7 +169,11 @@ export async function startWebhookReceiver(
   server.on('connection', (socket) => {
     connections.open++;
     connections.peak = Math.max(connections.peak, connections.open);
-    if (connections.closed === 0) connections.peakBeforeAnyClosed = connections.peak;
+    // Until the first attempt's timeout (15 s after the first connection) no send has ended, so every
+    // connection is one of the service's slots. After it, a new connection can be seen here before the
+    // close of the one the service just dropped, and the count would be one too many for a moment.
+    connections.firstAt ??= performance.now();
+    if (connections.closed === 0 && performance.now() - connections.firstAt < FIRST_TIMEOUT_WINDOW_MS) connections.peakBeforeAnyClosed = connections.peak;
     socket.once('close', () => {
       connections.open--;
       connections.closed++;

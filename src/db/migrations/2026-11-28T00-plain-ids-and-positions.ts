@@ -38,7 +38,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 async function upPostgres(db: Kysely<any>): Promise<void> {
-  // Kysely runs each migration in one transaction on PostgreSQL; the lock keeps every writer out until it commits.
+  // Kysely runs each migration in one transaction on PostgreSQL; the lock keeps every writer out until
+  // it commits. Numbering the events takes about 30 s per million: no statement timeout may cut it.
+  await sql`set local statement_timeout = 0`.execute(db);
   await sql`lock table pets, orders, events, events_retention, webhook_dispatch in access exclusive mode`.execute(db);
 
   const { rows: idRows } = await sql<{ next: string }>`select greatest(
@@ -64,8 +66,9 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
   if (purgedBefore) {
     await sql`insert into events_legacy_positions (txn, id, position) select purged_txn, purged_id, 1 from events_retention on conflict do nothing`.execute(db);
   }
+  // Positions grow with (txn, id): the last row at or before the key, found in the primary key's index.
   const translate = (txn: string, id: string) =>
-    sql`coalesce((select max(position) from events_legacy_positions where (txn, id) <= (${sql.ref(txn)}, ${sql.ref(id)})), 0)`;
+    sql`coalesce((select position from events_legacy_positions where (txn, id) <= (${sql.ref(txn)}, ${sql.ref(id)}) order by txn desc, id desc limit 1), 0)`;
 
   await sql`alter table events_retention add column purged_position bigint not null default 0`.execute(db);
   await sql`alter table events_retention add column purged_types text not null default '{}'`.execute(db);
