@@ -32,7 +32,7 @@ export interface DbHandle {
   /** Where the data lives, with any password hidden: safe to log. */
   location: string;
   close(): Promise<void>;
-  /** PostgreSQL only: the connections now, read by /metrics (issue 10). */
+  /** PostgreSQL only: the connections now, read by /metrics. */
   poolStats?: () => PoolStats;
 }
 

@@ -18,7 +18,7 @@ export type IdListParameter = string | readonly number[];
  * `id` is one of a list of ids, the list bound as one parameter: a JSON array read by
  * `json_each` on SQLite, an array on PostgreSQL. One `?` per id made a statement per list length
  * (1 to 100) for each shape of a listing; SQLite keeps each prepared statement's memory outside
- * the JavaScript heap, and the hostile review saw RSS grow from 134 to 889 MB in 30 s of lists
+ * the JavaScript heap, and RSS was seen to grow from 134 to 889 MB in 30 s of lists
  * of varied lengths. Both databases look each id up in the primary key.
  */
 export function idIn(db: Kysely<any>, ids: IdListParameter, column = 'id') {

@@ -7,7 +7,7 @@ import { PAGE_SIZE } from '../pagination/page-size.js';
  * re-prepared the statement at every execution (a page found by id took 14 µs instead of 3.5).
  * Not any literal either: every page size would then be a statement of its own, and SQLite keeps
  * each prepared statement's memory outside the JavaScript heap, freed only when the collector
- * gets to it (the hostile review saw RSS grow from 134 to 889 MB in 30 s of varied shapes).
+ * gets to it (RSS was seen to grow from 134 to 889 MB in 30 s of varied shapes).
  * So a page reads up to the next of these sizes (the page sizes clients use most, the default and
  * the largest among them, plus one for "is there a next page"), and the caller keeps the rows it
  * asked for (`firstRows`).

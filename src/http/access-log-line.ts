@@ -2,8 +2,7 @@
  * The access log line (one per request, request-context.ts), built as text here instead of by
  * pino's generic object walk: pino's walk (a lookup of serializers and stringifiers and an escape
  * of every key, per field, plus the redaction walk of app.ts over every field) was about 11 % of
- * a cached list20's instructions, more than the rest of the completion phase (issue 16, third
- * pass, docs/performance.md). The line is byte for byte what `log.info(fields, 'request')` writes
+ * a cached list20's instructions, more than the rest of the completion phase. The line is byte for byte what `log.info(fields, 'request')` writes
  * with the service's logger options (test/http/access-log-line.test.ts compares the two through
  * the app's own logger): its level, time and bindings are the logger's own, taken from it.
  *

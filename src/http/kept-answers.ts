@@ -26,7 +26,7 @@ interface Answer {
  * An answer as sent: serialized, with its headers. Kept as a string, not as bytes: Node sends a
  * string body with the head in one write, and the encoding that costs is small beside the write
  * itself (a profile's `writeUtf8String` is mostly the send). Bytes went out as a two-part writev
- * and measured no cheaper (issue 16: list20 at 60 µs of CPU either way, same bench run).
+ * and measured no cheaper (list20 at 60 µs of CPU either way, in one bench run).
  */
 interface KeptAnswer {
   body: string;

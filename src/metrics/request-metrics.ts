@@ -4,7 +4,7 @@
  * status and code: 429 is `rate_limited`'s and `too_many_streams`' (errors.ts), so the code the error
  * handler answered with tells them apart, and the rate limiter itself knows nothing of metrics.
  *
- * Cheap per request (issue 16, third pass, docs/performance.md): prom-client joins and hashes a
+ * Cheap per request: prom-client joins and hashes a
  * labels object at every `inc` and `observe`. A route's labels are worked out once, its answers
  * are counted in the route's own tallies (metrics.ts's `countAnswerOf`, added up when scraped),
  * and its latency goes to the histogram child of its method. Bounded: one entry per route

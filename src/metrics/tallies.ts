@@ -1,7 +1,6 @@
 /**
  * Counts added to a prom-client counter when it is read, instead of at every increment:
- * prom-client joins and hashes the labels object of every `inc` (issue 16, third pass,
- * docs/performance.md), a tally is one addition. The counter's `collect` (run by prom-client
+ * prom-client joins and hashes the labels object of every `inc`; a tally is one addition. The counter's `collect` (run by prom-client
  * before every read: a scrape, the cluster's aggregation) adds what was tallied since the last
  * read, so what is read is what `inc` would have given.
  *

@@ -1,6 +1,6 @@
 /**
  * Frozen in time: imports nothing from the application and speaks to the database as
- * `Kysely<any>`. Adds the events outbox (issue 17): every change of a pet or an order records one
+ * `Kysely<any>`. Adds the events outbox: every change of a pet or an order records one
  * row of `events` in the same transaction as the change, written by triggers, so no write path
  * (the service, the CLI, a script, an instance of any release from this one on) can change the
  * store without its event, a rolled-back change leaves none, and recording costs no round trip.

@@ -1,6 +1,6 @@
 /**
  * Frozen in time: imports nothing from the application and speaks to the database as
- * `Kysely<any>`. Adds `events_retention` (issue 17's retention): one row holding the feed position
+ * `Kysely<any>`. Adds `events_retention`, the feed's retention: one row holding the feed position
  * (txn, id) of the newest event purged, (0, 0) before any purge. Each purge batch deletes a prefix
  * of the feed and moves this row in the same transaction, so a cursor below it is one whose next
  * events were purged (410 `cursor_expired`), and a cursor at or above it missed nothing, however

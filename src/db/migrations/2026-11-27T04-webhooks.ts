@@ -1,6 +1,6 @@
 /**
  * Frozen in time: imports nothing from the application and speaks to the database as
- * `Kysely<any>`. Adds webhooks (issue 17): the store's endpoints, the deliveries of events to
+ * `Kysely<any>`. Adds webhooks: the store's endpoints, the deliveries of events to
  * them with each attempt, and the position up to which the feed's events were fanned out into
  * deliveries. Keys that hold every scope of the previous release get the two webhook scopes,
  * as a key without `--scope` has every scope.
