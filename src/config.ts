@@ -4,7 +4,7 @@
  */
 
 import { dialectOf, redactPassword } from './db/create-db.js';
-import { postgresUrlOf } from './db/postgres-url.js';
+import { postgresConfigOf } from './db/postgres-url.js';
 import { type CorsOrigins, parseCorsOrigins } from './http/cors-policy.js';
 import { CONFIG_DEFAULTS, CONFIG_RANGES, type ConfigVariable } from './config-defaults.js';
 import { minimumLeaseSeconds } from './webhooks/webhook-lease.js';
@@ -136,7 +136,7 @@ export function loadConfig(env: Env = process.env): Config {
   } else if (dialectOf(databaseUrl) === 'postgres') {
     // Its parameters (TLS, settings for the server) are checked, and TLS files read, before anything starts.
     try {
-      postgresUrlOf(databaseUrl);
+      postgresConfigOf(databaseUrl);
     } catch (error) {
       problems.push((error as Error).message);
     }

@@ -8,9 +8,9 @@ import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, Kysely } from 'kysely';
 import type { Database } from './database.js';
 import { CONFIG_DEFAULTS } from '../config-defaults.js';
-import { DEADLINE_CODE, isStalePreparedStatement, startBudget } from './postgres-deadline.js';
-import { PostgresConnections, type PoolStats } from './postgres-connections.js';
-import { PipelinedPostgresDialect } from './postgres-driver.js';
+import { DEADLINE_CODE, isStalePreparedStatement } from './postgres-deadline.js';
+import { PostgresPoolDialect, PostgresPoolDriver } from './postgres-driver.js';
+import { createPostgresPool, statsOf, type PoolStats } from './postgres-pool.js';
 import { registerGroupCommit } from './group-commit.js';
 import { registerDirectReads } from './compiled-query.js';
 import { registerDataVersion } from './data-version.js';
@@ -68,10 +68,6 @@ class ColumnNames extends CamelCasePlugin {
   rowNamed(row: Record<string, unknown>): Record<string, unknown> {
     return this.mapRow(row);
   }
-
-  columnNamed(name: string): string {
-    return this.camelCase(name);
-  }
 }
 
 export function createDb(url: string, options: DbOptions = {}): DbHandle {
@@ -81,18 +77,15 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
   const plugins = [camelCase];
 
   if (dialect === 'postgres') {
-    // Statement timeout, idle-in-transaction timeout, the connect timeout and the one budget per
-    // operation: postgres-connections.ts and postgres-deadline.ts.
-    // Rows come with the plugin's names for their columns, given once per prepared statement:
-    // the plugin's own pass over them changes nothing more (its naming is idempotent), and the
-    // compiled reads skip it and the rest of Kysely's way (compiled-query.ts).
-    const columnNamed = (name: string) => camelCase.columnNamed(name);
-    const connections = new PostgresConnections(url, { max: options.poolMax ?? CONFIG_DEFAULTS.DATABASE_POOL_MAX, statementTimeoutMs, columnNamed }, parseInt8);
+    // Statement timeout, idle-in-transaction timeout and the one budget per operation:
+    // postgres-pool.ts, postgres-driver.ts and postgres-deadline.ts.
+    const max = options.poolMax ?? CONFIG_DEFAULTS.DATABASE_POOL_MAX;
     const budgetMs = operationBudgetMs(statementTimeoutMs);
-    const db = new Kysely<Database>({ dialect: new PipelinedPostgresDialect(connections, budgetMs), plugins });
-    registerDirectReads(db, (sql, parameters) => connections.run(sql, parameters, startBudget(budgetMs)));
-    const poolStats = (): PoolStats => connections.stats();
-    return { db, dialect, location: locationOf(url), close: () => db.destroy(), poolStats };
+    const driver = new PostgresPoolDriver(createPostgresPool(url, { max, statementTimeoutMs, budgetMs }), budgetMs);
+    const db = new Kysely<Database>({ dialect: new PostgresPoolDialect(driver), plugins });
+    // Compiled reads skip Kysely's way; their rows are named as the plugin names them (compiled-query.ts).
+    registerDirectReads(db, async (sql, parameters) => (await driver.run(sql, parameters)).map((row) => camelCase.rowNamed(row as Record<string, unknown>)));
+    return { db, dialect, location: locationOf(url), close: () => db.destroy(), poolStats: () => statsOf(driver.pool, max) };
   }
 
   if (dialect === 'sqlite') {
@@ -141,17 +134,6 @@ export async function withDb<T>(url: string, statementTimeoutMs: number, work: (
   }
 }
 
-/**
- * PostgreSQL drivers return int8 (bigint) as a string because it may not fit a JS number. Every
- * int8 we store (ids, category ids, epoch milliseconds) is bounded to 2^53−1, so converting here,
- * in one place, is exact; a value beyond that is a corrupted row and fails loudly rather than rounding.
- */
-function parseInt8(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isSafeInteger(parsed)) throw new RangeError(`int8 value ${value} is beyond 2^53-1 and cannot be represented exactly`);
-  return parsed;
-}
-
 /** Where a DATABASE_URL's data lives, with any password hidden (a SQLite path made absolute): safe to log and show. */
 export function locationOf(url: string): string {
   return dialectOf(url) === 'sqlite' ? `sqlite:${sqlitePathOf(url)}` : redactPassword(url);
@@ -195,11 +177,8 @@ const UNAVAILABLE_CODES = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'EAI_AGAIN',
-  // Postgres.js: a connection closed under a statement, closed by us, ended, or not opened in time.
+  // A connection lost under a statement (postgres-driver.ts).
   'CONNECTION_CLOSED',
-  'CONNECTION_DESTROYED',
-  'CONNECTION_ENDED',
-  'CONNECT_TIMEOUT',
   // No answer within the operation's budget (postgres-deadline.ts).
   DEADLINE_CODE,
   'SQLITE_LOCKED',

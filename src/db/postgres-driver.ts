@@ -1,12 +1,14 @@
 /**
- * The Kysely dialect for PostgreSQL, over the service's own connections (postgres-connections.ts):
- * a statement outside a transaction goes out pipelined on a shared connection; `begin` takes a
- * connection for the transaction alone, and its end hands it back. Kysely asks for a connection
- * before every statement, so the one it gets here is only a handle until a transaction begins.
- *
- * `db.connection()` therefore pins no session outside a transaction: the service keeps no session
- * state (settings, advisory locks) outside one.
+ * The Kysely driver for PostgreSQL over one pg Pool. Kysely takes a connection from the pool for
+ * each statement outside a transaction and hands it back after; a transaction keeps its
+ * connection from begin to end. What it adds to Kysely's own PostgresDriver:
+ * - one deadline per operation (postgres-deadline.ts): the wait for a connection and the
+ *   statement share it, and a connection whose answer came late is closed, never reused;
+ * - a connection lost under a statement fails as unavailable (code CONNECTION_CLOSED: 503);
+ * - statements with parameters are prepared once per connection, under a name
+ *   (postgres-prepared-statements.ts), and prepared again when a table changed under them.
  */
+import type net from 'node:net';
 import {
   AbortedTransactionError,
   CompiledQuery,
@@ -14,99 +16,87 @@ import {
   PostgresIntrospector,
   PostgresQueryCompiler,
   type DatabaseConnection,
-  type DatabaseIntrospector,
   type Dialect,
-  type DialectAdapter,
   type Driver,
   type Kysely,
-  type QueryCompiler,
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
-import { startBudget } from './postgres-deadline.js';
-import type { PostgresConnections, Reserved, Rows } from './postgres-connections.js';
+import type pg from 'pg';
+import { deadlineError, raceDeadline, startBudget, isStalePreparedStatement, type Budget } from './postgres-deadline.js';
+import { statementNameOf } from './postgres-prepared-statements.js';
 
-export class PipelinedPostgresDialect implements Dialect {
-  readonly #connections: PostgresConnections;
-  readonly #budgetMs: number;
-
-  constructor(connections: PostgresConnections, budgetMs: number) {
-    this.#connections = connections;
-    this.#budgetMs = budgetMs;
-  }
-
-  createAdapter(): DialectAdapter {
-    return new PostgresAdapter();
-  }
-
-  createDriver(): Driver {
-    return new PipelinedDriver(this.#connections, this.#budgetMs);
-  }
-
-  createQueryCompiler(): QueryCompiler {
-    return new PostgresQueryCompiler();
-  }
-
-  createIntrospector(db: Kysely<any>): DatabaseIntrospector {
-    return new PostgresIntrospector(db);
-  }
+export class PostgresPoolDialect implements Dialect {
+  constructor(readonly driver: PostgresPoolDriver) {}
+  createAdapter = () => new PostgresAdapter();
+  createDriver = () => this.driver;
+  createQueryCompiler = () => new PostgresQueryCompiler();
+  createIntrospector = (db: Kysely<any>) => new PostgresIntrospector(db);
 }
 
-class PipelinedDriver implements Driver {
-  readonly #connections: PostgresConnections;
-  readonly #budgetMs: number;
-
-  constructor(connections: PostgresConnections, budgetMs: number) {
-    this.#connections = connections;
-    this.#budgetMs = budgetMs;
-  }
+export class PostgresPoolDriver implements Driver {
+  constructor(readonly pool: pg.Pool, readonly budgetMs: number) {}
 
   async init(): Promise<void> {}
 
-  async acquireConnection(): Promise<DatabaseConnection> {
-    return new PipelinedConnection(this.#connections, this.#budgetMs);
+  async acquireConnection(): Promise<PoolConnection> {
+    const budget = startBudget(this.budgetMs);
+    // The pool's own wait is cut at the same budget (its connectionTimeoutMillis).
+    const client = await this.pool.connect().catch((error: Error) => {
+      throw /timeout/.test(error.message) ? deadlineError(budget) : error;
+    });
+    return new PoolConnection(client, budget, this.budgetMs);
   }
 
-  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    let text = 'begin';
-    if (settings.isolationLevel || settings.accessMode) {
-      text = 'start transaction';
-      if (settings.isolationLevel) text += ` isolation level ${settings.isolationLevel}`;
-      if (settings.accessMode) text += ` ${settings.accessMode}`;
+  /** One statement on a connection of its own, outside any transaction: the compiled reads' way. */
+  async run(text: string, parameters: readonly unknown[]): Promise<unknown[]> {
+    const connection = await this.acquireConnection();
+    try {
+      return (await connection.executeQuery(CompiledQuery.raw(text, parameters as unknown[]))).rows;
+    } finally {
+      connection.release();
     }
-    await (connection as PipelinedConnection).begin(text);
   }
 
-  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+  async beginTransaction(connection: PoolConnection, settings: TransactionSettings): Promise<void> {
+    let text = 'begin';
+    if (settings.isolationLevel) text += ` isolation level ${settings.isolationLevel}`;
+    if (settings.accessMode) text += ` ${settings.accessMode}`;
+    await connection.executeQuery(CompiledQuery.raw(text));
+    connection.inTransaction = true;
+  }
+
+  async commitTransaction(connection: PoolConnection): Promise<void> {
+    connection.inTransaction = false;
     const { rows } = await connection.executeQuery<{ command?: string }>(CompiledQuery.raw('commit'));
     // PostgreSQL answers COMMIT with ROLLBACK when an earlier statement had failed the transaction.
     if (rows[0]?.command === 'ROLLBACK') throw new AbortedTransactionError();
   }
 
-  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+  async rollbackTransaction(connection: PoolConnection): Promise<void> {
+    connection.inTransaction = false;
     // A connection closed under the transaction (its deadline, the network) took the transaction with it.
-    if ((connection as PipelinedConnection).isClosed()) return;
-    await connection.executeQuery(CompiledQuery.raw('rollback'));
+    if (!connection.closed) await connection.executeQuery(CompiledQuery.raw('rollback'));
   }
 
-  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+  async savepoint(connection: PoolConnection, name: string): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw(`savepoint ${quoted(name)}`));
   }
 
-  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+  async rollbackToSavepoint(connection: PoolConnection, name: string): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw(`rollback to savepoint ${quoted(name)}`));
   }
 
-  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+  async releaseSavepoint(connection: PoolConnection, name: string): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw(`release savepoint ${quoted(name)}`));
   }
 
-  async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    (connection as PipelinedConnection).release();
+  async releaseConnection(connection: PoolConnection): Promise<void> {
+    connection.release();
   }
 
   async destroy(): Promise<void> {
-    await this.#connections.end();
+    await this.pool.end();
   }
 }
 
@@ -114,29 +104,38 @@ function quoted(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
-class PipelinedConnection implements DatabaseConnection {
-  readonly #connections: PostgresConnections;
-  readonly #budgetMs: number;
-  #reserved: Reserved | undefined;
+const COUNTED_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 
-  constructor(connections: PostgresConnections, budgetMs: number) {
-    this.#connections = connections;
-    this.#budgetMs = budgetMs;
+class PoolConnection implements DatabaseConnection {
+  inTransaction = false;
+  /** The socket was lost or closed by a deadline: nothing more is sent, and the pool drops it. */
+  closed = false;
+  #budget: Budget | undefined;
+  readonly #onLost = () => (this.closed = true);
+
+  constructor(readonly client: pg.PoolClient, firstBudget: Budget, readonly budgetMs: number) {
+    // The first statement gets what the wait for the connection left of its budget.
+    this.#budget = firstBudget;
+    client.on('error', this.#onLost).on('end', this.#onLost);
   }
 
-  /** Takes a connection for the transaction; `begin` gets what the wait for it left of the budget. */
-  async begin(text: string): Promise<void> {
-    const budget = startBudget(this.#budgetMs);
-    this.#reserved = await this.#connections.reserve(budget);
-    await this.#connections.runReserved(this.#reserved, text, [], budget);
-  }
-
-  async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    const budget = startBudget(this.#budgetMs);
-    const rows = this.#reserved
-      ? await this.#connections.runReserved(this.#reserved, compiledQuery.sql, compiledQuery.parameters, budget)
-      : await this.#connections.run(compiledQuery.sql, compiledQuery.parameters, budget);
-    return resultOf<R>(rows);
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const budget = this.#budget ?? startBudget(this.budgetMs);
+    this.#budget = undefined;
+    if (this.closed) throw closedError(new Error('the connection was closed'));
+    const values = compiled.parameters as unknown[];
+    // Without parameters, the simple protocol (which runs a migration's several statements in one text).
+    const name = values.length === 0 ? undefined : statementNameOf(compiled.sql);
+    try {
+      return resultOf<R>(await raceDeadline(this.client.query({ text: compiled.sql, values, name }), budget, () => this.#close()));
+    } catch (error) {
+      if (this.closed) throw closedError(error as Error);
+      // A table changed under a statement prepared on this connection: outside a transaction it is prepared again.
+      if (name === undefined || this.inTransaction || !isStalePreparedStatement(error)) throw error;
+      await this.client.query(`deallocate ${quoted(name)}`);
+      delete (this.client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements[name];
+      return resultOf<R>(await raceDeadline(this.client.query({ text: compiled.sql, values, name }), budget, () => this.#close()));
+    }
   }
 
   // eslint-disable-next-line require-yield -- the interface asks for a generator; the service streams nothing.
@@ -144,32 +143,33 @@ class PipelinedConnection implements DatabaseConnection {
     throw new Error('streaming is not supported by the PostgreSQL driver');
   }
 
-  /** Whether the transaction's connection was closed under it. */
-  isClosed(): boolean {
-    return this.#reserved !== undefined && this.#connections.isClosed(this.#reserved);
+  release(): void {
+    this.client.off('error', this.#onLost).off('end', this.#onLost);
+    // A connection in doubt is dropped: its late answer must not reach the next statement.
+    this.client.release(this.closed ? new Error('closed after a deadline or a lost connection') : undefined);
   }
 
-  release(): void {
-    if (this.#reserved) this.#connections.release(this.#reserved);
-    this.#reserved = undefined;
+  /** A statement passed its deadline: what is stuck on this connection stays stuck, so it is closed at once. */
+  #close(): void {
+    this.closed = true;
+    (this.client as unknown as { connection: { stream: net.Socket } }).connection.stream.destroy();
   }
 }
 
-const COUNTED_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
-
-/** Kysely's result from Postgres.js's: the last statement's, when the simple protocol ran several. */
-function resultOf<R>(answer: Rows | Rows[]): QueryResult<R> {
-  const last = isSeveral(answer) ? answer.at(-1) : answer;
+/** Kysely's result from pg's: the last statement's, when the simple protocol ran several. */
+function resultOf<R>(answer: pg.QueryResult | pg.QueryResult[]): QueryResult<R> {
+  const last = Array.isArray(answer) ? answer.at(-1) : answer;
   if (!last) return { rows: [] };
-  const command = last.command;
   // Kysely's commit reads a ROLLBACK answer (the transaction had failed) from the first row.
-  if (command === 'ROLLBACK' || command === 'COMMIT') return { rows: [{ command } as R] };
+  if (last.command === 'ROLLBACK' || last.command === 'COMMIT') return { rows: [{ command: last.command } as R] };
   return {
-    numAffectedRows: COUNTED_COMMANDS.has(command) ? BigInt(last.count ?? 0) : undefined,
-    rows: last as unknown as R[],
+    numAffectedRows: COUNTED_COMMANDS.has(last.command) ? BigInt(last.rowCount ?? 0) : undefined,
+    rows: last.rows as R[],
   };
 }
 
-function isSeveral(answer: Rows | Rows[]): answer is Rows[] {
-  return (answer as Rows).command === undefined || (answer as { command: unknown }).command === null;
+/** An error of the link, not of the statement (pg gives those no code): unavailable, answered 503. */
+function closedError(error: Error): Error {
+  if ((error as { code?: unknown }).code) return error;
+  return Object.assign(new Error(`the database connection was lost (${error.message})`), { code: 'CONNECTION_CLOSED' });
 }

@@ -1,42 +1,37 @@
 /**
- * What a PostgreSQL DATABASE_URL's query parameters mean. Postgres.js reads them otherwise than pg
- * (the driver before it) did: it sends every parameter it does not know to the server as a setting
- * (`sslrootcert=…` made every statement fail with 42704) and takes `sslmode=require` as TLS without
- * checking the certificate. The parameters are read here, with pg's meanings, and only what
- * Postgres.js should see is left in the URL; docs/operations.md lists them.
+ * A PostgreSQL DATABASE_URL as pg's client configuration. pg-connection-string reads the URL
+ * (user, password, host, port, database, the `host` parameter for a Unix socket, `options`,
+ * `application_name`); the TLS parameters are read here, so that their meanings are the ones
+ * docs/operations.md lists whatever pg-connection-string's next version decides (its current one
+ * prints a deprecation warning for three of the modes), and `sslrootcert=system` means the
+ * system's authorities as it does for libpq. Any other parameter is refused by name: pg would
+ * ignore it silently.
  */
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
+import type { ClientConfig } from 'pg';
+import { parseIntoClientConfig } from 'pg-connection-string';
 
-export interface PostgresUrl {
-  /** The URL without the parameters read here. */
-  url: string;
-  /** A `host` parameter (a Unix socket's folder, as pg and libpq take it). */
-  host: string | undefined;
-  /** TLS: off, or the options of node:tls (the server's certificate checked unless `sslmode=no-verify`). */
-  ssl: false | ConnectionOptions;
-}
-
-/** Parameters Postgres.js passes on to the server as settings at connection; any other is refused. */
-const SERVER_SETTINGS = new Set(['options', 'application_name']);
+const PASSED_ON = new Set(['host', 'options', 'application_name']);
 const TLS_FILES = { sslrootcert: 'ca', sslcert: 'cert', sslkey: 'key' } as const;
 /** pg's sslmodes: every one but disable and no-verify asks for TLS with the certificate checked. */
 const VERIFYING_MODES = new Set(['allow', 'prefer', 'require', 'verify-ca', 'verify-full']);
+const TLS_PARAMETERS = ['ssl', 'sslmode', ...Object.keys(TLS_FILES)];
 
-/** Reads a PostgreSQL DATABASE_URL's parameters; throws, naming the parameter, on one the service does not take. */
-export function postgresUrlOf(url: string): PostgresUrl {
-  if (!URL.canParse(url)) return { url, host: undefined, ssl: false };
-  const parsed = new URL(url);
-  const parameters = parsed.searchParams;
-  const host = parameters.get('host') ?? undefined;
-  const ssl = tlsOf(parameters);
-  for (const name of ['host', 'ssl', 'sslmode', ...Object.keys(TLS_FILES)]) parameters.delete(name);
+/** Reads a PostgreSQL DATABASE_URL; throws, naming the parameter, on one the service does not take. */
+export function postgresConfigOf(url: string): ClientConfig {
+  const question = url.indexOf('?');
+  const base = question < 0 ? url : url.slice(0, question);
+  const parameters = new URLSearchParams(question < 0 ? '' : url.slice(question + 1));
   for (const name of parameters.keys()) {
-    if (!SERVER_SETTINGS.has(name)) {
-      throw new Error(`DATABASE_URL parameter ${JSON.stringify(name)} is not supported (supported: host, sslmode, sslrootcert, sslcert, sslkey, ssl, ${[...SERVER_SETTINGS].join(', ')})`);
+    if (!PASSED_ON.has(name) && !TLS_PARAMETERS.includes(name)) {
+      throw new Error(`DATABASE_URL parameter ${JSON.stringify(name)} is not supported (supported: ${[...PASSED_ON, ...TLS_PARAMETERS].join(', ')})`);
     }
   }
-  return { url: parsed.toString(), host, ssl };
+  const ssl = tlsOf(parameters);
+  for (const name of TLS_PARAMETERS) parameters.delete(name);
+  const rest = parameters.toString();
+  return { ...parseIntoClientConfig(rest ? `${base}?${rest}` : base), ssl };
 }
 
 function tlsOf(parameters: URLSearchParams): false | ConnectionOptions {

@@ -7,7 +7,7 @@
  *   process reads the same feed, so it is the store's count, whichever instance wrote: across
  *   --workers it is merged with max, and across instances take max() too, never sum().
  * - `animal_store_events_feed_lag_seconds` (PostgreSQL): how long the oldest committed event still
- *   unreadable has waited for an older writer to end: how late the feed is behind the writes.
+ *   without a position has waited for the sequencer: how late the feed is behind the writes.
  * - `animal_store_event_streams_open`, `animal_store_event_long_polls_waiting`: this process's
  *   live readers (summed over --workers).
  */

@@ -2,7 +2,7 @@
  * The "feed may have grown" signal of one process, which every waiting long poll and open stream
  * of the events feed shares (events.live.ts). No waiter ever queries the database on its own to
  * learn whether something happened: one check for all of them reads the feed's frontier (the
- * newest event and whether it is readable yet: events.repository.ts `readFeedFrontier`), and only
+ * largest position given: events.repository.ts `readFeedFrontier`), and only
  * when it moved are the waiters woken, each then reading its own page once.
  *
  * What starts a check, and only while someone waits:

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { createDb, type DbHandle } from '../../src/db/create-db.js';
-import { isPrepared, MAX_PREPARED_TEXTS } from '../../src/db/postgres-prepared-statements.js';
+import { MAX_PREPARED_TEXTS, statementNameOf } from '../../src/db/postgres-prepared-statements.js';
 import { createEmptyDatabaseUrl, describeOnPostgres } from '../helpers/test-db.js';
 
 describeOnPostgres('prepared statements on a connection (PostgreSQL)', {}, () => {
@@ -34,11 +34,12 @@ describeOnPostgres('prepared statements on a connection (PostgreSQL)', {}, () =>
 });
 
 // Last: it fills the process's bound of prepared texts.
-describe('isPrepared', () => {
-  it('prepares at most MAX_PREPARED_TEXTS texts; the rest run unprepared, the prepared ones stay prepared', () => {
-    assert.equal(isPrepared('select 1 where $1::int = 1'), true);
-    for (let i = 0; i < MAX_PREPARED_TEXTS; i += 1) isPrepared(`select ${i} where $1::int = 1 -- filler`);
-    assert.equal(isPrepared('select 2 where $1::int = 1 -- one too many'), false);
-    assert.equal(isPrepared('select 1 where $1::int = 1'), true);
+describe('statementNameOf', () => {
+  it('names at most MAX_PREPARED_TEXTS texts; the rest run unprepared, the prepared ones keep their name', () => {
+    const first = statementNameOf('select 1 where $1::int = 1');
+    assert.ok(first);
+    for (let i = 0; i < MAX_PREPARED_TEXTS; i += 1) statementNameOf(`select ${i} where $1::int = 1 -- filler`);
+    assert.equal(statementNameOf('select 2 where $1::int = 1 -- one too many'), undefined);
+    assert.equal(statementNameOf('select 1 where $1::int = 1'), first);
   });
 });
