@@ -14,6 +14,7 @@
  * notifying transaction).
  */
 import type { Kysely } from 'kysely';
+import { engineOf } from './engine.js';
 
 /** What a commit did, as far as its listeners care. */
 export interface Commit {
@@ -23,16 +24,38 @@ export interface Commit {
 
 type CommitListener = (commit: Commit) => void | Promise<void>;
 
-/** By the database's adapter, which every Kysely instance made from one handle shares (`withPlugin` included). */
-const listenersByDatabase = new WeakMap<object, Set<CommitListener>>();
+/** The listeners of one database (its engine's `commits`). */
+export class CommitListeners {
+  readonly #listeners = new Set<CommitListener>();
+
+  /** Calls `listener` after each commit; answers how to stop. */
+  add(listener: CommitListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Tells every listener; answers a promise when a listener did, to be awaited before the write is answered. */
+  announce(commit: Commit): Promise<unknown> | undefined {
+    let pending: Promise<void>[] | undefined;
+    for (const listener of this.#listeners) {
+      // The write has committed: a listener failing must not make it answer an error (its client
+      // would write it again) nor keep the other listeners from hearing it.
+      try {
+        const done = listener(commit);
+        if (done) (pending ??= []).push(done);
+      } catch (error) {
+        process.emitWarning(error instanceof Error ? error : new Error(String(error)), 'CommitListenerWarning');
+      }
+    }
+    return pending && Promise.all(pending);
+  }
+}
 
 /** Calls `listener` after each commit of a write made through this database; answers how to stop. */
 export function onCommit(db: Kysely<any>, listener: CommitListener): () => void {
-  const key = db.getExecutor().adapter;
-  let listeners = listenersByDatabase.get(key);
-  if (!listeners) listenersByDatabase.set(key, (listeners = new Set()));
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  const engine = engineOf(db);
+  if (!engine) throw new Error('onCommit needs a database made by createDb');
+  return engine.commits.add(listener);
 }
 
 /**
@@ -41,18 +64,5 @@ export function onCommit(db: Kysely<any>, listener: CommitListener): () => void 
  */
 export function announceCommit(db: Kysely<any>, commit: Commit): Promise<unknown> | undefined {
   if (db.isTransaction) return undefined;
-  const listeners = listenersByDatabase.get(db.getExecutor().adapter);
-  if (!listeners) return undefined;
-  let pending: Promise<void>[] | undefined;
-  for (const listener of listeners) {
-    // The write has committed: a listener failing must not make it answer an error (its client
-    // would write it again) nor keep the other listeners from hearing it.
-    try {
-      const done = listener(commit);
-      if (done) (pending ??= []).push(done);
-    } catch (error) {
-      process.emitWarning(error instanceof Error ? error : new Error(String(error)), 'CommitListenerWarning');
-    }
-  }
-  return pending && Promise.all(pending);
+  return engineOf(db)?.commits.announce(commit);
 }

@@ -15,6 +15,7 @@
  * through Kysely.
  */
 import type { CompiledQuery, Compilable, Kysely } from 'kysely';
+import { engineOf } from './engine.js';
 
 const PLACEHOLDER = Symbol('compiled-query placeholder');
 
@@ -24,19 +25,6 @@ interface Placeholder {
 
 function isPlaceholder(value: unknown): value is Placeholder {
   return typeof value === 'object' && value !== null && PLACEHOLDER in value;
-}
-
-/** Runs a compiled read (now, or sent at once) and answers its rows as Kysely would (plugins applied), or undefined to take Kysely's way. */
-export type DirectRead = (sql: string, parameters: readonly unknown[]) => unknown[] | Promise<unknown[]> | undefined;
-
-/**
- * By the Kysely instance itself, not its adapter: a transaction or an instance with other plugins
- * is another instance, and takes Kysely's way.
- */
-const directReads = new WeakMap<Kysely<any>, DirectRead>();
-
-export function registerDirectReads(db: Kysely<any>, read: DirectRead): void {
-  directReads.set(db, read);
 }
 
 export interface CompiledQueryOf<Values extends Record<string, unknown>, Row> {
@@ -64,7 +52,9 @@ export function compiledQuery<DB, Values extends Record<string, unknown>, Row>(
         const slot = slots[i];
         return slot === undefined ? constant : values[slot];
       });
-      const rows = directReads.get(db)?.(query.sql, parameters);
+      // Only the instance createDb made reads directly: a transaction's reads go through its connection.
+      const engine = engineOf(db);
+      const rows = engine?.db === db ? engine.directRead?.(query.sql, parameters) : undefined;
       // SQLite's rows as they are (no await: no extra turn of the microtask queue); PostgreSQL's promise adopted.
       if (rows !== undefined) return rows as Row[] | Promise<Row[]>;
       // Kysely's executeQuery still runs the plugins on the result (CamelCasePlugin's names).

@@ -11,9 +11,9 @@ import { CONFIG_DEFAULTS } from '../config-defaults.js';
 import { DEADLINE_CODE, isStalePreparedStatement } from './postgres-deadline.js';
 import { PostgresPoolDialect, PostgresPoolDriver } from './postgres-driver.js';
 import { createPostgresPool, statsOf, type PoolStats } from './postgres-pool.js';
-import { registerGroupCommit } from './group-commit.js';
-import { registerDirectReads } from './compiled-query.js';
-import { registerDataVersion } from './data-version.js';
+import { CommitListeners } from './commit-listeners.js';
+import { attachEngine } from './engine.js';
+import { createGroupCommit } from './group-commit.js';
 import { isSqliteBusy, LockWaitingSqliteDialect } from './sqlite-lock-wait.js';
 import { sqliteConnection } from './sqlite-statements.js';
 
@@ -83,8 +83,12 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
     const budgetMs = operationBudgetMs(statementTimeoutMs);
     const driver = new PostgresPoolDriver(createPostgresPool(url, { max, statementTimeoutMs, budgetMs }), budgetMs);
     const db = new Kysely<Database>({ dialect: new PostgresPoolDialect(driver), plugins });
-    // Compiled reads skip Kysely's way; their rows are named as the plugin names them (compiled-query.ts).
-    registerDirectReads(db, async (sql, parameters) => (await driver.run(sql, parameters)).map((row) => camelCase.rowNamed(row as Record<string, unknown>)));
+    attachEngine({
+      db,
+      commits: new CommitListeners(),
+      // Compiled reads skip Kysely's way; their rows are named as the plugin names them (compiled-query.ts).
+      directRead: async (sql, parameters) => (await driver.run(sql, parameters)).map((row) => camelCase.rowNamed(row as Record<string, unknown>)),
+    });
     return { db, dialect, location: locationOf(url), close: () => db.destroy(), poolStats: () => statsOf(driver.pool, max) };
   }
 
@@ -104,10 +108,14 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
     sqlite.pragma('busy_timeout = 0');
     const connection = sqliteConnection(sqlite);
     const db = new Kysely<Database>({ dialect: new LockWaitingSqliteDialect({ database: connection.database, lockWaitMs: statementTimeoutMs }), plugins });
-    registerDataVersion(db, connection.version);
-    // Reads compiled once run at once, their rows named as the plugin names them (compiled-query.ts).
-    registerDirectReads(db, (sql, parameters) => connection.readNow(sql, parameters)?.map((row) => camelCase.rowNamed(row as Record<string, unknown>)));
-    registerGroupCommit(db);
+    attachEngine({
+      db,
+      commits: new CommitListeners(),
+      groupCommit: createGroupCommit(db),
+      dataVersion: connection.version,
+      // Reads compiled once run at once, their rows named as the plugin names them (compiled-query.ts).
+      directRead: (sql, parameters) => connection.readNow(sql, parameters)?.map((row) => camelCase.rowNamed(row as Record<string, unknown>)),
+    });
     return { db, dialect, location: locationOf(url), close: () => db.destroy() };
   }
 

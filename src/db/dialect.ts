@@ -4,7 +4,7 @@
  */
 import { type Kysely, PostgresAdapter, type SelectQueryBuilder, sql } from 'kysely';
 import { announceCommit } from './commit-listeners.js';
-import { groupCommitOf } from './group-commit.js';
+import { engineOf } from './engine.js';
 
 /** Whether the database is PostgreSQL: for the helpers here, and for what runs on PostgreSQL only (the events' sequencer). */
 export function isPostgres(db: Kysely<any>): boolean {
@@ -81,7 +81,8 @@ export async function currentSchemaOf(db: Kysely<any>): Promise<string | undefin
  * commit (group-commit.ts): each runs in its own savepoint of one transaction, one sync for all.
  */
 export async function writeTransaction<DB, T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>, options: WriteOptions = {}): Promise<T> {
-  const group = groupCommitOf(db);
+  // SQLite: joins the next group commit (never inside a transaction, which is its own group's member).
+  const group = db.isTransaction ? undefined : engineOf(db)?.groupCommit;
   const result = await (group ? group.run(work as (trx: Kysely<any>) => Promise<T>) : db.transaction().execute(work));
   await committed(db, options);
   return result;
@@ -110,7 +111,8 @@ async function committed(db: Kysely<any>, { recordsEvents = false }: WriteOption
  * file is shared with the writes that arrive with it (group-commit.ts).
  */
 export async function singleWrite<DB, T>(db: Kysely<DB>, write: (db: Kysely<DB>) => Promise<T>, options: WriteOptions = {}): Promise<T> {
-  const group = groupCommitOf(db);
+  // SQLite: joins the next group commit (never inside a transaction, which is its own group's member).
+  const group = db.isTransaction ? undefined : engineOf(db)?.groupCommit;
   const result = await (group ? group.run(write as (trx: Kysely<any>) => Promise<T>) : write(db));
   await committed(db, options);
   return result;

@@ -44,22 +44,8 @@ interface Member {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-/**
- * By the database's adapter, which every Kysely instance made from it shares (`withPlugin`
- * included), so a wrapped database still commits in groups.
- */
-const groupCommits = new WeakMap<object, GroupCommit>();
-
-/** The group commit of a database made by createDb, when its dialect uses one (SQLite); never inside a transaction. */
-export function groupCommitOf(db: Kysely<any>): GroupCommit | undefined {
-  return db.isTransaction ? undefined : groupCommits.get(db.getExecutor().adapter);
-}
-
-export function registerGroupCommit(db: Kysely<any>): void {
-  groupCommits.set(db.getExecutor().adapter, createGroupCommit(db));
-}
-
-function createGroupCommit(db: Kysely<any>): GroupCommit {
+/** The group commit of a SQLite database, held by its engine (engine.ts). */
+export function createGroupCommit(db: Kysely<any>): GroupCommit {
   let waiting: Member[] = [];
   let scheduled = false;
 

@@ -11,7 +11,8 @@
  */
 import type { FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
-import { type DataVersion, dataVersionOf } from '../db/data-version.js';
+import type { DataVersion } from '../db/data-version.js';
+import { engineOf } from '../db/engine.js';
 
 /** What Fastify sets for an object it serializes, set here for answers serialized in advance. */
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -42,7 +43,7 @@ interface KeptAnswer {
 export type SendKept = (reply: FastifyReply, key: string, read: () => Promise<Answer>) => void | Promise<void>;
 
 export function keptAnswers(db: Kysely<any>, options: { maxEntries: number }): SendKept {
-  const answers = keptValues<KeptAnswer>(dataVersionOf(db), options);
+  const answers = keptValues<KeptAnswer>(engineOf(db)?.dataVersion, options);
   const send = (reply: FastifyReply, answer: KeptAnswer) => {
     if (answer.headers !== undefined) reply.headers(answer.headers);
     // Fastify sends a string as it is. It was serialized by the route's own response schema

@@ -1,7 +1,8 @@
 /**
- * Reads run at once on SQLite (db/sqlite-statements.ts `readNow`, db/compiled-query.ts): they skip
- * Kysely's wait for the one connection, so they must never read through a transaction another
- * caller holds open on it, whose writes are not committed yet.
+ * Compiled reads skip Kysely's way (db/compiled-query.ts, the engine's `directRead`): on SQLite they
+ * run at once (db/sqlite-statements.ts `readNow`), so they must never read through a transaction
+ * another caller holds open on the one connection; on PostgreSQL they take a pooled connection, so a
+ * read made through a transaction must not take one: it would miss the transaction's own writes.
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
@@ -39,5 +40,27 @@ describeOnDialect('sqlite', 'direct reads on SQLite', {}, () => {
     );
     assert.equal(typeof row?.createdAt, 'number');
     assert.equal(typeof row?.nameKey, 'string');
+  });
+});
+
+describeOnDialect('postgres', 'direct reads on PostgreSQL', {}, () => {
+  let t: TestDatabase;
+  before(async () => {
+    t = await createTestDatabase('postgres');
+  });
+  after(() => t?.drop());
+
+  it('a compiled read through a transaction > runs on the transaction\'s connection and sees its writes', async () => {
+    const { pet } = await createPet(t.db, { name: 'Before', categoryId: 1 });
+    await assert.rejects(
+      t.db.transaction().execute(async (trx) => {
+        await trx.updateTable('pets').set({ name: 'Inside' }).where('id', '=', pet.id).execute();
+        assert.equal((await findPetById(trx, pet.id))?.name, 'Inside');
+        // A read of the database itself (another connection) sees only what is committed.
+        assert.equal((await findPetById(t.db, pet.id))?.name, 'Before');
+        throw new Error('roll back');
+      }),
+      /roll back/,
+    );
   });
 });

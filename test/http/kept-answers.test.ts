@@ -5,9 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Kysely } from 'kysely';
 import { createDb, type DbHandle } from '../../src/db/create-db.js';
-import { dataVersionOf, registerDataVersion } from '../../src/db/data-version.js';
 import { keptValues } from '../../src/http/kept-answers.js';
 import { createPet, deletePet, updatePet } from '../../src/pets/pets.service.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -104,11 +102,8 @@ describe('answers kept between requests (SQLite)', () => {
 describe('keptValues', () => {
   /** A database whose data version the test moves by hand. */
   const withVersion = () => {
-    const adapter = {};
-    const db = { getExecutor: () => ({ adapter }) } as unknown as Kysely<unknown>;
     const state = { version: 0 };
-    registerDataVersion(db, { current: () => state.version });
-    return { version: dataVersionOf(db), state };
+    return { version: { current: () => state.version }, state };
   };
 
   it('keeps a value until the version changes', async () => {
@@ -171,7 +166,7 @@ describe('keptValues', () => {
   });
 
   it('keeps nothing for a database that tells no version (PostgreSQL)', async () => {
-    const cache = keptValues<number>(dataVersionOf({ getExecutor: () => ({ adapter: {} }) } as unknown as Kysely<unknown>), { maxEntries: 3 });
+    const cache = keptValues<number>(undefined, { maxEntries: 3 });
     let reads = 0;
     await cache.getOrRead('k', async () => ++reads);
     await cache.getOrRead('k', async () => ++reads);
