@@ -4,7 +4,7 @@
  */
 
 import { dialectOf, redactPassword } from './db/create-db.js';
-import { postgresConfigOf } from './db/postgres-url.js';
+import { postgresConfigOf } from './db/postgres/url.js';
 import { type CorsOrigins, parseCorsOrigins } from './http/cors-policy.js';
 import { CONFIG_DEFAULTS, CONFIG_RANGES, type ConfigVariable } from './config-defaults.js';
 import { minimumLeaseSeconds } from './webhooks/webhook-lease.js';

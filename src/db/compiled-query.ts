@@ -9,10 +9,10 @@
  * must reach the parameters unchanged, so use one only where the value is bound as is (a
  * comparison, a limit), never in a list whose length varies: that is a different statement.
  *
- * On a database that can run a read at once (SQLite: db/sqlite-statements.ts `readNow`), a read
- * runs so, its rows mapped as Kysely's plugins would; PostgreSQL's reads go straight to its
- * connections, whose rows come named already (db/postgres-connections.ts); anything else goes
- * through Kysely.
+ * A read through the database createDb made takes its engine's direct way (engine.ts): at once on
+ * SQLite (db/sqlite/statements.ts `readNow`), straight to a pooled connection on PostgreSQL
+ * (db/postgres/driver.ts `run`), its rows named as Kysely's plugins would; a read through a
+ * transaction, or any other instance, goes through Kysely.
  */
 import type { CompiledQuery, Compilable, Kysely } from 'kysely';
 import { engineOf } from './engine.js';

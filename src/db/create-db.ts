@@ -8,14 +8,14 @@ import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, Kysely } from 'kysely';
 import type { Database } from './database.js';
 import { CONFIG_DEFAULTS } from '../config-defaults.js';
-import { DEADLINE_CODE, isStalePreparedStatement } from './postgres-deadline.js';
-import { PostgresPoolDialect, PostgresPoolDriver } from './postgres-driver.js';
-import { createPostgresPool, statsOf, type PoolStats } from './postgres-pool.js';
+import { DEADLINE_CODE, isStalePreparedStatement } from './postgres/deadline.js';
+import { PostgresPoolDialect, PostgresPoolDriver } from './postgres/driver.js';
+import { createPostgresPool, statsOf, type PoolStats } from './postgres/pool.js';
 import { CommitListeners } from './commit-listeners.js';
 import { attachEngine } from './engine.js';
-import { createGroupCommit } from './group-commit.js';
-import { isSqliteBusy, LockWaitingSqliteDialect } from './sqlite-lock-wait.js';
-import { sqliteConnection } from './sqlite-statements.js';
+import { createGroupCommit } from './sqlite/group-commit.js';
+import { isSqliteBusy, LockWaitingSqliteDialect } from './sqlite/lock-wait.js';
+import { sqliteConnection } from './sqlite/statements.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -78,7 +78,7 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
 
   if (dialect === 'postgres') {
     // Statement timeout, idle-in-transaction timeout and the one budget per operation:
-    // postgres-pool.ts, postgres-driver.ts and postgres-deadline.ts.
+    // postgres/pool.ts, postgres/driver.ts and postgres/deadline.ts.
     const max = options.poolMax ?? CONFIG_DEFAULTS.DATABASE_POOL_MAX;
     const budgetMs = operationBudgetMs(statementTimeoutMs);
     const driver = new PostgresPoolDriver(createPostgresPool(url, { max, statementTimeoutMs, budgetMs }), budgetMs);
@@ -99,12 +99,12 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
     const sqlite = new SQLite(path, { timeout: statementTimeoutMs });
     // WAL lets readers run while one writer writes. FULL syncs the log at every commit, so a
     // write that was answered survives a power loss, not only a crash of the process; group
-    // commit (group-commit.ts) shares that sync among the writes that arrive together.
+    // commit (sqlite/group-commit.ts) shares that sync among the writes that arrive together.
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
     // From here on a locked file fails at once, and the dialect waits on timers instead, so a
-    // lock held elsewhere never blocks the event loop (sqlite-lock-wait.ts).
+    // lock held elsewhere never blocks the event loop (sqlite/lock-wait.ts).
     sqlite.pragma('busy_timeout = 0');
     const connection = sqliteConnection(sqlite);
     const db = new Kysely<Database>({ dialect: new LockWaitingSqliteDialect({ database: connection.database, lockWaitMs: statementTimeoutMs }), plugins });
@@ -170,7 +170,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     // SQLite: the disk is full, or the file could not be written.
     code.startsWith('SQLITE_FULL') ||
     code.startsWith('SQLITE_IOERR') ||
-    // SQLite: rolled back with the rest of its transaction, as when another write of its group failed (group-commit.ts).
+    // SQLite: rolled back with the rest of its transaction, as when another write of its group failed (sqlite/group-commit.ts).
     code === 'SQLITE_ABORT_ROLLBACK'
   );
 }
@@ -185,9 +185,9 @@ const UNAVAILABLE_CODES = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'EAI_AGAIN',
-  // A connection lost under a statement (postgres-driver.ts).
+  // A connection lost under a statement (postgres/driver.ts).
   'CONNECTION_CLOSED',
-  // No answer within the operation's budget (postgres-deadline.ts).
+  // No answer within the operation's budget (postgres/deadline.ts).
   DEADLINE_CODE,
   'SQLITE_LOCKED',
 ]);

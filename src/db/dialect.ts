@@ -31,8 +31,8 @@ export function idListParameter(db: Kysely<any>, ids: readonly number[]): IdList
 
 /**
  * The number a JSON object (`{"<id>": number, …}`, bound as one parameter) gives the id in
- * `column`: one statement text for a map of any size, as `idIn` for a list. (Read as text first:
- * Postgres.js would send a text it is told is jsonb as a JSON string.)
+ * `column`: one statement text for a map of any size, as `idIn` for a list. (Read as text first, then
+ * cast: the parameter is a JSON text on both databases.)
  */
 export function numberOfId(db: Kysely<any>, numbers: string, column = 'id') {
   return isPostgres(db) ? sql<number>`(${numbers}::text::jsonb ->> ${sql.ref(column)}::text)::bigint` : sql<number>`json_extract(${numbers}, '$."' || ${sql.ref(column)} || '"')`;
@@ -75,10 +75,10 @@ export async function currentSchemaOf(db: Kysely<any>): Promise<string | undefin
  * Runs `work` in one transaction that will write, so it may read what it is about to change and
  * rely on it until commit. PostgreSQL: an ordinary READ COMMITTED transaction; `work` locks the
  * rows it depends on with `forUpdate`. SQLite: every transaction starts with `BEGIN IMMEDIATE`
- * (db/sqlite-lock-wait.ts), which takes the file's write lock at once, waiting for it on timers;
+ * (db/sqlite/lock-wait.ts), which takes the file's write lock at once, waiting for it on timers;
  * a plain `BEGIN` would start as a reader, and two processes that both read, then both try to
  * write, cannot both upgrade. On SQLite the transactions that arrive together are one group
- * commit (group-commit.ts): each runs in its own savepoint of one transaction, one sync for all.
+ * commit (sqlite/group-commit.ts): each runs in its own savepoint of one transaction, one sync for all.
  */
 export async function writeTransaction<DB, T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>, options: WriteOptions = {}): Promise<T> {
   // SQLite: joins the next group commit (never inside a transaction, which is its own group's member).
@@ -108,7 +108,7 @@ async function committed(db: Kysely<any>, { recordsEvents = false }: WriteOption
 /**
  * A write of one statement. On PostgreSQL it runs as it is, its own transaction in one round
  * trip. On SQLite it joins the group commit as `writeTransaction` does, so its sync of the
- * file is shared with the writes that arrive with it (group-commit.ts).
+ * file is shared with the writes that arrive with it (sqlite/group-commit.ts).
  */
 export async function singleWrite<DB, T>(db: Kysely<DB>, write: (db: Kysely<DB>) => Promise<T>, options: WriteOptions = {}): Promise<T> {
   // SQLite: joins the next group commit (never inside a transaction, which is its own group's member).

@@ -12,7 +12,7 @@
 import type { Kysely } from 'kysely';
 import type { CommitListeners } from './commit-listeners.js';
 import type { DataVersion } from './data-version.js';
-import type { GroupCommit } from './group-commit.js';
+import type { GroupCommit } from './sqlite/group-commit.js';
 
 /** Runs a compiled read at once (SQLite) or sent at once (PostgreSQL), its rows named as Kysely's plugins name them. */
 type DirectRead = (sql: string, parameters: readonly unknown[]) => unknown[] | Promise<unknown[]> | undefined;
@@ -22,7 +22,7 @@ export interface Engine {
   readonly db: Kysely<any>;
   /** Told after each commit of a write made through this database (commit-listeners.ts). */
   readonly commits: CommitListeners;
-  /** SQLite: the writes that arrive together commit as one group, one sync for all (group-commit.ts). */
+  /** SQLite: the writes that arrive together commit as one group, one sync for all (sqlite/group-commit.ts). */
   readonly groupCommit?: GroupCommit;
   /** SQLite: a value that moves whenever committed data may have changed (data-version.ts). */
   readonly dataVersion?: DataVersion;

@@ -77,7 +77,7 @@ export async function deletePetRow(db: Kysely<Database>, id: number, versions?: 
 
 /**
  * The versions of an If-Match as one parameter: one statement text whatever the number of tags,
- * where one per number let a client fill the bound of prepared statements (db/postgres-prepared-statements.ts).
+ * where one per number let a client fill the bound of prepared statements (db/postgres/prepared-statements.ts).
  */
 function versionIn(db: Kysely<Database>, versions: readonly number[]) {
   return idIn(db, idListParameter(db, versions), 'version');

@@ -1,6 +1,6 @@
 /**
  * Compiled reads skip Kysely's way (db/compiled-query.ts, the engine's `directRead`): on SQLite they
- * run at once (db/sqlite-statements.ts `readNow`), so they must never read through a transaction
+ * run at once (db/sqlite/statements.ts `readNow`), so they must never read through a transaction
  * another caller holds open on the one connection; on PostgreSQL they take a pooled connection, so a
  * read made through a transaction must not take one: it would miss the transaction's own writes.
  */

@@ -1,6 +1,6 @@
 /**
  * The texts of the statements sent through a db, compiled as its dialect sends them: what the
- * bound of prepared statements (db/postgres-prepared-statements.ts) counts.
+ * bound of prepared statements (db/postgres/prepared-statements.ts) counts.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/database.js';

@@ -2,7 +2,7 @@
  * Defect found by the attack on issue 9 (branch attack-perf): a kept answer can be staler than a
  * change acknowledged before the request was sent.
  *
- * db/sqlite-statements.ts reads `PRAGMA data_version` at most once per turn of the event loop,
+ * db/sqlite/statements.ts reads `PRAGMA data_version` at most once per turn of the event loop,
  * assuming a request sent after another process's commit is read in a later turn. It is not
  * always: in one turn the loop handles every socket that was readable when it polled, and it
  * reads each socket only when it gets to it. A socket that was readable for an earlier request

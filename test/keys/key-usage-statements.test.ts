@@ -1,7 +1,7 @@
 /**
  * Keys' last use is written in one statement text whatever the number of keys in a flush: one
  * text per number of keys took up to 500 of the process's bound of prepared statements
- * (db/postgres-prepared-statements.ts).
+ * (db/postgres/prepared-statements.ts).
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';

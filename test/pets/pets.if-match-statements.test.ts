@@ -1,7 +1,7 @@
 /**
  * A change or removal under If-Match sends one statement text whatever the number of ETags: the
  * versions are one parameter. One text per number of tags let a client with If-Match headers of
- * 1 to 1000 tags fill the process's bound of prepared statements (db/postgres-prepared-statements.ts),
+ * 1 to 1000 tags fill the process's bound of prepared statements (db/postgres/prepared-statements.ts),
  * leaving every statement first seen after them unprepared.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL's 0A000 is recognised in one place (postgres-deadline.ts): a stale prepared
+ * PostgreSQL's 0A000 is recognised in one place (postgres/deadline.ts): a stale prepared
  * statement, not any "feature not supported", is what counts as the database being unavailable.
  * Postgres.js runs a stale statement again by itself, the one retry there is; inside a
  * transaction the failure has ended the transaction, and the error reaches the caller.
@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { sql } from 'kysely';
-import { createDb, isDatabaseUnavailable, type DbHandle } from '../../src/db/create-db.js';
-import { isStalePreparedStatement } from '../../src/db/postgres-deadline.js';
-import { createEmptyDatabaseUrl, describeOnPostgres } from '../helpers/test-db.js';
+import { createDb, isDatabaseUnavailable, type DbHandle } from '../../../src/db/create-db.js';
+import { isStalePreparedStatement } from '../../../src/db/postgres/deadline.js';
+import { createEmptyDatabaseUrl, describeOnPostgres } from '../../helpers/test-db.js';
 
 /** The error a piece of work throws, as the service's driver hands it over. */
 async function errorOf(work: Promise<unknown>): Promise<unknown> {

@@ -20,8 +20,8 @@
  */
 import { channel } from 'node:diagnostics_channel';
 import { type Kysely, sql } from 'kysely';
-import { errorCodeOf } from './error-code.js';
-import { isSqliteBusy } from './sqlite-lock-wait.js';
+import { errorCodeOf } from '../error-code.js';
+import { isSqliteBusy } from './lock-wait.js';
 
 const MAX_GROUP = 256;
 

@@ -1,7 +1,6 @@
 /**
- * One deadline per PostgreSQL operation. The wait for a connection, the wait behind the
- * statements already in flight on it (pipelining, postgres-connections.ts) and the wait for the
- * answer share one budget: with separate timeouts the waits added up (a request could wait the
+ * One deadline per PostgreSQL operation. The wait for a connection (pool.ts) and the wait for
+ * the answer (driver.ts) share one budget: with separate timeouts the waits added up (a request could wait the
  * whole connection timeout for a connection that a stalled query freed only at its own read
  * timeout, then stall a whole read timeout itself). A transaction's first statement gets what
  * the wait for its connection left; each later one a whole budget. A statement that passes its
@@ -49,8 +48,8 @@ export function raceDeadline<T>(work: PromiseLike<T>, budget: Budget, expired: (
 
 /**
  * PostgreSQL's 0A000 (feature_not_supported) "cached plan must not change result type": a table
- * changed under a statement prepared on this connection. Postgres.js runs such a statement again,
- * prepared anew, by itself, which succeeds outside a transaction; inside one the failure ended the
+ * changed under a statement prepared on this connection. Outside a transaction the driver
+ * (driver.ts) prepares it anew and runs it again, which succeeds; inside one the failure ended the
  * transaction, and create-db.ts counts it as "unavailable" (503: the caller may retry). Told apart
  * from other 0A000 errors by the server's routine, which no locale translates, or by its English
  * message.

@@ -3,9 +3,9 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { createDb } from '../../src/db/create-db.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { issueApiKey } from '../../src/keys/keys.service.js';
+import { createDb } from '../../../src/db/create-db.js';
+import { migrateToLatest } from '../../../src/db/migrate.js';
+import { issueApiKey } from '../../../src/keys/keys.service.js';
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 

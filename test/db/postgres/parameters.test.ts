@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { sql } from 'kysely';
-import { createTestDatabase, describeOnPostgres, type TestDatabase } from '../helpers/test-db.js';
+import { createTestDatabase, describeOnPostgres, type TestDatabase } from '../../helpers/test-db.js';
 
 describeOnPostgres('statement parameters (PostgreSQL)', {}, () => {
   let database: TestDatabase;

@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config.js';
-import { isDatabaseUnavailable } from '../../src/db/create-db.js';
-import { postgresConfigOf } from '../../src/db/postgres-url.js';
+import { ConfigError, loadConfig } from '../../../src/config.js';
+import { isDatabaseUnavailable } from '../../../src/db/create-db.js';
+import { postgresConfigOf } from '../../../src/db/postgres/url.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'animal-store-url-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isSqliteBusy, retryWhileBusy } from '../../src/db/sqlite-lock-wait.js';
-import { createTestDatabase } from '../helpers/test-db.js';
+import { isSqliteBusy, retryWhileBusy } from '../../../src/db/sqlite/lock-wait.js';
+import { createTestDatabase } from '../../helpers/test-db.js';
 
 const busy = (code = 'SQLITE_BUSY') => Object.assign(new Error('database is locked'), { code });
 

@@ -1,6 +1,6 @@
 /**
  * Defect found by the attack on issue 9 (branch attack-perf): PostgreSQL statements are now
- * prepared once per connection under a name (then db/postgres-named-statements.ts; now Postgres.js, bounded by db/postgres-prepared-statements.ts). When another instance
+ * prepared once per connection under a name (then db/postgres-named-statements.ts; now Postgres.js, bounded by db/postgres/prepared-statements.ts). When another instance
  * adds a column to a table (an expand migration of a rolling deploy), every statement prepared
  * with `select *` / `returning *` over it (orders, keys, idempotency) fails once per pooled
  * connection with 0A000 "cached plan must not change result type", answered 500 internal_error.
@@ -11,8 +11,8 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import pg from 'pg';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { describeOnPostgres } from '../helpers/test-db.js';
+import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { describeOnPostgres } from '../../helpers/test-db.js';
 
 describeOnPostgres('a column added by another instance under prepared statements (PostgreSQL)', {}, () => {
   let t: TestApp;

@@ -7,12 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { createDb, type DbHandle } from '../../src/db/create-db.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { placeOrder } from '../../src/orders/orders.service.js';
-import { createPet, updatePet } from '../../src/pets/pets.service.js';
-import { startTcpProxy } from '../helpers/tcp-proxy.js';
-import { createEmptyDatabaseUrl, describeOnPostgres } from '../helpers/test-db.js';
+import { createDb, type DbHandle } from '../../../src/db/create-db.js';
+import { migrateToLatest } from '../../../src/db/migrate.js';
+import { placeOrder } from '../../../src/orders/orders.service.js';
+import { createPet, updatePet } from '../../../src/pets/pets.service.js';
+import { startTcpProxy } from '../../helpers/tcp-proxy.js';
+import { createEmptyDatabaseUrl, describeOnPostgres } from '../../helpers/test-db.js';
 
 const STATEMENT_TIMEOUT_MS = 1000;
 

@@ -1,14 +1,14 @@
 /**
- * Which PostgreSQL statements are prepared (db/postgres-prepared-statements.ts): every text with
+ * Which PostgreSQL statements are prepared (db/postgres/prepared-statements.ts): every text with
  * parameters, once per connection, up to a bounded number of texts. The database side of a table
  * changed under a prepared statement is in postgres-named-statements.test.ts.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { createDb, type DbHandle } from '../../src/db/create-db.js';
-import { MAX_PREPARED_TEXTS, statementNameOf } from '../../src/db/postgres-prepared-statements.js';
-import { createEmptyDatabaseUrl, describeOnPostgres } from '../helpers/test-db.js';
+import { createDb, type DbHandle } from '../../../src/db/create-db.js';
+import { MAX_PREPARED_TEXTS, statementNameOf } from '../../../src/db/postgres/prepared-statements.js';
+import { createEmptyDatabaseUrl, describeOnPostgres } from '../../helpers/test-db.js';
 
 describeOnPostgres('prepared statements on a connection (PostgreSQL)', {}, () => {
   let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;

@@ -1,5 +1,5 @@
 /**
- * One deadline per PostgreSQL operation (db/postgres-deadline.ts, db/postgres-connections.ts): the
+ * One deadline per PostgreSQL operation (db/postgres/deadline.ts, db/postgres-connections.ts): the
  * arithmetic of the budget with a clock the test moves, then the connections against a real
  * PostgreSQL, behind a proxy that goes silent. test/db/outage.test.ts checks the bound through
  * the whole service.
@@ -7,11 +7,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { createDb, isDatabaseUnavailable, type DbHandle } from '../../src/db/create-db.js';
-import { DEADLINE_CODE, startBudget } from '../../src/db/postgres-deadline.js';
-import { startDatabaseProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
-import { createEmptyDatabaseUrl, describeOnPostgres } from '../helpers/test-db.js';
-import { waitUntil } from '../helpers/wait-for.js';
+import { createDb, isDatabaseUnavailable, type DbHandle } from '../../../src/db/create-db.js';
+import { DEADLINE_CODE, startBudget } from '../../../src/db/postgres/deadline.js';
+import { startDatabaseProxy, type TcpProxy } from '../../helpers/tcp-proxy.js';
+import { createEmptyDatabaseUrl, describeOnPostgres } from '../../helpers/test-db.js';
+import { waitUntil } from '../../helpers/wait-for.js';
 
 describe('startBudget', () => {
   it('when the wait for a connection used part of the budget > what is left is the rest', () => {

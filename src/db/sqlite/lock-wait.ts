@@ -20,7 +20,7 @@ import {
   SqliteDialect,
   type SqliteDialectConfig,
 } from 'kysely';
-import { errorCodeOf } from './error-code.js';
+import { errorCodeOf } from '../error-code.js';
 
 /** First pause after a refusal; it doubles up to the longest, so a long lock costs few attempts. */
 const FIRST_PAUSE_MS = 2;

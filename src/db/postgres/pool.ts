@@ -3,12 +3,12 @@
  * "Connections and timeouts" promises.
  */
 import pg from 'pg';
-import { postgresConfigOf } from './postgres-url.js';
+import { postgresConfigOf } from './url.js';
 
 export interface PoolOptions {
   max: number;
   statementTimeoutMs: number;
-  /** The longest one operation may wait, connection included (postgres-deadline.ts). */
+  /** The longest one operation may wait, connection included (deadline.ts). */
   budgetMs: number;
 }
 

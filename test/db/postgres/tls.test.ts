@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { sql } from 'kysely';
-import { createDb, type DbHandle, isDatabaseUnavailable } from '../../src/db/create-db.js';
-import { NO_OPENSSL } from '../helpers/machine-tools.js';
-import { startTlsProxy, type TlsProxy } from '../helpers/tls-proxy.js';
-import { createEmptyDatabaseUrl, describeOnPostgres } from '../helpers/test-db.js';
-import { waitUntil } from '../helpers/wait-for.js';
+import { createDb, type DbHandle, isDatabaseUnavailable } from '../../../src/db/create-db.js';
+import { NO_OPENSSL } from '../../helpers/machine-tools.js';
+import { startTlsProxy, type TlsProxy } from '../../helpers/tls-proxy.js';
+import { createEmptyDatabaseUrl, describeOnPostgres } from '../../helpers/test-db.js';
+import { waitUntil } from '../../helpers/wait-for.js';
 
 describeOnPostgres('PostgreSQL over TLS', {}, () => {
   let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;

@@ -11,7 +11,7 @@
  *   own writes count at once, and other connections' commits (another worker, `keys create`,
  *   another instance on the same file) through `PRAGMA data_version`, read at every check (a kept
  *   answer is checked before it is sent): in WAL mode by reading the WAL-index header that
- *   `data_version` itself is decided by (db/wal-index-changes.ts: one `pread`, about 0.8 µs
+ *   `data_version` itself is decided by (db/sqlite/wal-index-changes.ts: one `pread`, about 0.8 µs
  *   against 2 µs and two `fcntl` calls for the statement). Reading it once per turn of the event
  *   loop was not enough: pipelined requests are read in one turn, and one sent after another
  *   process's commit was answered from the page kept before it.
@@ -23,8 +23,8 @@
  */
 import type Sqlite from 'better-sqlite3';
 import type { SqliteDatabase } from 'kysely';
-import type { DataVersion } from './data-version.js';
-import { isSqliteBusy } from './sqlite-lock-wait.js';
+import type { DataVersion } from '../data-version.js';
+import { isSqliteBusy } from './lock-wait.js';
 import { walIndexChanges } from './wal-index-changes.js';
 
 const MAX_CACHED_STATEMENTS = 500;

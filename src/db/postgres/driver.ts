@@ -2,11 +2,11 @@
  * The Kysely driver for PostgreSQL over one pg Pool. Kysely takes a connection from the pool for
  * each statement outside a transaction and hands it back after; a transaction keeps its
  * connection from begin to end. What it adds to Kysely's own PostgresDriver:
- * - one deadline per operation (postgres-deadline.ts): the wait for a connection and the
+ * - one deadline per operation (deadline.ts): the wait for a connection and the
  *   statement share it, and a connection whose answer came late is closed, never reused;
  * - a connection lost under a statement fails as unavailable (code CONNECTION_CLOSED: 503);
  * - statements with parameters are prepared once per connection, under a name
- *   (postgres-prepared-statements.ts), and prepared again when a table changed under them.
+ *   (prepared-statements.ts), and prepared again when a table changed under them.
  */
 import type net from 'node:net';
 import {
@@ -23,8 +23,8 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import type pg from 'pg';
-import { deadlineError, raceDeadline, startBudget, isStalePreparedStatement, type Budget } from './postgres-deadline.js';
-import { statementNameOf } from './postgres-prepared-statements.js';
+import { deadlineError, raceDeadline, startBudget, isStalePreparedStatement, type Budget } from './deadline.js';
+import { statementNameOf } from './prepared-statements.js';
 
 export class PostgresPoolDialect implements Dialect {
   constructor(readonly driver: PostgresPoolDriver) {}

@@ -8,17 +8,17 @@ import { after, before, describe, it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { sqlitePathOf } from '../../src/db/create-db.js';
-import { writeJoined } from '../../src/db/group-commit.js';
-import { issueApiKey } from '../../src/keys/keys.service.js';
-import { insertPet } from '../../src/pets/pets.repository.js';
-import { holdSqliteWriteLock } from '../helpers/sqlite-lock-holder.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
+import { buildApp } from '../../../src/app.js';
+import { loadConfig } from '../../../src/config.js';
+import { sqlitePathOf } from '../../../src/db/create-db.js';
+import { writeJoined } from '../../../src/db/sqlite/group-commit.js';
+import { issueApiKey } from '../../../src/keys/keys.service.js';
+import { insertPet } from '../../../src/pets/pets.repository.js';
+import { holdSqliteWriteLock } from '../../helpers/sqlite-lock-holder.js';
+import { createTestDatabase, type TestDatabase } from '../../helpers/test-db.js';
 
 /**
- * Lets a test wait until a given number of writes have joined a group commit (db/group-commit.ts),
+ * Lets a test wait until a given number of writes have joined a group commit (db/sqlite/group-commit.ts),
  * where they wait, all together, for the file's write lock.
  */
 function writeWatcher(): { reached(count: number): Promise<void>; stop(): void } {

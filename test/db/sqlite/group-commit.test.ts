@@ -1,18 +1,18 @@
 /**
- * Group commit (db/group-commit.ts) on a real SQLite file: the writes that arrive together share
+ * Group commit (db/sqlite/group-commit.ts) on a real SQLite file: the writes that arrive together share
  * one transaction, a member that fails is rolled back alone, and nobody is answered before the
  * group has committed.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Kysely, sql } from 'kysely';
-import { createDb, isDatabaseUnavailable } from '../../src/db/create-db.js';
-import type { Database } from '../../src/db/database.js';
-import { singleWrite, writeTransaction } from '../../src/db/dialect.js';
-import { engineOf } from '../../src/db/engine.js';
-import { AppError } from '../../src/errors.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
+import { createDb, isDatabaseUnavailable } from '../../../src/db/create-db.js';
+import type { Database } from '../../../src/db/database.js';
+import { singleWrite, writeTransaction } from '../../../src/db/dialect.js';
+import { engineOf } from '../../../src/db/engine.js';
+import { AppError } from '../../../src/errors.js';
+import { createTestApp, type TestApp } from '../../helpers/test-app.js';
+import { createTestDatabase, type TestDatabase } from '../../helpers/test-db.js';
 
 describe('group commit (SQLite)', () => {
   let t: TestDatabase;

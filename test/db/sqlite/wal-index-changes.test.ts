@@ -1,5 +1,5 @@
 /**
- * db/wal-index-changes.ts: the WAL-index header read from the `-shm` file moves whenever
+ * db/sqlite/wal-index-changes.ts: the WAL-index header read from the `-shm` file moves whenever
  * `PRAGMA data_version` would, for commits of another process and of another connection, across
  * a checkpoint that restarts the WAL, and stays still while nothing is committed.
  */
@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Sqlite from 'better-sqlite3';
-import { sqliteConnection, type SqliteConnection } from '../../src/db/sqlite-statements.js';
-import { walIndexChanges } from '../../src/db/wal-index-changes.js';
+import { sqliteConnection, type SqliteConnection } from '../../../src/db/sqlite/statements.js';
+import { walIndexChanges } from '../../../src/db/sqlite/wal-index-changes.js';
 
 const BETTER_SQLITE3 = createRequire(import.meta.url).resolve('better-sqlite3');
 
