@@ -30,8 +30,8 @@ import { onCommit, announceCommit } from '../db/commit-listeners.js';
 import type { Database } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
 
-/** How often each process numbers the events of other processes' commits. */
-const SEQUENCE_EVERY_MS = 100;
+/** How often each process looks for events other processes' commits left without a position. */
+export const SEQUENCE_EVERY_MS = 100;
 /** Events numbered in one transaction at most; a larger backlog takes several. */
 const BATCH = 5_000;
 /** The wait for the lock and the transaction's idle time are cut here: a stuck holder stalls the feed about this long at most. */
@@ -45,7 +45,7 @@ const STATEMENT_TIMEOUT_MS = 5_000;
 /** How long a stop waits for a round in progress. */
 const CLOSE_WAIT_MS = 1_000;
 /** The longest a write that recorded events waits for them to be numbered before it is answered anyway. */
-const WRITE_WAIT_MS = 1_500;
+export const WRITE_WAIT_MS = 1_500;
 
 /**
  * Numbers the committed events still without a position, one batch, after any other sequencer of
