@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import { REQUEST_TIMEOUT_MS } from '../src/app.js';
 import { CONFIG_DEFAULTS, parseByteSize } from '../src/config.js';
 import { ERROR_CODES } from '../src/errors.js';
+import { SEQUENCE_EVERY_MS, WRITE_WAIT_MS } from '../src/events/events.sequencer.js';
 import { MAX_NESTING } from '../src/http/json-body.js';
 import { requestIdOf } from '../src/http/request-context.js';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../src/idempotency/idempotency-key.js';
@@ -67,6 +68,14 @@ describe('published facts > limits', () => {
     assertQuoted(/`KEY_CACHE_TTL_MS` \(default (\d+) ms\)/, CONFIG_DEFAULTS.KEY_CACHE_TTL_MS);
     assertQuoted(/the defaults \(S = (\d+) ms, T = (\d+) ms\)/, `${CONFIG_DEFAULTS.RATE_LIMIT_SYNC_MS} ${REDIS_COMMAND_TIMEOUT_MS}`);
     assertQuoted(/its timeout \(T = (\d+) ms\)/, REDIS_COMMAND_TIMEOUT_MS);
+  });
+
+  it('the events sequencer > its look for others\' events and the write wait are the ones it applies', () => {
+    assertQuoted(/and every (\d+) ms when one statement/, SEQUENCE_EVERY_MS);
+    assertQuoted(/when its look every (\d+) ms/, SEQUENCE_EVERY_MS);
+    assertQuoted(/may have read before it\), ([\d.]+) s at most/, WRITE_WAIT_MS / 1000);
+    assertQuoted(/or after ([\d.]+) s if the round takes longer/, WRITE_WAIT_MS / 1000);
+    assertQuoted(/feed positions \(([\d.]+) s at most\)/, WRITE_WAIT_MS / 1000);
   });
 
   it('the longest X-Request-Id quoted > is the longest kept: one more character gets a new id', () => {

@@ -6,8 +6,10 @@
  * recorded events, and that write is answered once the round is done (db/commit-listeners.ts; at
  * most WRITE_WAIT_MS), so a client that wrote reads its event in the feed at once, from any
  * instance; and every SEQUENCE_EVERY_MS, for what other writers left (other instances' rounds that
- * failed, a script, psql). Then it tells the feed's readers (a commit of its own: this process's
- * waiters, and the fleet's over Redis or the --workers relay).
+ * failed, a script, psql), when one read of a partial index finds a committed event without a
+ * position (an idle store costs one statement a tick, not a transaction of four). Then it tells the
+ * feed's readers (a commit of its own: this process's waiters, and the fleet's over Redis or the
+ * --workers relay).
  *
  * Why the feed stays exact (docs/architecture.md, "The events feed"): the sequencers of a store
  * take turns on a transaction-scoped advisory lock; PostgreSQL makes a commit visible before it
@@ -28,8 +30,8 @@ import { onCommit, announceCommit } from '../db/commit-listeners.js';
 import type { Database } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
 
-/** How often each process numbers the events of other processes' commits. */
-const SEQUENCE_EVERY_MS = 100;
+/** How often each process looks for events other processes' commits left without a position. */
+export const SEQUENCE_EVERY_MS = 100;
 /** Events numbered in one transaction at most; a larger backlog takes several. */
 const BATCH = 5_000;
 /** The wait for the lock and the transaction's idle time are cut here: a stuck holder stalls the feed about this long at most. */
@@ -43,7 +45,7 @@ const STATEMENT_TIMEOUT_MS = 5_000;
 /** How long a stop waits for a round in progress. */
 const CLOSE_WAIT_MS = 1_000;
 /** The longest a write that recorded events waits for them to be numbered before it is answered anyway. */
-const WRITE_WAIT_MS = 1_500;
+export const WRITE_WAIT_MS = 1_500;
 
 /**
  * Numbers the committed events still without a position, one batch, after any other sequencer of
@@ -70,6 +72,16 @@ async function sequenceEvents(db: Kysely<Database>, batch = BATCH): Promise<numb
 export async function numberWaitingEvents(db: Kysely<Database>): Promise<void> {
   if (!isPostgres(db)) return;
   while ((await sequenceEvents(db)) === BATCH);
+}
+
+/**
+ * Whether a committed event waits for its position: one statement outside any transaction, on the
+ * partial index events_unpositioned_idx. Only the timer asks it. A "no" that a commit makes wrong
+ * a moment later costs nothing: that commit's own round, or the next tick, numbers it.
+ */
+async function eventsWaiting(db: Kysely<Database>): Promise<boolean> {
+  const { rows } = await sql<{ waiting: boolean }>`select exists (select 1 from events where position is null) as waiting`.execute(db);
+  return rows[0]?.waiting === true;
 }
 
 export interface EventSequencer {
@@ -125,7 +137,24 @@ export function startEventSequencer(db: Kysely<Database>, log: FastifyBaseLogger
     return done;
   }
 
-  const timer = setInterval(() => void request(), everyMs);
+  let probing = false;
+  /**
+   * The timer's look for what other writers left. Nothing to ask while a round runs: it, or the
+   * tick after it, sees what is left. A probe that fails asks for a round anyway, whose own failure
+   * is what gets logged.
+   */
+  const tick = async (): Promise<void> => {
+    if (closed || probing || running) return;
+    probing = true;
+    try {
+      if (!(await eventsWaiting(db).catch(() => true))) return;
+    } finally {
+      probing = false;
+    }
+    void request();
+  };
+
+  const timer = setInterval(() => void tick(), everyMs);
   timer.unref();
   // A write that records events waits for the round its commit starts, at most WRITE_WAIT_MS.
   const stopListening = onCommit(db, (commit) => (commit.recordsEvents ? Promise.race([request(), sleep(WRITE_WAIT_MS, undefined, { ref: false })]).then(() => {}) : undefined));
