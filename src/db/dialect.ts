@@ -91,7 +91,7 @@ export async function writeTransaction<DB, T>(db: Kysely<DB>, work: (trx: Kysely
 export interface WriteOptions {
   /**
    * The write changes pets or orders, whose triggers record events: it is answered once they are in
-   * the feed (PostgreSQL: numbered by the sequencer, events/events.sequencer.ts; a second at most).
+   * the feed (PostgreSQL: numbered by the sequencer, events/events.sequencer.ts; 1.5 s at most).
    */
   recordsEvents?: boolean;
 }

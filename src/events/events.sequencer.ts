@@ -42,6 +42,18 @@ const SEQUENCER_TIMEOUT_MS = 1_000;
  * entries from being cleaned up (animal_store_events_feed_lag_seconds shows it).
  */
 const STATEMENT_TIMEOUT_MS = 5_000;
+/** Settles when `round` does or after WRITE_WAIT_MS, whichever is first; the timer goes with the round (one per write would pile up under load). */
+function roundOrTimeout(round: Promise<void>): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, WRITE_WAIT_MS);
+    timer.unref();
+    void round.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 /** How long a stop waits for a round in progress. */
 const CLOSE_WAIT_MS = 1_000;
 /** The longest a write that recorded events waits for them to be numbered before it is answered anyway. */
@@ -157,7 +169,7 @@ export function startEventSequencer(db: Kysely<Database>, log: FastifyBaseLogger
   const timer = setInterval(() => void tick(), everyMs);
   timer.unref();
   // A write that records events waits for the round its commit starts, at most WRITE_WAIT_MS.
-  const stopListening = onCommit(db, (commit) => (commit.recordsEvents ? Promise.race([request(), sleep(WRITE_WAIT_MS, undefined, { ref: false })]).then(() => {}) : undefined));
+  const stopListening = onCommit(db, (commit) => (commit.recordsEvents ? roundOrTimeout(request()) : undefined));
 
   return {
     runNow: request,
