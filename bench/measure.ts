@@ -35,9 +35,10 @@ async function measureRun(server: Server, scenario: Scenario): Promise<RunFigure
   sampleRss();
   const cpuAfter = pids.map((pid) => processCpuSeconds(pid));
   const dbAfter = await server.backendCpu?.();
-  const cpuSeconds = cpuBefore.every((v) => v !== undefined) && cpuAfter.every((v) => v !== undefined)
-    ? cpuAfter.reduce((sum, after, i) => sum + after - cpuBefore[i]!, 0)
-    : undefined;
+  const cpuSeconds =
+    cpuBefore.every((v) => v !== undefined) && cpuAfter.every((v) => v !== undefined)
+      ? cpuAfter.reduce((sum, after, i) => sum + after - cpuBefore[i]!, 0)
+      : undefined;
   let dbSeconds: number | undefined;
   if (dbAfter && dbBefore && dbAfter.size > 0) {
     // A backend that started during the run counts from zero; one that ended during it is lost (rare: the pool keeps them).

@@ -19,15 +19,30 @@ export function comparisons(results: ScenarioResult[]): Comparison[] {
     if (small && big) {
       const a = cpu(big);
       const b = cpu(small);
-      out.push({ database, label: 'list20 at 1,000,000 vs 10,000 pets', meaning: 'CPU µs/req at the big table ÷ at the seeded one (target ≤ 1.2)', ...(a && b ? { value: a / b } : {}) });
+      out.push({
+        database,
+        label: 'list20 at 1,000,000 vs 10,000 pets',
+        meaning: 'CPU µs/req at the big table ÷ at the seeded one (target ≤ 1.2)',
+        ...(a && b ? { value: a / b } : {}),
+      });
     }
     const one = big ?? small;
     const two = find('list20-workers2');
     if (one && two) {
-      out.push({ database, label: `list20, 2 workers vs 1 (${one.scenario})`, meaning: 'req/s with 2 workers ÷ req/s with 1', value: two.service.reqPerSec / one.service.reqPerSec });
+      out.push({
+        database,
+        label: `list20, 2 workers vs 1 (${one.scenario})`,
+        meaning: 'req/s with 2 workers ÷ req/s with 1',
+        value: two.service.reqPerSec / one.service.reqPerSec,
+      });
       const a = cpu(two);
       const b = cpu(one);
-      out.push({ database, label: `list20, 2 workers vs 1 (${one.scenario})`, meaning: 'CPU µs/req with 2 workers ÷ with 1', ...(a && b ? { value: a / b } : {}) });
+      out.push({
+        database,
+        label: `list20, 2 workers vs 1 (${one.scenario})`,
+        meaning: 'CPU µs/req with 2 workers ÷ with 1',
+        ...(a && b ? { value: a / b } : {}),
+      });
     }
   }
   return out;

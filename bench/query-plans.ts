@@ -54,7 +54,10 @@ async function report(dialect: 'sqlite' | 'postgres'): Promise<string> {
   try {
     const started = performance.now();
     await seed(database.db, dialect);
-    const lines = [`### ${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${PETS.toLocaleString('en')} pets (seeded in ${((performance.now() - started) / 1000).toFixed(0)} s)`, ''];
+    const lines = [
+      `### ${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${PETS.toLocaleString('en')} pets (seeded in ${((performance.now() - started) / 1000).toFixed(0)} s)`,
+      '',
+    ];
     for (const [label, filter, afterId] of CASES) {
       const query = selectPetsAfter(database.db, { afterId, filter, limit: 21 });
       const compiled = query.compile();
@@ -68,7 +71,11 @@ async function report(dialect: 'sqlite' | 'postgres'): Promise<string> {
         times.push(performance.now() - t0);
       }
       times.sort((a, b) => a - b);
-      lines.push(`\`${label}\`: ${afterId === 0 ? 'first page' : `page after id ${afterId.toLocaleString('en')}`} (${found} rows) in ${times[Math.floor(RUNS / 2)]!.toFixed(2)} ms (median of ${RUNS})`, '', '```');
+      lines.push(
+        `\`${label}\`: ${afterId === 0 ? 'first page' : `page after id ${afterId.toLocaleString('en')}`} (${found} rows) in ${times[Math.floor(RUNS / 2)]!.toFixed(2)} ms (median of ${RUNS})`,
+        '',
+        '```',
+      );
       lines.push(...plan.rows.map((row) => row.detail ?? row['QUERY PLAN'] ?? JSON.stringify(row)), '```', '');
     }
     return lines.join('\n');

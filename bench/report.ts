@@ -115,9 +115,18 @@ export function medianFigures(rounds: RunFigures[]): RunFigures {
     // Counts are summed: one error in any round is worth seeing.
     non2xx: rounds.reduce((sum, f) => sum + f.non2xx, 0),
     errors: rounds.reduce((sum, f) => sum + f.errors, 0),
-    ...optional('serverCpuUsPerRequest', of((f) => f.serverCpuUsPerRequest)),
-    ...optional('databaseCpuUsPerRequest', of((f) => f.databaseCpuUsPerRequest)),
-    ...optional('peakRssMb', of((f) => f.peakRssMb)),
+    ...optional(
+      'serverCpuUsPerRequest',
+      of((f) => f.serverCpuUsPerRequest),
+    ),
+    ...optional(
+      'databaseCpuUsPerRequest',
+      of((f) => f.databaseCpuUsPerRequest),
+    ),
+    ...optional(
+      'peakRssMb',
+      of((f) => f.peakRssMb),
+    ),
   };
 }
 
@@ -175,8 +184,22 @@ function table(header: string[], align: string[], rows: string[][]): string {
 
 function cpuTable(results: ScenarioResult[]): string {
   const header = [
-    'Database', 'Scenario', 'clients', 'baseline µs/req', 'peer µs/req', 'service µs/req', 'CPU ratio', 'service ÷ peer CPU',
-    'baseline req/s', 'peer req/s', 'service req/s', 'throughput ratio', '≥400 / errors', 'peak RSS MB', 'load avg 1 min', 'check',
+    'Database',
+    'Scenario',
+    'clients',
+    'baseline µs/req',
+    'peer µs/req',
+    'service µs/req',
+    'CPU ratio',
+    'service ÷ peer CPU',
+    'baseline req/s',
+    'peer req/s',
+    'service req/s',
+    'throughput ratio',
+    '≥400 / errors',
+    'peak RSS MB',
+    'load avg 1 min',
+    'check',
   ];
   const align = [':--', ':--', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', ':--'];
   const rows = results.map((r) => [
@@ -202,8 +225,19 @@ function cpuTable(results: ScenarioResult[]): string {
 
 function latencyTable(results: ScenarioResult[]): string {
   const header = [
-    'Database', 'Scenario', 'clients', 'service p50', 'baseline p99', 'peer p99', 'service p99', 'baseline p99.9', 'peer p99.9', 'service p99.9',
-    'baseline max', 'peer max', 'service max',
+    'Database',
+    'Scenario',
+    'clients',
+    'service p50',
+    'baseline p99',
+    'peer p99',
+    'service p99',
+    'baseline p99.9',
+    'peer p99.9',
+    'service p99.9',
+    'baseline max',
+    'peer max',
+    'service max',
   ];
   const align = [':--', ':--', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:'];
   const rows = results.map((r) => [
@@ -245,7 +279,9 @@ export function renderMarkdown(report: BenchReport): string {
     `- Machine: ${report.machine}`,
     `- Load average (1, 5, 15 min): ${loadAverage(report.loadAverage.start)} at the start, ${loadAverage(report.loadAverage.end)} at the end`,
     `- Load: ${report.loadGenerator}`,
-    `- Settings: ${Object.entries(report.settings).map(([name, value]) => `${name}=${value}`).join(', ')}`,
+    `- Settings: ${Object.entries(report.settings)
+      .map(([name, value]) => `${name}=${value}`)
+      .join(', ')}`,
     ...report.notes.map((note) => `- ${note}`),
     '',
     '## CPU and throughput',
@@ -308,6 +344,10 @@ export function renderRatiosSvg(report: BenchReport): string {
     }
   });
   parts.push(`<line x1="${x(1)}" y1="${top - 4}" x2="${x(1)}" y2="${height - 16}" stroke="#555" stroke-dasharray="3,3"/>`);
-  parts.push(`<text x="${x(1)}" y="${height - 4}" text-anchor="middle">1</text>`, `<text x="${labelWidth}" y="${height - 4}" text-anchor="middle">0</text>`, '</svg>');
+  parts.push(
+    `<text x="${x(1)}" y="${height - 4}" text-anchor="middle">1</text>`,
+    `<text x="${labelWidth}" y="${height - 4}" text-anchor="middle">0</text>`,
+    '</svg>',
+  );
   return `${parts.join('\n')}\n`;
 }

@@ -71,13 +71,23 @@ async function main(): Promise<void> {
         const page = await request('GET', listingPath(maxId), auth);
         const next = /<([^>]+)>;\s*rel="next"/.exec(page.headers.get('link') ?? '')?.[1];
         await page.arrayBuffer();
-        if (next && random(2) === 0) await (await request('GET', new URL(next, service.baseUrl).pathname + new URL(next, service.baseUrl).search, auth)).arrayBuffer();
+        if (next && random(2) === 0)
+          await (await request('GET', new URL(next, service.baseUrl).pathname + new URL(next, service.baseUrl).search, auth)).arrayBuffer();
       } else if (roll < 17 && CREATES) {
-        const created = await request('POST', '/v1/pets', json, { name: `Bench ${random(1e6)}`, categoryId: 1 + random(10), status: pick(['available', 'pending', 'sold']) });
+        const created = await request('POST', '/v1/pets', json, {
+          name: `Bench ${random(1e6)}`,
+          categoryId: 1 + random(10),
+          status: pick(['available', 'pending', 'sold']),
+        });
         const pet = (await created.json()) as { id?: number };
         if (pet.id) maxId = Math.max(maxId, pet.id);
       } else if (roll < 19 || !CREATES) {
-        const patch = await request('PATCH', `/v1/pets/${1 + random(maxId)}`, { ...auth, 'content-type': 'application/merge-patch+json' }, { name: `Renamed ${random(1e6)}` });
+        const patch = await request(
+          'PATCH',
+          `/v1/pets/${1 + random(maxId)}`,
+          { ...auth, 'content-type': 'application/merge-patch+json' },
+          { name: `Renamed ${random(1e6)}` },
+        );
         await patch.arrayBuffer();
       } else {
         await (await request('DELETE', `/v1/pets/${1 + random(maxId)}`, auth)).arrayBuffer();

@@ -46,7 +46,11 @@ async function benchTarget(target: Target, selected: Set<string>, profileDir: st
   const page = await fetch(`${service.baseUrl}/v1/pets?limit=20`, { headers: { authorization: `Bearer ${key}` } });
   if (page.status !== 200) throw new Error(`GET /v1/pets?limit=20 answered ${page.status}`);
   const pageFile = join(mkdtempSync(join(tmpdir(), 'animal-store-bench-page-')), 'page.json');
-  onCleanup(`remove ${pageFile}`, async () => rmSync(dirname(pageFile), { recursive: true, force: true }), () => rmSync(dirname(pageFile), { recursive: true, force: true }));
+  onCleanup(
+    `remove ${pageFile}`,
+    async () => rmSync(dirname(pageFile), { recursive: true, force: true }),
+    () => rmSync(dirname(pageFile), { recursive: true, force: true }),
+  );
   writeFileSync(pageFile, Buffer.from(await page.arrayBuffer()));
   const baseline = await startBaseline(pageFile);
   const peer = await startPeer(target, key);
@@ -94,7 +98,8 @@ async function main(): Promise<number> {
   const requested = listFromEnv('BENCH_SCENARIOS') ?? (SETTINGS.profile ? [SETTINGS.profile] : all);
   const unknown = requested.filter((name) => !all.includes(name));
   if (unknown.length > 0) throw new Error(`unknown scenario(s) ${unknown.join(', ')}; the scenarios are ${all.join(', ')}`);
-  if (SETTINGS.profile && !all.includes(SETTINGS.profile)) throw new Error(`BENCH_PROFILE=${SETTINGS.profile} is no scenario; the scenarios are ${all.join(', ')}`);
+  if (SETTINGS.profile && !all.includes(SETTINGS.profile))
+    throw new Error(`BENCH_PROFILE=${SETTINGS.profile} is no scenario; the scenarios are ${all.join(', ')}`);
   const selected = new Set(requested);
   mkdirSync(RESULTS_DIR, { recursive: true });
 

@@ -57,7 +57,14 @@ function drafts(context: Context): ScenarioDraft[] {
   const warmupOrderPets = SETTINGS.warmupSeconds === 0 ? 0 : SETTINGS.orderPets || (SETTINGS.warmupSeconds + 1) * ORDER_PETS_PER_SECOND;
   const list20: LoadSpec = { mode: 'fixed', method: 'GET', path: '/v1/pets?limit=20', authorization };
   return [
-    { name: 'list20', phase: 'seeded', expectedStatus: 200, spec: list20, peerServes: true, description: `GET /v1/pets?limit=20 at ${SETTINGS.seedPets.toLocaleString('en')} pets` },
+    {
+      name: 'list20',
+      phase: 'seeded',
+      expectedStatus: 200,
+      spec: list20,
+      peerServes: true,
+      description: `GET /v1/pets?limit=20 at ${SETTINGS.seedPets.toLocaleString('en')} pets`,
+    },
     {
       name: 'list20-seq16',
       phase: 'seeded',
@@ -68,7 +75,14 @@ function drafts(context: Context): ScenarioDraft[] {
       seconds: SETTINGS.sequentialSeconds,
       description: `GET /v1/pets?limit=20 from ${SEQUENTIAL_CLIENTS} sequential clients (each sends its next request when its answer arrived) for ${SETTINGS.sequentialSeconds} s per run: the tail, p99.9 and the slowest answer`,
     },
-    { name: 'list100', phase: 'seeded', expectedStatus: 200, spec: { ...list20, path: '/v1/pets?limit=100' }, peerServes: true, description: 'GET /v1/pets?limit=100' },
+    {
+      name: 'list100',
+      phase: 'seeded',
+      expectedStatus: 200,
+      spec: { ...list20, path: '/v1/pets?limit=100' },
+      peerServes: true,
+      description: 'GET /v1/pets?limit=100',
+    },
     {
       name: 'list-filter',
       phase: 'seeded',
@@ -102,7 +116,15 @@ function drafts(context: Context): ScenarioDraft[] {
       name: 'patch',
       phase: 'seeded',
       expectedStatus: 200,
-      spec: { mode: 'ids', method: 'PATCH', path: '/v1/pets/{id}', body: '{"name":"Renamed {id}"}', contentType: 'application/merge-patch+json', authorization, idRange: seeded },
+      spec: {
+        mode: 'ids',
+        method: 'PATCH',
+        path: '/v1/pets/{id}',
+        body: '{"name":"Renamed {id}"}',
+        contentType: 'application/merge-patch+json',
+        authorization,
+        idRange: seeded,
+      },
       description: 'PATCH /v1/pets/{id} changing the name (merge patch, no If-Match), ids cycling over the seeded pets',
     },
     {

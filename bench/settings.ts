@@ -11,7 +11,10 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const RESULTS_DIR = join(ROOT, 'bench', 'results');
 export const WRK_SCRIPT = join(ROOT, 'bench', 'wrk', 'scenario.lua');
 export const BASELINE_SERVER = join(ROOT, 'bench', 'baseline-server.js');
-export const PEER_SERVERS = { SQLite: join(ROOT, 'bench', 'peers', 'fastify-sqlite.js'), PostgreSQL: join(ROOT, 'bench', 'peers', 'fastify-postgres.js') } as const;
+export const PEER_SERVERS = {
+  SQLite: join(ROOT, 'bench', 'peers', 'fastify-sqlite.js'),
+  PostgreSQL: join(ROOT, 'bench', 'peers', 'fastify-postgres.js'),
+} as const;
 
 // Settings (environment variables, all optional)
 
@@ -26,7 +29,12 @@ export function intFromEnv(name: string, fallback: number, min: number, max: num
 
 export function listFromEnv(name: string): string[] | undefined {
   const raw = process.env[name]?.trim();
-  return raw ? raw.split(',').map((item) => item.trim()).filter(Boolean) : undefined;
+  return raw
+    ? raw
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean)
+    : undefined;
 }
 
 export const SETTINGS = {

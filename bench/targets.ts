@@ -118,12 +118,15 @@ export async function bulkInsertPets(target: Target, count: number, status?: 'av
     await target.query(`select setval(pg_get_serial_sequence('pets', 'id'), (select max(id) from pets))`);
   }
   await analyze(target);
-  const [range] = await target.query<{ first: number; last: number; n: number }>(`select min(id) as first, max(id) as last, count(*) as n from pets where created_at = ${batch}`);
+  const [range] = await target.query<{ first: number; last: number; n: number }>(
+    `select min(id) as first, max(id) as last, count(*) as n from pets where created_at = ${batch}`,
+  );
   const first = Number(range?.first);
   const last = Number(range?.last);
   // The scenarios walk the range, so its ids must be consecutive (on PostgreSQL a concurrent
   // insert could take ids in between; runScenario gives the service's last requests time to end).
-  if (Number(range?.n) !== count || last - first + 1 !== count) throw new Error(`bulk insert of ${count} pets: got ${range?.n} pets with ids ${first}..${last}, not consecutive`);
+  if (Number(range?.n) !== count || last - first + 1 !== count)
+    throw new Error(`bulk insert of ${count} pets: got ${range?.n} pets with ids ${first}..${last}, not consecutive`);
   return { first, last };
 }
 

@@ -98,7 +98,10 @@ async function serviceCpu(pids: number[], target: Target): Promise<number | unde
 }
 
 export function describeWebhookResult(result: WebhookBenchResult): string {
-  const cpu = result.cpuUsPerDelivery === undefined ? '' : `, ${Math.round(result.cpuUsPerDelivery)} µs CPU per delivery (service${result.database === 'PostgreSQL' ? ' + database' : ''})`;
+  const cpu =
+    result.cpuUsPerDelivery === undefined
+      ? ''
+      : `, ${Math.round(result.cpuUsPerDelivery)} µs CPU per delivery (service${result.database === 'PostgreSQL' ? ' + database' : ''})`;
   const verdict = result.perSecond >= WEBHOOK_DELIVERIES_TARGET_PER_SECOND ? 'meets' : 'MISSES';
   return `Webhook deliveries, ${result.database}: ${result.events} events to one local receiver answering 204 in ${result.seconds.toFixed(2)} s (first to last arrival): ${Math.round(result.perSecond)} deliveries/s${cpu}; ${verdict} the target of ${WEBHOOK_DELIVERIES_TARGET_PER_SECOND}/s.`;
 }

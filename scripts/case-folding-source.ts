@@ -25,7 +25,7 @@ export function encodeCaseFolding(folding: Map<number, number[]>): string {
   const hex = (n: number) => n.toString(16);
   const entries = [...folding];
   const tokens: string[] = [];
-  for (let i = 0; i < entries.length; ) {
+  for (let i = 0; i < entries.length;) {
     const [from, to] = entries[i]!;
     if (to.length > 1) {
       tokens.push(`${hex(from)}:${to.map(hex).join('.')}`);

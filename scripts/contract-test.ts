@@ -165,7 +165,6 @@ function narrowedContract(seeded: Seeded): Contract {
   only('/pets/{petId}', 'patch', 'If-Match', '*');
   only('/pets/{petId}', 'delete', 'If-Match', '*');
 
-
   // Names: Specmatic makes strings from patterns with dk.brics.automaton, which reads neither
   // \p{…} classes nor \u escapes nor lookaheads: from the display-text pattern it invents NULs,
   // lone surrogates and bidi controls that the pattern itself refuses. Plain Latin letters and
@@ -224,10 +223,23 @@ async function runSpecmatic(pass: Pass, baseUrl: string, key: string): Promise<n
   const dir = mkdtempSync(join(work, `${pass.name}-`));
   writeFileSync(
     join(dir, 'specmatic.yaml'),
-    ['version: 2', 'contracts:', '  - provides:', `      - ${pass.contract}`, 'test:', '  resiliencyTests:', `    enable: ${pass.resiliency}`, '  timeoutInMilliseconds: 10000', ''].join('\n'),
+    [
+      'version: 2',
+      'contracts:',
+      '  - provides:',
+      `      - ${pass.contract}`,
+      'test:',
+      '  resiliencyTests:',
+      `    enable: ${pass.resiliency}`,
+      '  timeoutInMilliseconds: 10000',
+      '',
+    ].join('\n'),
   );
   const args = ['-jar', JAR, 'test', pass.contract, `--testBaseURL=${baseUrl}/v1`, `--junitReportDir=${join(dir, 'junit')}`];
-  const filter = [pass.filter, process.env.CONTRACT_TEST_FILTER].filter(Boolean).map((part) => `(${part})`).join(' && ');
+  const filter = [pass.filter, process.env.CONTRACT_TEST_FILTER]
+    .filter(Boolean)
+    .map((part) => `(${part})`)
+    .join(' && ');
   if (filter) args.push(`--filter=${filter}`);
   console.log(`== contract test, ${pass.name}: java ${args.slice(2).join(' ')}`);
   const java = spawn('java', args, {

@@ -76,7 +76,22 @@ export interface AppDeps {
     | 'shutdownTimeoutMs'
     | 'idempotencyKeyTtlHours'
   > &
-    Partial<Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'rateLimitSyncMs' | 'keyLastUsedFlushMs' | 'eventRetentionDays' | 'eventStreamsPerKey' | 'webhookAllowedHosts' | 'webhookRetryScheduleSeconds' | 'webhookLeaseSeconds' | 'webhookMaxSockets' | 'databaseStatementTimeoutMs'>>;
+    Partial<
+      Pick<
+        Config,
+        | 'redisUrl'
+        | 'redisKeyPrefix'
+        | 'rateLimitSyncMs'
+        | 'keyLastUsedFlushMs'
+        | 'eventRetentionDays'
+        | 'eventStreamsPerKey'
+        | 'webhookAllowedHosts'
+        | 'webhookRetryScheduleSeconds'
+        | 'webhookLeaseSeconds'
+        | 'webhookMaxSockets'
+        | 'databaseStatementTimeoutMs'
+      >
+    >;
   /** What the metrics tell of the database: its dialect and, on PostgreSQL, its pool. */
   database?: Pick<DbHandle, 'dialect' | 'poolStats'>;
   /** The metrics to count into; made here when not given. */
@@ -203,11 +218,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // A fleet: Redis shares the rate-limit counts and the revocations; keys' last use is batched.
   const keyUsage = createKeyUsage(db, {
     flushMs: config.keyLastUsedFlushMs ?? CONFIG_DEFAULTS.KEY_LAST_USED_FLUSH_MS,
-    onError: (error) => app.log.warn({ err: error }, 'could not record the keys\' last use; will retry at the next flush'),
+    onError: (error) => app.log.warn({ err: error }, "could not record the keys' last use; will retry at the next flush"),
   });
   app.decorate('keyUsage', keyUsage);
-  const redis = config.redisUrl ? connectRedis(config.redisUrl, { keyPrefix: config.redisKeyPrefix ?? CONFIG_DEFAULTS.REDIS_KEY_PREFIX, log: app.log }) : undefined;
-  const rateLimit = createSharedRateLimit(app, { limitPerMinute: config.rateLimitPerMinute, now, redis, syncMs: config.rateLimitSyncMs ?? CONFIG_DEFAULTS.RATE_LIMIT_SYNC_MS });
+  const redis = config.redisUrl
+    ? connectRedis(config.redisUrl, { keyPrefix: config.redisKeyPrefix ?? CONFIG_DEFAULTS.REDIS_KEY_PREFIX, log: app.log })
+    : undefined;
+  const rateLimit = createSharedRateLimit(app, {
+    limitPerMinute: config.rateLimitPerMinute,
+    now,
+    redis,
+    syncMs: config.rateLimitSyncMs ?? CONFIG_DEFAULTS.RATE_LIMIT_SYNC_MS,
+  });
   app.addHook('onClose', async () => {
     await keyUsage.close();
     await redis?.close();
@@ -251,7 +273,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         keepAliveMs: deps.eventKeepAliveMs,
         recheckMs: deps.eventRecheckMs,
         // A stream outlives the check of its request: its key is verified again before each batch (revocations included).
-        keyStillUsable: async (request: FastifyRequest) => (await verifier.verify(bearerTokenOf(request.headers.authorization) ?? '')).key?.id === request.apiKey?.id,
+        keyStillUsable: async (request: FastifyRequest) =>
+          (await verifier.verify(bearerTokenOf(request.headers.authorization) ?? '')).key?.id === request.apiKey?.id,
       };
       await v1.register(eventsRoutes, { db, cursorSecret, live });
       await v1.register(webhookEndpointsRoutes, {

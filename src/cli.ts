@@ -78,7 +78,7 @@ async function main(argv: string[]): Promise<void> {
   if (!['serve', 'migrate', 'keys'].includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   const commandName = command === 'keys' && sub ? `keys ${sub}` : command;
   const extra = positionals.slice(commandName.split(' ').length + (commandName === 'keys revoke' ? 1 : 0));
-  if (extra.length > 0 && (commandName in OPTIONS_OF)) throw new UsageError(`${commandName} takes no argument ${JSON.stringify(extra[0])}`);
+  if (extra.length > 0 && commandName in OPTIONS_OF) throw new UsageError(`${commandName} takes no argument ${JSON.stringify(extra[0])}`);
   const allowed = OPTIONS_OF[commandName] ?? [];
   for (const token of tokens) {
     if (token.kind === 'option' && !allowed.includes(token.name)) {
@@ -111,7 +111,12 @@ function parseWorkers(text: string): number {
   return Number(text) === 0 ? availableParallelism() : Number(text);
 }
 
-async function keys(config: Config, sub: string | undefined, rest: string[], values: { name?: string; 'expires-in'?: string; scope?: string[]; json?: boolean }) {
+async function keys(
+  config: Config,
+  sub: string | undefined,
+  rest: string[],
+  values: { name?: string; 'expires-in'?: string; scope?: string[]; json?: boolean },
+) {
   switch (sub) {
     case 'create': {
       if (!values.name || values.name.trim() === '') throw new UsageError('keys create needs --name NAME');
@@ -139,13 +144,28 @@ async function keys(config: Config, sub: string | undefined, rest: string[], val
           process.stdout.write(`${JSON.stringify(all, null, 2)}\n`);
           return;
         }
-        process.stdout.write(['ID\tPREFIX\tNAME\tSCOPES\tCREATED\tEXPIRES\tREVOKED\tLAST USED', ...all.map((k) =>
-          [k.id, `${k.prefix}…`, k.name, k.scopes.join(',') || '-', k.createdAt.toISOString(), k.expiresAt?.toISOString() ?? '-', k.revokedAt?.toISOString() ?? '-', k.lastUsedAt?.toISOString() ?? '-'].join('\t'),
-        )].join('\n') + '\n');
+        process.stdout.write(
+          [
+            'ID\tPREFIX\tNAME\tSCOPES\tCREATED\tEXPIRES\tREVOKED\tLAST USED',
+            ...all.map((k) =>
+              [
+                k.id,
+                `${k.prefix}…`,
+                k.name,
+                k.scopes.join(',') || '-',
+                k.createdAt.toISOString(),
+                k.expiresAt?.toISOString() ?? '-',
+                k.revokedAt?.toISOString() ?? '-',
+                k.lastUsedAt?.toISOString() ?? '-',
+              ].join('\t'),
+            ),
+          ].join('\n') + '\n',
+        );
       });
     case 'revoke': {
       const id = rest[0];
-      if (id === undefined || !/^\d+$/.test(id) || !Number.isSafeInteger(Number(id))) throw new UsageError('keys revoke needs the numeric ID shown by keys list');
+      if (id === undefined || !/^\d+$/.test(id) || !Number.isSafeInteger(Number(id)))
+        throw new UsageError('keys revoke needs the numeric ID shown by keys list');
       return onDatabase(config, async (db) => {
         await migrateToLatest(db);
         const at = new Date();

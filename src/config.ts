@@ -130,9 +130,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const databaseUrl = read('DATABASE_URL');
   if (dialectOf(databaseUrl) === undefined) {
-    problems.push(
-      `DATABASE_URL must be sqlite:PATH, a file path, or postgres://… (got ${JSON.stringify(redactPassword(databaseUrl))})`,
-    );
+    problems.push(`DATABASE_URL must be sqlite:PATH, a file path, or postgres://… (got ${JSON.stringify(redactPassword(databaseUrl))})`);
   } else if (dialectOf(databaseUrl) === 'postgres') {
     // Its parameters (TLS, settings for the server) are checked, and TLS files read, before anything starts.
     try {
@@ -150,7 +148,9 @@ export function loadConfig(env: Env = process.env): Config {
   // The value itself never goes into a message: it is a secret.
   const cursorSecret = env.CURSOR_SECRET === undefined || env.CURSOR_SECRET.trim() === '' ? undefined : env.CURSOR_SECRET.trim();
   if (cursorSecret !== undefined && [...cursorSecret].length < CURSOR_SECRET_MIN_LENGTH) {
-    problems.push(`CURSOR_SECRET must have at least ${CURSOR_SECRET_MIN_LENGTH} characters (got ${[...cursorSecret].length}); unset, the service keeps a secret of its own in the database`);
+    problems.push(
+      `CURSOR_SECRET must have at least ${CURSOR_SECRET_MIN_LENGTH} characters (got ${[...cursorSecret].length}); unset, the service keeps a secret of its own in the database`,
+    );
   }
 
   const corsOrigins = parseCorsOrigins(read('CORS_ORIGINS'));
@@ -160,7 +160,8 @@ export function loadConfig(env: Env = process.env): Config {
   const port = integer('PORT');
   const metricsPort = read('METRICS_PORT') === '' ? undefined : integer('METRICS_PORT');
   // Only ports both accepted can clash: a refused one reads as its range's minimum.
-  if (problems.length === problemsBeforePorts && metricsPort !== undefined && metricsPort === port) problems.push(`METRICS_PORT must differ from PORT (both are ${port}); unset it to serve /metrics on the main port`);
+  if (problems.length === problemsBeforePorts && metricsPort !== undefined && metricsPort === port)
+    problems.push(`METRICS_PORT must differ from PORT (both are ${port}); unset it to serve /metrics on the main port`);
 
   // Like CURSOR_SECRET, the value itself never goes into a message.
   const metricsToken = env.METRICS_TOKEN === undefined || env.METRICS_TOKEN.trim() === '' ? undefined : env.METRICS_TOKEN.trim();
@@ -245,9 +246,15 @@ const WEBHOOK_RETRY_SCHEDULE_LIMITS = { attempts: 20, maxSeconds: 604_800 } as c
 /** WEBHOOK_ALLOWED_HOSTS: comma-separated host names or IP addresses (IPv6 with or without brackets). */
 function parseWebhookAllowedHosts(raw: string): { hosts: string[] } | { problem: string } {
   if (raw === '') return { hosts: [] };
-  const hosts = raw.split(',').map((part) => part.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1'));
+  const hosts = raw.split(',').map((part) =>
+    part
+      .trim()
+      .toLowerCase()
+      .replace(/^\[(.*)\]$/, '$1'),
+  );
   const bad = hosts.filter((host) => !/^[a-z0-9]([a-z0-9.-]{0,252})$/.test(host) && !/^[0-9a-f:.]{2,45}$/.test(host));
-  if (bad.length > 0) return { problem: `WEBHOOK_ALLOWED_HOSTS must be comma-separated host names or IP addresses, without scheme or port (got ${JSON.stringify(raw)})` };
+  if (bad.length > 0)
+    return { problem: `WEBHOOK_ALLOWED_HOSTS must be comma-separated host names or IP addresses, without scheme or port (got ${JSON.stringify(raw)})` };
   return { hosts: [...new Set(hosts)] };
 }
 
@@ -256,7 +263,9 @@ function parseRetrySchedule(raw: string): { seconds: number[] } | { problem: str
   const parts = raw.split(',').map((part) => part.trim());
   const { attempts, maxSeconds } = WEBHOOK_RETRY_SCHEDULE_LIMITS;
   if (parts.length > attempts || !parts.every((part) => /^\d{1,7}$/.test(part) && Number(part) <= maxSeconds)) {
-    return { problem: `WEBHOOK_RETRY_SCHEDULE must be 1 to ${attempts} comma-separated whole seconds from 0 to ${maxSeconds}, one per attempt (got ${JSON.stringify(raw)})` };
+    return {
+      problem: `WEBHOOK_RETRY_SCHEDULE must be 1 to ${attempts} comma-separated whole seconds from 0 to ${maxSeconds}, one per attempt (got ${JSON.stringify(raw)})`,
+    };
   }
   return { seconds: parts.map(Number) };
 }

@@ -31,7 +31,10 @@ describe('.env.example', () => {
       const set = assignments.filter((a) => a.name === name && !a.commented);
       if (String(CONFIG_DEFAULTS[name]) === '' || DERIVED[name] !== undefined) {
         assert.deepEqual(set, [], `${name} has no fixed default, so .env.example leaves it unset`);
-        assert.ok(assignments.some((a) => a.name === name && a.commented), `.env.example shows # ${name}=…`);
+        assert.ok(
+          assignments.some((a) => a.name === name && a.commented),
+          `.env.example shows # ${name}=…`,
+        );
       } else {
         assert.deepEqual(
           set.map((a) => a.line),
@@ -48,7 +51,11 @@ describe('.env.example', () => {
       assert.ok(known.has(name), `.env.example names ${name}, which the service does not read`);
       if ((CONFIG_SECRETS as readonly string[]).includes(name)) assert.ok(commented, `${name} is a secret: shown unset`);
     }
-    for (const name of CONFIG_SECRETS) assert.ok(envExampleAssignments().some((a) => a.name === name), `.env.example shows ${name}`);
+    for (const name of CONFIG_SECRETS)
+      assert.ok(
+        envExampleAssignments().some((a) => a.name === name),
+        `.env.example shows ${name}`,
+      );
   });
 
   it('the limits and derived values it quotes > are the ones the service applies', () => {

@@ -38,14 +38,20 @@ describe('loadConfig', () => {
   });
 
   it('REDIS_URL, REDIS_KEY_PREFIX, RATE_LIMIT_SYNC_MS, KEY_LAST_USED_FLUSH_MS > are read and checked, and a password never shown', () => {
-    const config = loadConfig({ REDIS_URL: 'redis://:pw@cache:6379/2', REDIS_KEY_PREFIX: 'shop-eu:', RATE_LIMIT_SYNC_MS: '100', KEY_LAST_USED_FLUSH_MS: '5000' });
+    const config = loadConfig({
+      REDIS_URL: 'redis://:pw@cache:6379/2',
+      REDIS_KEY_PREFIX: 'shop-eu:',
+      RATE_LIMIT_SYNC_MS: '100',
+      KEY_LAST_USED_FLUSH_MS: '5000',
+    });
     assert.equal(config.redisUrl, 'redis://:pw@cache:6379/2');
     assert.equal(config.redisKeyPrefix, 'shop-eu:');
     assert.equal(config.rateLimitSyncMs, 100);
     assert.equal(config.keyLastUsedFlushMs, 5000);
     assert.equal(loadConfig({ REDIS_URL: 'rediss://cache.example:6380' }).redisUrl, 'rediss://cache.example:6380');
     assert.throws(
-      () => loadConfig({ REDIS_URL: 'http://user:hunter2@cache:6379', REDIS_KEY_PREFIX: 'has space', RATE_LIMIT_SYNC_MS: '0', KEY_LAST_USED_FLUSH_MS: 'often' }),
+      () =>
+        loadConfig({ REDIS_URL: 'http://user:hunter2@cache:6379', REDIS_KEY_PREFIX: 'has space', RATE_LIMIT_SYNC_MS: '0', KEY_LAST_USED_FLUSH_MS: 'often' }),
       (error: unknown) => {
         assert.ok(error instanceof ConfigError);
         assert.equal(error.problems.length, 4);
@@ -59,35 +65,53 @@ describe('loadConfig', () => {
   it('IDEMPOTENCY_KEY_TTL_HOURS > outside 1 to 720 hours > stops the start naming it', () => {
     assert.equal(loadConfig({ IDEMPOTENCY_KEY_TTL_HOURS: '48' }).idempotencyKeyTtlHours, 48);
     for (const value of ['0', '721', '1.5', '24h']) {
-      assert.throws(() => loadConfig({ IDEMPOTENCY_KEY_TTL_HOURS: value }), (error: ConfigError) => error.problems.some((p) => p.startsWith('IDEMPOTENCY_KEY_TTL_HOURS must be a whole number from 1 to 720')));
+      assert.throws(
+        () => loadConfig({ IDEMPOTENCY_KEY_TTL_HOURS: value }),
+        (error: ConfigError) => error.problems.some((p) => p.startsWith('IDEMPOTENCY_KEY_TTL_HOURS must be a whole number from 1 to 720')),
+      );
     }
   });
 
   it('WEBHOOK_ALLOWED_HOSTS > names and addresses > kept in lower case, IPv6 without brackets; a scheme or port stops the start', () => {
     assert.deepEqual(loadConfig({ WEBHOOK_ALLOWED_HOSTS: ' Hooks.Internal ,127.0.0.1,[::1]' }).webhookAllowedHosts, ['hooks.internal', '127.0.0.1', '::1']);
     for (const value of ['https://hooks.internal', 'hooks.internal:8443', 'a b', 'hooks.internal,,x']) {
-      assert.throws(() => loadConfig({ WEBHOOK_ALLOWED_HOSTS: value }), (error: ConfigError) => error.problems.some((p) => p.startsWith('WEBHOOK_ALLOWED_HOSTS must be')), value);
+      assert.throws(
+        () => loadConfig({ WEBHOOK_ALLOWED_HOSTS: value }),
+        (error: ConfigError) => error.problems.some((p) => p.startsWith('WEBHOOK_ALLOWED_HOSTS must be')),
+        value,
+      );
     }
   });
 
   it('WEBHOOK_RETRY_SCHEDULE > whole seconds, 1 to 20 of them, each up to a week > anything else stops the start', () => {
     assert.deepEqual(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0, 1,2' }).webhookRetryScheduleSeconds, [0, 1, 2]);
     for (const value of ['-1', '1.5', '604801', 'soon', '0,', Array(21).fill('1').join(',')]) {
-      assert.throws(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: value }), (error: ConfigError) => error.problems.some((p) => p.startsWith('WEBHOOK_RETRY_SCHEDULE must be')), value);
+      assert.throws(
+        () => loadConfig({ WEBHOOK_RETRY_SCHEDULE: value }),
+        (error: ConfigError) => error.problems.some((p) => p.startsWith('WEBHOOK_RETRY_SCHEDULE must be')),
+        value,
+      );
     }
   });
 
   it('EVENT_RETENTION_DAYS > outside 1 to 3650 days > stops the start naming it', () => {
     assert.equal(loadConfig({ EVENT_RETENTION_DAYS: '90' }).eventRetentionDays, 90);
     for (const value of ['0', '3651', '1.5', '30d']) {
-      assert.throws(() => loadConfig({ EVENT_RETENTION_DAYS: value }), (error: ConfigError) => error.problems.some((p) => p.startsWith('EVENT_RETENTION_DAYS must be a whole number from 1 to 3650')));
+      assert.throws(
+        () => loadConfig({ EVENT_RETENTION_DAYS: value }),
+        (error: ConfigError) => error.problems.some((p) => p.startsWith('EVENT_RETENTION_DAYS must be a whole number from 1 to 3650')),
+      );
     }
   });
 
   it('Attack (issue 17): WEBHOOK_LEASE_SECONDS too short for any attempt to start (2 s) > stops the start naming the minimum, 5', () => {
     assert.equal(loadConfig({ WEBHOOK_LEASE_SECONDS: '5', DATABASE_STATEMENT_TIMEOUT_MS: '500' }).webhookLeaseSeconds, 5);
     for (const value of ['2', '4', '3601']) {
-      assert.throws(() => loadConfig({ WEBHOOK_LEASE_SECONDS: value, DATABASE_STATEMENT_TIMEOUT_MS: '500' }), (error: ConfigError) => error.problems.some((p) => p.startsWith('WEBHOOK_LEASE_SECONDS must be a whole number from 5 to 3600')), value);
+      assert.throws(
+        () => loadConfig({ WEBHOOK_LEASE_SECONDS: value, DATABASE_STATEMENT_TIMEOUT_MS: '500' }),
+        (error: ConfigError) => error.problems.some((p) => p.startsWith('WEBHOOK_LEASE_SECONDS must be a whole number from 5 to 3600')),
+        value,
+      );
     }
   });
 
@@ -105,23 +129,36 @@ describe('loadConfig', () => {
       'WEBHOOK_LEASE_SECONDS must be at least 14 with DATABASE_STATEMENT_TIMEOUT_MS=5000: twice the statement timeout, 1 s for an attempt and 1 s to record it (got 13); raise it or lower the statement timeout',
     ]);
     assert.equal(loadConfig({ WEBHOOK_LEASE_SECONDS: '14' }).webhookLeaseSeconds, 14);
-    assert.match(problemsOf({ WEBHOOK_LEASE_SECONDS: '60', DATABASE_STATEMENT_TIMEOUT_MS: '30000' })[0] ?? '', /^WEBHOOK_LEASE_SECONDS must be at least 64 with DATABASE_STATEMENT_TIMEOUT_MS=30000/);
+    assert.match(
+      problemsOf({ WEBHOOK_LEASE_SECONDS: '60', DATABASE_STATEMENT_TIMEOUT_MS: '30000' })[0] ?? '',
+      /^WEBHOOK_LEASE_SECONDS must be at least 64 with DATABASE_STATEMENT_TIMEOUT_MS=30000/,
+    );
     assert.equal(loadConfig({ WEBHOOK_LEASE_SECONDS: '64', DATABASE_STATEMENT_TIMEOUT_MS: '30000' }).webhookLeaseSeconds, 64);
     // A refused statement timeout is reported alone: nothing is compared with it.
-    assert.deepEqual(problemsOf({ WEBHOOK_LEASE_SECONDS: '5', DATABASE_STATEMENT_TIMEOUT_MS: '5' }).map((p) => p.split(' ')[0]), ['DATABASE_STATEMENT_TIMEOUT_MS']);
+    assert.deepEqual(
+      problemsOf({ WEBHOOK_LEASE_SECONDS: '5', DATABASE_STATEMENT_TIMEOUT_MS: '5' }).map((p) => p.split(' ')[0]),
+      ['DATABASE_STATEMENT_TIMEOUT_MS'],
+    );
   });
 
   it('WEBHOOK_MAX_SOCKETS > outside 16 to 4096 > stops the start naming it', () => {
     assert.equal(loadConfig({ WEBHOOK_MAX_SOCKETS: '64' }).webhookMaxSockets, 64);
     for (const value of ['0', '15', '4097', '64.5', 'many']) {
-      assert.throws(() => loadConfig({ WEBHOOK_MAX_SOCKETS: value }), (error: ConfigError) => error.problems.some((p) => p.startsWith('WEBHOOK_MAX_SOCKETS must be a whole number from 16 to 4096')), value);
+      assert.throws(
+        () => loadConfig({ WEBHOOK_MAX_SOCKETS: value }),
+        (error: ConfigError) => error.problems.some((p) => p.startsWith('WEBHOOK_MAX_SOCKETS must be a whole number from 16 to 4096')),
+        value,
+      );
     }
   });
 
   it('EVENT_STREAMS_PER_KEY > outside 1 to 1000 > stops the start naming it', () => {
     assert.equal(loadConfig({ EVENT_STREAMS_PER_KEY: '12' }).eventStreamsPerKey, 12);
     for (const value of ['0', '1001', '2.5', 'five']) {
-      assert.throws(() => loadConfig({ EVENT_STREAMS_PER_KEY: value }), (error: ConfigError) => error.problems.some((p) => p.startsWith('EVENT_STREAMS_PER_KEY must be a whole number from 1 to 1000')));
+      assert.throws(
+        () => loadConfig({ EVENT_STREAMS_PER_KEY: value }),
+        (error: ConfigError) => error.problems.some((p) => p.startsWith('EVENT_STREAMS_PER_KEY must be a whole number from 1 to 1000')),
+      );
     }
   });
 
@@ -142,9 +179,15 @@ describe('loadConfig', () => {
       }
       return [];
     };
-    assert.deepEqual(problemOf('https://shop.example/'), ['CORS_ORIGINS entry "https://shop.example/" is not an origin as browsers send it; write https://shop.example']);
-    assert.deepEqual(problemOf('https://Shop.example'), ['CORS_ORIGINS entry "https://Shop.example" is not an origin as browsers send it; write https://shop.example']);
-    assert.deepEqual(problemOf('https://shop.example:443'), ['CORS_ORIGINS entry "https://shop.example:443" is not an origin as browsers send it; write https://shop.example']);
+    assert.deepEqual(problemOf('https://shop.example/'), [
+      'CORS_ORIGINS entry "https://shop.example/" is not an origin as browsers send it; write https://shop.example',
+    ]);
+    assert.deepEqual(problemOf('https://Shop.example'), [
+      'CORS_ORIGINS entry "https://Shop.example" is not an origin as browsers send it; write https://shop.example',
+    ]);
+    assert.deepEqual(problemOf('https://shop.example:443'), [
+      'CORS_ORIGINS entry "https://shop.example:443" is not an origin as browsers send it; write https://shop.example',
+    ]);
     assert.deepEqual(problemOf('shop.example'), ['CORS_ORIGINS entries must be origins such as https://shop.example (got "shop.example")']);
     assert.deepEqual(problemOf('null'), ['CORS_ORIGINS entries must be origins such as https://shop.example (got "null")']);
     assert.deepEqual(problemOf('*, https://shop.example'), ['CORS_ORIGINS must be either * alone or a list of origins, not both']);
@@ -222,7 +265,8 @@ describe('loadConfig', () => {
 
   it('with several bad values > names every one in one error, and hides passwords', () => {
     assert.throws(
-      () => loadConfig({ PORT: 'abc', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://root:secret@db/x', PUBLIC_BASE_URL: 'https://api.test/v2', BODY_LIMIT: 'lots' }),
+      () =>
+        loadConfig({ PORT: 'abc', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://root:secret@db/x', PUBLIC_BASE_URL: 'https://api.test/v2', BODY_LIMIT: 'lots' }),
       (error: unknown) => {
         assert.ok(error instanceof ConfigError);
         assert.equal(error.problems.length, 5);

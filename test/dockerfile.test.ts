@@ -37,7 +37,7 @@ it('.npmrc > install scripts > are off (no node-gyp, so no Python, make or compi
   assert.match(npmrc, /^ignore-scripts=true$/m);
 });
 
-it('container docs and test > the shutdown timeout they quote > is SHUTDOWN_TIMEOUT_MS\'s default, and docker stop waits longer', () => {
+it("container docs and test > the shutdown timeout they quote > is SHUTDOWN_TIMEOUT_MS's default, and docker stop waits longer", () => {
   const seconds = Number(CONFIG_DEFAULTS.SHUTDOWN_TIMEOUT_MS) / 1000;
   const read = (file: string) => readFileSync(join(REPO_ROOT, file), 'utf8');
   const deploy = read('docs/operations.md');

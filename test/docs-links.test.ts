@@ -46,7 +46,7 @@ it('the published documents > every relative link > names a file that exists, an
   assert.deepEqual(broken, []);
 });
 
-it('anchorOf > headings with punctuation > are GitHub\'s anchors', () => {
+it("anchorOf > headings with punctuation > are GitHub's anchors", () => {
   assert.equal(anchorOf("The store's orders (beta)"), 'the-stores-orders-beta');
   assert.equal(anchorOf('Several instances, PostgreSQL'), 'several-instances-postgresql');
   assert.equal(anchorOf('Health, logs and shutdown'), 'health-logs-and-shutdown');

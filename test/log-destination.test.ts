@@ -72,7 +72,10 @@ describe('DroppingLineWriter', () => {
     text += drain(pipe.readFd);
 
     assert.ok(text.endsWith('\n'));
-    const lines = text.slice(0, -1).split('\n').map((raw) => JSON.parse(raw) as Record<string, unknown>);
+    const lines = text
+      .slice(0, -1)
+      .split('\n')
+      .map((raw) => JSON.parse(raw) as Record<string, unknown>);
     const summaries = lines.filter((parsed) => parsed.msg === DROPPED_LINES_MESSAGE);
     assert.equal(summaries.length, 1);
     assert.deepEqual(
@@ -86,7 +89,10 @@ describe('DroppingLineWriter', () => {
     );
     // Every line is whole (each parsed above), in order, and each was written or counted, never both.
     const written = lines.filter((parsed) => typeof parsed.n === 'number').map((parsed) => parsed.n as number);
-    assert.deepEqual(written, [...written].sort((a, b) => a - b));
+    assert.deepEqual(
+      written,
+      [...written].sort((a, b) => a - b),
+    );
     assert.equal(written.length + writer.dropped, sent);
 
     // Said once: the next lines come without another summary.
@@ -171,7 +177,10 @@ describe('DroppingLineWriter', () => {
     writer.flush();
     const text = readFileSync(join(folder, 'log'), 'utf8');
     // Every line whole (the one the full disk cut was finished first), the summary once, the last line there.
-    const lines = text.slice(0, -1).split('\n').map((raw) => JSON.parse(raw) as Record<string, unknown>);
+    const lines = text
+      .slice(0, -1)
+      .split('\n')
+      .map((raw) => JSON.parse(raw) as Record<string, unknown>);
     const summaries = lines.filter((parsed) => parsed.msg === DROPPED_LINES_MESSAGE);
     assert.deepEqual(
       summaries.map((parsed) => parsed.droppedLines),

@@ -79,7 +79,12 @@ describe('openapi.json', () => {
 
   it('the document > describes exactly the five pets operations, with bearer security and every answer', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
-    assert.deepEqual(Object.keys(document.paths).filter((path) => path.startsWith('/pets')).sort(), ['/pets', '/pets/{petId}']);
+    assert.deepEqual(
+      Object.keys(document.paths)
+        .filter((path) => path.startsWith('/pets'))
+        .sort(),
+      ['/pets', '/pets/{petId}'],
+    );
     const operations = {
       listPets: document.paths['/pets'].get,
       createPet: document.paths['/pets'].post,
@@ -87,14 +92,31 @@ describe('openapi.json', () => {
       updatePet: document.paths['/pets/{petId}'].patch,
       deletePet: document.paths['/pets/{petId}'].delete,
     };
-    assert.deepEqual(Object.values(operations).map((o) => o.operationId), ['listPets', 'createPet', 'getPet', 'updatePet', 'deletePet']);
+    assert.deepEqual(
+      Object.values(operations).map((o) => o.operationId),
+      ['listPets', 'createPet', 'getPet', 'updatePet', 'deletePet'],
+    );
     assert.deepEqual(Object.keys(document.paths['/pets/{petId}']).sort(), ['delete', 'get', 'patch']);
     assert.deepEqual(document.security, [{ bearerAuth: [] }]);
     assert.deepEqual(document.components.securitySchemes.bearerAuth, { ...document.components.securitySchemes.bearerAuth, type: 'http', scheme: 'bearer' });
     assert.deepEqual(Object.keys(operations.listPets.responses).sort(), ['200', '400', '401', '403', '429', '500', '503']);
     assert.deepEqual(Object.keys(operations.createPet.responses).sort(), ['201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503']);
     assert.deepEqual(Object.keys(operations.getPet.responses).sort(), ['200', '400', '401', '403', '404', '410', '429', '500', '503']);
-    assert.deepEqual(Object.keys(operations.updatePet.responses).sort(), ['200', '400', '401', '403', '404', '409', '412', '413', '415', '422', '429', '500', '503']);
+    assert.deepEqual(Object.keys(operations.updatePet.responses).sort(), [
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '412',
+      '413',
+      '415',
+      '422',
+      '429',
+      '500',
+      '503',
+    ]);
     assert.deepEqual(Object.keys(operations.deletePet.responses).sort(), ['204', '400', '401', '403', '404', '409', '412', '422', '429', '500', '503']);
     assert.equal(operations.getPet.deprecated, true);
     assert.equal(document.components.schemas.NewPet.properties.status.default, 'available');
@@ -124,7 +146,8 @@ describe('openapi.json', () => {
   it('the 503 answers > tell that a write may have happened, on the write and only there', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     const unavailable = (operation: { responses: Record<string, { description: string }> }) => operation.responses['503']!.description;
-    const uncertain = /Idempotency-Key.*retry with the same key.*stays uncertain even with a key.*Without a key, the write may or may not have happened.*Look for it.*may store it twice/s;
+    const uncertain =
+      /Idempotency-Key.*retry with the same key.*stays uncertain even with a key.*Without a key, the write may or may not have happened.*Look for it.*may store it twice/s;
     const writes = [
       document.paths['/pets'].post,
       document.paths['/pets/{petId}'].patch,
@@ -139,7 +162,19 @@ describe('openapi.json', () => {
 
   it('each idempotent operation > documents Idempotency-Key, its 409 and 422, and Idempotent-Replayed; the others do not', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
-    const idempotent = ['createPet', 'updatePet', 'deletePet', 'placeOrder', 'approveOrder', 'deliverOrder', 'cancelOrder', 'createWebhookEndpoint', 'updateWebhookEndpoint', 'deleteWebhookEndpoint', 'rotateWebhookEndpointSecret'];
+    const idempotent = [
+      'createPet',
+      'updatePet',
+      'deletePet',
+      'placeOrder',
+      'approveOrder',
+      'deliverOrder',
+      'cancelOrder',
+      'createWebhookEndpoint',
+      'updateWebhookEndpoint',
+      'deleteWebhookEndpoint',
+      'rotateWebhookEndpointSecret',
+    ];
     const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods as Record<string, any>));
     for (const operation of operations) {
       const header = (operation.parameters ?? []).find((p: { name: string; in: string }) => p.in === 'header' && p.name === 'Idempotency-Key');
@@ -163,16 +198,49 @@ describe('openapi.json', () => {
 
   it('each operation > lists the scope its route declares in its security requirement and its description, and documents the 403', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
-    const declared = { listPets: 'pets:read', createPet: 'pets:write', getPet: 'pets:read', updatePet: 'pets:write', deletePet: 'pets:write', listOrders: 'orders:read', getOrder: 'orders:read', placeOrder: 'orders:write', approveOrder: 'orders:write', deliverOrder: 'orders:write', cancelOrder: 'orders:write', listEvents: ['pets:read', 'orders:read'], createWebhookEndpoint: 'webhooks:write', listWebhookEndpoints: 'webhooks:read', getWebhookEndpoint: 'webhooks:read', updateWebhookEndpoint: 'webhooks:write', deleteWebhookEndpoint: 'webhooks:write', rotateWebhookEndpointSecret: 'webhooks:write', listWebhookDeliveries: 'webhooks:read', retryWebhookDelivery: 'webhooks:write', testWebhookEndpoint: 'webhooks:write' } as const;
-    const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods as Record<string, { operationId: string; security: unknown; description: string; responses: Record<string, any> }>));
+    const declared = {
+      listPets: 'pets:read',
+      createPet: 'pets:write',
+      getPet: 'pets:read',
+      updatePet: 'pets:write',
+      deletePet: 'pets:write',
+      listOrders: 'orders:read',
+      getOrder: 'orders:read',
+      placeOrder: 'orders:write',
+      approveOrder: 'orders:write',
+      deliverOrder: 'orders:write',
+      cancelOrder: 'orders:write',
+      listEvents: ['pets:read', 'orders:read'],
+      createWebhookEndpoint: 'webhooks:write',
+      listWebhookEndpoints: 'webhooks:read',
+      getWebhookEndpoint: 'webhooks:read',
+      updateWebhookEndpoint: 'webhooks:write',
+      deleteWebhookEndpoint: 'webhooks:write',
+      rotateWebhookEndpointSecret: 'webhooks:write',
+      listWebhookDeliveries: 'webhooks:read',
+      retryWebhookDelivery: 'webhooks:write',
+      testWebhookEndpoint: 'webhooks:write',
+    } as const;
+    const operations = Object.values(document.paths).flatMap((methods) =>
+      Object.values(methods as Record<string, { operationId: string; security: unknown; description: string; responses: Record<string, any> }>),
+    );
     assert.equal(operations.length, Object.keys(declared).length);
     for (const operation of operations) {
       const scope: string | readonly string[] = declared[operation.operationId as keyof typeof declared];
       // Several scopes are alternatives: one requirement each, and the description names them joined by "or".
       const scopes = typeof scope === 'string' ? [scope] : scope;
-      assert.deepEqual(operation.security, scopes.map((one) => ({ bearerAuth: [one] })), operation.operationId);
+      assert.deepEqual(
+        operation.security,
+        scopes.map((one) => ({ bearerAuth: [one] })),
+        operation.operationId,
+      );
       if (typeof scope === 'string') assert.ok(operation.description.includes(`**Requires scope \`${scope}\`**`), operation.operationId);
-      else assert.match(operation.description, new RegExp(`\\*\\*Requires scope ${scopes.map((one) => `\`${one}\` \\([^)]+\\)`).join(' or ')}\\*\\*`), operation.operationId);
+      else
+        assert.match(
+          operation.description,
+          new RegExp(`\\*\\*Requires scope ${scopes.map((one) => `\`${one}\` \\([^)]+\\)`).join(' or ')}\\*\\*`),
+          operation.operationId,
+        );
       assert.deepEqual(Object.keys(operation.responses['403'].content['application/json'].examples), ['insufficient_scope']);
       assert.ok(operation.responses['403'].headers['WWW-Authenticate'], operation.operationId);
     }
@@ -181,13 +249,12 @@ describe('openapi.json', () => {
 
   it('the store > has its six beta operations under the tag store, with the state machine in the tag', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
-    assert.deepEqual(Object.keys(document.paths).filter((path) => path.startsWith('/store')).sort(), [
-      '/store/orders',
-      '/store/orders/{orderId}',
-      '/store/orders/{orderId}/approve',
-      '/store/orders/{orderId}/cancel',
-      '/store/orders/{orderId}/deliver',
-    ]);
+    assert.deepEqual(
+      Object.keys(document.paths)
+        .filter((path) => path.startsWith('/store'))
+        .sort(),
+      ['/store/orders', '/store/orders/{orderId}', '/store/orders/{orderId}/approve', '/store/orders/{orderId}/cancel', '/store/orders/{orderId}/deliver'],
+    );
     const operations = {
       placeOrder: document.paths['/store/orders'].post,
       listOrders: document.paths['/store/orders'].get,

@@ -70,7 +70,7 @@ describe('published facts > limits', () => {
     assertQuoted(/its timeout \(T = (\d+) ms\)/, REDIS_COMMAND_TIMEOUT_MS);
   });
 
-  it('the events sequencer > its look for others\' events and the write wait are the ones it applies', () => {
+  it("the events sequencer > its look for others' events and the write wait are the ones it applies", () => {
     assertQuoted(/and every (\d+) ms when one statement/, SEQUENCE_EVERY_MS);
     assertQuoted(/when its look every (\d+) ms/, SEQUENCE_EVERY_MS);
     assertQuoted(/may have read before it\), ([\d.]+) s at most/, WRITE_WAIT_MS / 1000);
@@ -106,10 +106,13 @@ describe('published facts > limits', () => {
 });
 
 describe('published facts > text that no longer holds', () => {
-  it('the key-prefix check, replaced by the usable keys\' hashes > is described nowhere', () => {
+  it("the key-prefix check, replaced by the usable keys' hashes > is described nowhere", () => {
     // keys/usable-keys.ts: tokens are matched by their hash; display prefixes are never looked up.
     const stale = /re-reads? the key prefixes|whose prefix no usable key has/;
-    assert.deepEqual(quotesOf(stale).map(({ path, match }) => `${path}: ${match[0]}`), []);
+    assert.deepEqual(
+      quotesOf(stale).map(({ path, match }) => `${path}: ${match[0]}`),
+      [],
+    );
     assert.doesNotMatch(readRepositoryFile('openapi.json'), stale);
   });
 });

@@ -16,7 +16,15 @@ import { REDIS_SERVER_SKIP_REASON, REDIS_SKIP_REASON } from './helpers/redis.js'
 import { REPO_ROOT } from './helpers/spawn-service.js';
 import { POSTGRES_SKIP_REASON } from './helpers/test-db.js';
 
-const SKIP_REASONS = [POSTGRES_SKIP_REASON, REDIS_SKIP_REASON, REDIS_SERVER_SKIP_REASON, CHROMIUM_SKIP_REASON, CURL_SKIP_REASON, OPENSSL_SKIP_REASON, TMPFS_SKIP_REASON];
+const SKIP_REASONS = [
+  POSTGRES_SKIP_REASON,
+  REDIS_SKIP_REASON,
+  REDIS_SERVER_SKIP_REASON,
+  CHROMIUM_SKIP_REASON,
+  CURL_SKIP_REASON,
+  OPENSSL_SKIP_REASON,
+  TMPFS_SKIP_REASON,
+];
 /** The `skip` options the tests may use: each is undefined/false or one of SKIP_REASONS. */
 const SKIP_OPTIONS = ['NO_POSTGRES', 'NO_REDIS', 'NO_REDIS_SERVER', 'NO_CHROMIUM', 'NO_CURL', 'NO_OPENSSL'];
 
@@ -38,7 +46,10 @@ it('README Quick start > the two commands > are given word for word, each alone 
 it('docs/testing.md "Running the tests" > the tests a plain machine skips > quotes every reason they print', () => {
   const running = publishedSection('Running the tests');
   assert.equal(running.file, 'docs/testing.md');
-  assert.deepEqual(SKIP_REASONS.filter((reason) => !running.text.includes(`\`${reason}\``)), []);
+  assert.deepEqual(
+    SKIP_REASONS.filter((reason) => !running.text.includes(`\`${reason}\``)),
+    [],
+  );
 });
 
 it('README "The client in five lines" > each line > is a line of the client README\'s example, which a test compiles and runs', () => {
@@ -47,7 +58,10 @@ it('README "The client in five lines" > each line > is a line of the client READ
   assert.ok(lines && example);
   const code = lines.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('import '));
   assert.ok(code.length >= 4, `${code.length} lines`);
-  assert.deepEqual(code.filter((line) => !example.split('\n').includes(line)), []);
+  assert.deepEqual(
+    code.filter((line) => !example.split('\n').includes(line)),
+    [],
+  );
   // The README may import fewer names than the example (it catches no AnimalStoreError).
   const imported = (text: string) => /^import \{ ([^}]+) \} from '@animal-store\/client';$/m.exec(text)?.[1]?.split(', ') ?? [];
   assert.ok(imported(lines).length > 0 && imported(lines).every((name) => imported(example).includes(name)), 'its import');
@@ -58,7 +72,9 @@ it('README > the front door > stays short (about 200 lines at most; the rest liv
 });
 
 it('the test files > a test that may be skipped > takes its reason from a constant docs/testing.md quotes', () => {
-  const files = readdirSync(join(REPO_ROOT, 'test'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts') && file !== 'readme-quick-start.test.ts');
+  const files = readdirSync(join(REPO_ROOT, 'test'), { recursive: true, encoding: 'utf8' }).filter(
+    (file) => file.endsWith('.ts') && file !== 'readme-quick-start.test.ts',
+  );
   const others: string[] = [];
   for (const file of files) {
     const source = readFileSync(join(REPO_ROOT, 'test', file), 'utf8');

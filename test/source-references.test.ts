@@ -19,7 +19,9 @@ function filesUnder(folder: string): string[] {
 }
 
 it('source comments > name only files that exist', () => {
-  const topLevel = readdirSync(ROOT, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => join(ROOT, entry.name));
+  const topLevel = readdirSync(ROOT, { withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(ROOT, entry.name));
   const everyFile = [...topLevel, ...SEARCHED.flatMap((folder) => filesUnder(join(ROOT, folder)))];
   const basenames = new Set(everyFile.map((file) => basename(file)));
   const missing: string[] = [];

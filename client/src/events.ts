@@ -83,7 +83,8 @@ function parseFeedCursor(cursor: string): FeedPosition {
 function cursorAfter(from: string | undefined, next: string, index: number, count: number, eventId: number): string {
   if (index === count - 1) return next;
   // The start of the feed has no cursor: its first answer is asked for one event only, so this cannot happen.
-  if (from === undefined) throw new AnimalStoreError({ code: 'unexpected_response', status: 200, message: 'the first answer of the feed brought more events than asked for' });
+  if (from === undefined)
+    throw new AnimalStoreError({ code: 'unexpected_response', status: 200, message: 'the first answer of the feed brought more events than asked for' });
   return `${from}~${index + 1}~${eventId}`;
 }
 
@@ -91,7 +92,11 @@ function nextCursorOf(link: string | null): string {
   const target = nextLinkOf(link);
   const cursor = target === undefined ? undefined : queryOfNextLink(target, '/events').cursor;
   if (typeof cursor !== 'string' || cursor === '') {
-    throw new AnimalStoreError({ code: 'unexpected_response', status: 200, message: 'an answer of the events feed came without its Link: <…cursor=…>; rel="next"' });
+    throw new AnimalStoreError({
+      code: 'unexpected_response',
+      status: 200,
+      message: 'an answer of the events feed came without its Link: <…cursor=…>; rel="next"',
+    });
   }
   return cursor;
 }
@@ -144,7 +149,9 @@ export async function* followEvents(options: FollowEventsOptions, fetchPage: Fet
       if (toPass > 0) {
         toPass -= 1;
         if (toPass === 0 && event.id !== position.lastId) {
-          throw invalidCursor(`the cursor resumes after event ${position.lastId}, but the feed has event ${event.id} there: resume with the key and types the cursor was made with`);
+          throw invalidCursor(
+            `the cursor resumes after event ${position.lastId}, but the feed has event ${event.id} there: resume with the key and types the cursor was made with`,
+          );
         }
         continue;
       }

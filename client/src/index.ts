@@ -108,7 +108,12 @@ export function createAnimalStoreClient(options: AnimalStoreClientOptions) {
         // openapi-fetch sends every field of the query, so `wait` goes too, also while openapi.json does not name it.
         // The same path streams Server-Sent Events to `Accept: text/event-stream`: ask for the JSON page.
         const { data, response } = await unwrap(raw.GET('/events', { params: { query }, headers: { accept: 'application/json' }, signal }));
-        if (!Array.isArray(data)) throw new AnimalStoreError({ code: 'unexpected_response', status: response.status, message: 'the events feed answered something else than a JSON array' });
+        if (!Array.isArray(data))
+          throw new AnimalStoreError({
+            code: 'unexpected_response',
+            status: response.status,
+            message: 'the events feed answered something else than a JSON array',
+          });
         return { items: data, link: response.headers.get('link') };
       });
     },

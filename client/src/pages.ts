@@ -32,7 +32,11 @@ export function queryOfNextLink(link: string, expectedPath: string): Record<stri
 }
 
 /** Every item of every page: `fetchPage(query)` answers one page and its Link header. */
-export async function* allPages<T, Q>(path: string, query: Q, fetchPage: (query: Q) => Promise<{ items: T[]; link: string | null }>): AsyncGenerator<T, void, undefined> {
+export async function* allPages<T, Q>(
+  path: string,
+  query: Q,
+  fetchPage: (query: Q) => Promise<{ items: T[]; link: string | null }>,
+): AsyncGenerator<T, void, undefined> {
   let next: Q | undefined = query;
   while (next !== undefined) {
     const page: { items: T[]; link: string | null } = await fetchPage(next);

@@ -72,7 +72,8 @@ async function importSecret(secret: string) {
   const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
   const bytes = base64Bytes(encoded);
   // A wrong secret is a mistake of the receiver's configuration, not of the delivery: say so loudly.
-  if (bytes === undefined || bytes.length === 0) throw new TypeError('verifyWebhook: a secret is "whsec_" followed by base64, as the service showed it when the endpoint was created');
+  if (bytes === undefined || bytes.length === 0)
+    throw new TypeError('verifyWebhook: a secret is "whsec_" followed by base64, as the service showed it when the endpoint was created');
   return crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
 }
 
@@ -103,7 +104,12 @@ function signedContent(id: string, timestamp: string, body: string | Uint8Array)
  * came (a string or bytes): a body parsed and serialised again no longer matches its signature.
  * `secret` may be several (during a rotation): any one matching suffices.
  */
-export async function verifyWebhook(secret: string | readonly string[], headers: WebhookHeaders, body: string | Uint8Array, options: VerifyWebhookOptions = {}): Promise<WebhookPayload> {
+export async function verifyWebhook(
+  secret: string | readonly string[],
+  headers: WebhookHeaders,
+  body: string | Uint8Array,
+  options: VerifyWebhookOptions = {},
+): Promise<WebhookPayload> {
   const secrets = typeof secret === 'string' ? [secret] : secret;
   if (secrets.length === 0) throw new TypeError('verifyWebhook: no secret given');
   const keys = await Promise.all(secrets.map(importSecret));
@@ -111,14 +117,17 @@ export async function verifyWebhook(secret: string | readonly string[], headers:
   const id = headerOf(headers, 'webhook-id');
   const timestamp = headerOf(headers, 'webhook-timestamp');
   const signature = headerOf(headers, 'webhook-signature');
-  if (!id || !timestamp || !signature) throw new WebhookVerificationError('missing_headers', 'webhook-id, webhook-timestamp and webhook-signature are all required');
+  if (!id || !timestamp || !signature)
+    throw new WebhookVerificationError('missing_headers', 'webhook-id, webhook-timestamp and webhook-signature are all required');
 
   if (!/^\d{1,15}$/.test(timestamp)) throw new WebhookVerificationError('invalid_timestamp', 'webhook-timestamp is not whole Unix seconds');
   const toleranceSeconds = options.toleranceSeconds ?? 300;
   const nowSeconds = Math.floor((options.now ?? Date.now)() / 1000);
   const sentAt = Number(timestamp);
-  if (nowSeconds - sentAt > toleranceSeconds) throw new WebhookVerificationError('timestamp_too_old', `webhook-timestamp is more than ${toleranceSeconds} s old`);
-  if (sentAt - nowSeconds > toleranceSeconds) throw new WebhookVerificationError('timestamp_too_new', `webhook-timestamp is more than ${toleranceSeconds} s ahead`);
+  if (nowSeconds - sentAt > toleranceSeconds)
+    throw new WebhookVerificationError('timestamp_too_old', `webhook-timestamp is more than ${toleranceSeconds} s old`);
+  if (sentAt - nowSeconds > toleranceSeconds)
+    throw new WebhookVerificationError('timestamp_too_new', `webhook-timestamp is more than ${toleranceSeconds} s ahead`);
 
   const content = signedContent(id, timestamp, body);
   const candidates = v1Signatures(signature);

@@ -45,5 +45,8 @@ export function refuseWithoutScope(request: FastifyRequest, reply: FastifyReply,
   // RFC 6750 §3.1: the key is valid but not enough; the challenge names the scope it lacks.
   reply.header('www-authenticate', `Bearer ${REALM}, error="insufficient_scope", scope="${typeof needed === 'string' ? needed : needed.join(' ')}"`);
   const named = typeof needed === 'string' ? needed : needed.join(' or ');
-  throw new AppError('insufficient_scope', `this key lacks the scope ${named} that ${request.method} ${request.routeOptions.url} needs; its scopes: ${key.scopes.join(', ')}`);
+  throw new AppError(
+    'insufficient_scope',
+    `this key lacks the scope ${named} that ${request.method} ${request.routeOptions.url} needs; its scopes: ${key.scopes.join(', ')}`,
+  );
 }

@@ -35,7 +35,9 @@ export function idListParameter(db: Kysely<any>, ids: readonly number[]): IdList
  * cast: the parameter is a JSON text on both databases.)
  */
 export function numberOfId(db: Kysely<any>, numbers: string, column = 'id') {
-  return isPostgres(db) ? sql<number>`(${numbers}::text::jsonb ->> ${sql.ref(column)}::text)::bigint` : sql<number>`json_extract(${numbers}, '$."' || ${sql.ref(column)} || '"')`;
+  return isPostgres(db)
+    ? sql<number>`(${numbers}::text::jsonb ->> ${sql.ref(column)}::text)::bigint`
+    : sql<number>`json_extract(${numbers}, '$."' || ${sql.ref(column)} || '"')`;
 }
 
 /**
@@ -52,12 +54,16 @@ export async function databaseNowMs(db: Kysely<any>): Promise<number> {
  * in one statement whatever the clock of the machine that sends it (the webhook leases).
  */
 export function databaseClockMs(db: Kysely<any>) {
-  return isPostgres(db) ? sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint` : sql<number>`cast(round((julianday('now') - 2440587.5) * 86400000) as integer)`;
+  return isPostgres(db)
+    ? sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`
+    : sql<number>`cast(round((julianday('now') - 2440587.5) * 86400000) as integer)`;
 }
 
 /** Whether a text column holding a JSON array of strings has `value` among them. */
 export function jsonTextArrayHas(db: Kysely<any>, column: string, value: ReturnType<typeof sql.ref>) {
-  return isPostgres(db) ? sql<boolean>`(${sql.ref(column)})::jsonb @> jsonb_build_array(${value})` : sql<boolean>`exists (select 1 from json_each(${sql.ref(column)}) where value = ${value})`;
+  return isPostgres(db)
+    ? sql<boolean>`(${sql.ref(column)})::jsonb @> jsonb_build_array(${value})`
+    : sql<boolean>`exists (select 1 from json_each(${sql.ref(column)}) where value = ${value})`;
 }
 
 /**

@@ -44,7 +44,9 @@ export interface EventsLive {
 }
 
 export function createEventsLive(app: FastifyInstance, db: Kysely<Database>, options: EventsLiveOptions): EventsLive {
-  const channel = feedChangeChannel(options.redis, (error) => app.log.warn({ err: error }, 'could not subscribe to the events feed\'s changes; waiting readers look every second'));
+  const channel = feedChangeChannel(options.redis, (error) =>
+    app.log.warn({ err: error }, "could not subscribe to the events feed's changes; waiting readers look every second"),
+  );
   const wakeup = createFeedWakeup({ db, log: app.log, channel, recheckMs: options.recheckMs });
   const readers = createLiveReaders(options.streamsPerKey);
   const catchUp = createCatchUpPace();
@@ -79,7 +81,10 @@ export function createEventsLive(app: FastifyInstance, db: Kysely<Database>, opt
       const release = readers.openStream(request.apiKey!.id);
       if (!release) {
         reply.header('retry-after', String(STREAM_RETRY_AFTER_SECONDS));
-        throw new AppError('too_many_streams', `this key already holds ${options.streamsPerKey} streams of the events feed on this instance (EVENT_STREAMS_PER_KEY); close one or retry after ${STREAM_RETRY_AFTER_SECONDS} s`);
+        throw new AppError(
+          'too_many_streams',
+          `this key already holds ${options.streamsPerKey} streams of the events feed on this instance (EVENT_STREAMS_PER_KEY); close one or retry after ${STREAM_RETRY_AFTER_SECONDS} s`,
+        );
       }
       let opening;
       try {
@@ -90,7 +95,12 @@ export function createEventsLive(app: FastifyInstance, db: Kysely<Database>, opt
       }
       const until = goneSignal(reply);
       const out = eventStreamBody({ keepAliveMs: options.keepAliveMs ?? KEEP_ALIVE_MS, until });
-      streamWalk(db, walk, out.sink, { opening, until, stillAllowed: () => options.keyStillUsable(request), catchUp: () => catchUp.turn(request.apiKey!.id, until) })
+      streamWalk(db, walk, out.sink, {
+        opening,
+        until,
+        stillAllowed: () => options.keyStillUsable(request),
+        catchUp: () => catchUp.turn(request.apiKey!.id, until),
+      })
         .catch((error: unknown) => {
           // The client resumes from the last id it got; a failure that is not its leaving is told.
           if (!until.aborted) request.log.warn({ err: error }, 'the events stream ended on an error');

@@ -28,7 +28,7 @@ export function registerEventsMetrics(registry: Registry, db: Kysely<Database>, 
   let countedTo: EventPosition | undefined;
   new Counter({
     name: WRITTEN,
-    help: 'Events recorded in the feed, by type (the whole store\'s, read from the feed at each scrape since this process first counted).',
+    help: "Events recorded in the feed, by type (the whole store's, read from the feed at each scrape since this process first counted).",
     labelNames: ['type'] as const,
     registers: [registry],
     aggregator: 'max',

@@ -74,7 +74,10 @@ export async function purgeEventsBefore(db: Kysely<Database>, cutoff: number, op
 /** One batch: locks the purged positions, deletes the next prefix of old events after them, moves them. */
 async function purgeBatch(db: Kysely<Database>, batch: { cutoff: number; batchSize: number }): Promise<number> {
   return writeTransaction(db, async (trx) => {
-    const from = await forUpdate(trx, trx.selectFrom('eventsRetention').select(['purgedPosition', 'purgedTypes']).where('singleton', '=', 1)).executeTakeFirstOrThrow();
+    const from = await forUpdate(
+      trx,
+      trx.selectFrom('eventsRetention').select(['purgedPosition', 'purgedTypes']).where('singleton', '=', 1),
+    ).executeTakeFirstOrThrow();
     const next = await trx
       .selectFrom('events')
       .select(['position', 'type', 'occurredAt'])

@@ -41,7 +41,9 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = asyn
           200: {
             description: `The events after the position asked for, oldest first (none at the end of the feed, or with \`start=latest\`); with \`Accept: ${EVENT_STREAM_MEDIA_TYPE}\`, the live stream.`,
             headers: {
-              Link: header('Always on `application/json` answers: `<…?cursor=…>; rel="next"`, the position after the last event returned (or, when none was, the same position; past the events of other types read, with a filter), with the same `type` filter and `limit`.'),
+              Link: header(
+                'Always on `application/json` answers: `<…?cursor=…>; rel="next"`, the position after the last event returned (or, when none was, the same position; past the events of other types read, with a filter), with the same `type` filter and `limit`.',
+              ),
               ...ANSWER_HEADERS,
             },
             content: {
@@ -49,7 +51,11 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<EventsRoutesOptions> = asyn
               [EVENT_STREAM_MEDIA_TYPE]: { schema: Type.String({ description: EVENT_STREAM_DESCRIPTION }) },
             },
           },
-          400: errorResponse('A query parameter is invalid, `start` and `cursor` were both sent, or the cursor is invalid.', ['validation_failed', 'invalid_cursor'], HEADERS.rateLimit),
+          400: errorResponse(
+            'A query parameter is invalid, `start` and `cursor` were both sent, or the cursor is invalid.',
+            ['validation_failed', 'invalid_cursor'],
+            HEADERS.rateLimit,
+          ),
           410: errorResponse(
             'Events after the cursor were purged (kept `EVENT_RETENTION_DAYS`): the reader missed some. Start again without a cursor or with `start=latest`, and catch up from the listings. An old cursor that missed nothing stays valid.',
             ['cursor_expired'],

@@ -26,7 +26,11 @@ export const EventSchema = Type.Object(
       examples: [1042],
     }),
     type: Type.Unsafe<EventType>({ $ref: 'EventType' }),
-    occurredAt: Type.String({ format: 'date-time', description: 'When the change was written: RFC 3339, UTC, millisecond precision.', examples: ['2026-11-27T09:30:00.000Z'] }),
+    occurredAt: Type.String({
+      format: 'date-time',
+      description: 'When the change was written: RFC 3339, UTC, millisecond precision.',
+      examples: ['2026-11-27T09:30:00.000Z'],
+    }),
     data: Type.Union([Type.Ref(PetSchema), Type.Ref(OrderSchema)], {
       description: 'The Pet (`pet.*`) or Order (`order.*`) as it is after the change; for `pet.deleted`, as it was when removed.',
     }),
@@ -41,7 +45,15 @@ export const EventSchema = Type.Object(
     $id: 'Event',
     additionalProperties: false,
     description: 'A change of the store. **Beta.**',
-    examples: [{ id: 1042, type: 'pet.updated', occurredAt: '2026-11-27T09:30:00.000Z', data: { id: 42, name: 'Rex', categoryId: 3, status: 'pending' }, changed: ['status'] }],
+    examples: [
+      {
+        id: 1042,
+        type: 'pet.updated',
+        occurredAt: '2026-11-27T09:30:00.000Z',
+        data: { id: 42, name: 'Rex', categoryId: 3, status: 'pending' },
+        changed: ['status'],
+      },
+    ],
   },
 );
 export type Event = Static<typeof EventSchema>;
@@ -71,7 +83,8 @@ export const ListEventsQuerySchema = Type.Object(
       Type.Unsafe<'latest'>({
         type: 'string',
         enum: ['latest'],
-        description: '`latest`: answer no event, only the `Link` to the events that come after the newest one, to follow the store from now on. Not with `cursor`.',
+        description:
+          '`latest`: answer no event, only the `Link` to the events that come after the newest one, to follow the store from now on. Not with `cursor`.',
       }),
     ),
     wait: Type.Optional(

@@ -65,19 +65,22 @@ export const WRITE_WAIT_MS = 1_500;
  */
 async function sequenceEvents(db: Kysely<Database>, batch = BATCH): Promise<number> {
   // READ COMMITTED whatever the database's default: each statement sees what the previous holder of the lock committed.
-  return db.transaction().setIsolationLevel('read committed').execute(async (trx) => {
-    // The lock's key: the store's schema, since several stores may share one database.
-    const { rows } = await sql<{ locked: string }>`select set_config('statement_timeout', ${String(STATEMENT_TIMEOUT_MS)}, true),
+  return db
+    .transaction()
+    .setIsolationLevel('read committed')
+    .execute(async (trx) => {
+      // The lock's key: the store's schema, since several stores may share one database.
+      const { rows } = await sql<{ locked: string }>`select set_config('statement_timeout', ${String(STATEMENT_TIMEOUT_MS)}, true),
         set_config('lock_timeout', ${String(SEQUENCER_TIMEOUT_MS)}, true),
         set_config('idle_in_transaction_session_timeout', ${String(SEQUENCER_TIMEOUT_MS)}, true),
         pg_advisory_xact_lock(hashtextextended('animal-store events sequencer ' || current_schema(), 0))::text as locked`.execute(trx);
-    if (rows.length !== 1) throw new Error('the sequencer\'s lock answered no row');
-    const result = await sql`update events set position = base.position + waiting.n
+      if (rows.length !== 1) throw new Error("the sequencer's lock answered no row");
+      const result = await sql`update events set position = base.position + waiting.n
       from (select id, row_number() over (order by id) as n from events where position is null order by id limit ${batch}) waiting,
            (select greatest((select coalesce(max(position), 0) from events), (select purged_position from events_retention where singleton = 1)) as position) base
       where events.id = waiting.id`.execute(trx);
-    return Number(result.numAffectedRows ?? 0n);
-  });
+      return Number(result.numAffectedRows ?? 0n);
+    });
 }
 
 /** Numbers every committed event still without a position (PostgreSQL; nothing to do on SQLite): for scripts and tests that write without a running service. */

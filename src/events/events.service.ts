@@ -39,7 +39,12 @@ export async function readFirstPage(db: Kysely<Database>, walk: EventWalk): Prom
 }
 
 /** The walk a query asks for: 400 for a bad cursor or start with cursor, 403 for types the key may not read. */
-export async function startWalk(db: Kysely<Database>, query: ListEventsQuery & { limit: number }, scopes: readonly Scope[], cursorSecret: string): Promise<EventWalk> {
+export async function startWalk(
+  db: Kysely<Database>,
+  query: ListEventsQuery & { limit: number },
+  scopes: readonly Scope[],
+  cursorSecret: string,
+): Promise<EventWalk> {
   const asked = query.type === undefined ? undefined : expandTypeFilter(query.type);
   const readable = readableTypes(asked, scopes);
   const filters = { type: asked };
@@ -100,7 +105,10 @@ export function readableTypes(asked: readonly EventType[] | undefined, scopes: r
   const readable = wanted.filter((type) => scopes.includes(scopeToRead(type)));
   if (readable.length === 0) {
     const needed = [...new Set(wanted.map(scopeToRead))];
-    throw new AppError('insufficient_scope', `this key may read none of the event types asked for: they need the scope ${needed.join(' or ')}; its scopes: ${scopes.join(', ')}`);
+    throw new AppError(
+      'insufficient_scope',
+      `this key may read none of the event types asked for: they need the scope ${needed.join(' or ')}; its scopes: ${scopes.join(', ')}`,
+    );
   }
   return readable;
 }

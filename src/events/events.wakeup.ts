@@ -109,21 +109,21 @@ export function createFeedWakeup(options: FeedWakeupOptions): FeedWakeup {
   channel?.subscribe(check);
 
   const changedSince = (ticket: number, signal: AbortSignal): Promise<boolean> => {
-      if (moves > ticket) return Promise.resolve(true);
-      if (signal.aborted || stopping.signal.aborted) return Promise.resolve(false);
-      return new Promise((resolve) => {
-        const end = (changed: boolean) => {
-          waiters.delete(wake);
-          signal.removeEventListener('abort', abort);
-          stopping.signal.removeEventListener('abort', abort);
-          resolve(changed);
-        };
-        const wake = () => end(true);
-        const abort = () => end(false);
-        waiters.add(wake);
-        signal.addEventListener('abort', abort, { once: true });
-        stopping.signal.addEventListener('abort', abort, { once: true });
-      });
+    if (moves > ticket) return Promise.resolve(true);
+    if (signal.aborted || stopping.signal.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const end = (changed: boolean) => {
+        waiters.delete(wake);
+        signal.removeEventListener('abort', abort);
+        stopping.signal.removeEventListener('abort', abort);
+        resolve(changed);
+      };
+      const wake = () => end(true);
+      const abort = () => end(false);
+      waiters.add(wake);
+      signal.addEventListener('abort', abort, { once: true });
+      stopping.signal.addEventListener('abort', abort, { once: true });
+    });
   };
 
   return {

@@ -33,7 +33,8 @@ export function registerErrorHandling(app: FastifyInstance, routes: RouteTable =
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = toAppError(error, request);
     if (appError.code === 'internal_error') request.log.error({ err: error }, 'request failed');
-    else if (appError.code === 'service_unavailable') request.log.warn({ err: error }, error instanceof AppError ? 'service unavailable' : 'database unavailable');
+    else if (appError.code === 'service_unavailable')
+      request.log.warn({ err: error }, error instanceof AppError ? 'service unavailable' : 'database unavailable');
     if (appError.code === 'service_unavailable') reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     return sendError(reply, appError);
   });

@@ -54,7 +54,8 @@ export function parseIfMatch(value: string | undefined): IfMatch | undefined {
     }
     if (i < value.length && value[i++] !== ',') throw notAList(i - 1);
   }
-  if (tags === 0) throw malformed(value.trim() === '' ? 'is empty; send an ETag exactly as received, quotes included, or leave the header out' : 'lists no entity tag');
+  if (tags === 0)
+    throw malformed(value.trim() === '' ? 'is empty; send an ETag exactly as received, quotes included, or leave the header out' : 'lists no entity tag');
   return { any: false, strongTags, weakTags };
 }
 

@@ -48,7 +48,12 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         { url: options.publicBaseUrl, description: 'Production' },
         { url: options.stagingBaseUrl, description: 'Staging: same paths, separate data and keys' },
       ],
-      tags: [{ name: 'pets', description: 'The animals of the store.' }, STORE_TAG, { name: 'events', description: "The store's changes, as a feed every integrator can follow. **Beta.**" }, WEBHOOKS_TAG],
+      tags: [
+        { name: 'pets', description: 'The animals of the store.' },
+        STORE_TAG,
+        { name: 'events', description: "The store's changes, as a feed every integrator can follow. **Beta.**" },
+        WEBHOOKS_TAG,
+      ],
       // What the service sends to webhook endpoints (webhooks/webhook-deliveries.docs.ts).
       webhooks: WEBHOOKS_DOCUMENT,
       security: [{ bearerAuth: [] }],
@@ -66,10 +71,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
     // security requirement and its description's scope line come from the scope its route declares.
     // Idempotent routes (`config.idempotent`) document Idempotency-Key and its answers the same way.
     transform: ({ schema, url, route }) => ({
-      schema: withIdempotencyIf(
-        (route.config)?.idempotent === true,
-        withScope(schema as OperationSchema | undefined, (route.config)?.scope),
-      ) as typeof schema,
+      schema: withIdempotencyIf(route.config?.idempotent === true, withScope(schema as OperationSchema | undefined, route.config?.scope)) as typeof schema,
       url: url.startsWith(API_VERSION_PREFIX) ? url.slice(API_VERSION_PREFIX.length) : url,
     }),
     // Shared schemas keep their own names as components (Pet, NewPet, Error…).
@@ -111,7 +113,8 @@ function withScope(schema: OperationSchema | undefined, scope: Scope | readonly 
   return {
     ...schema,
     security: [{ bearerAuth: [scope] }],
-    description: `${schema.description ?? ''}\n\n**Requires scope \`${scope}\`** (${SCOPE_DESCRIPTIONS[scope]}); a key without it gets 403 \`insufficient_scope\`.`.trimStart(),
+    description:
+      `${schema.description ?? ''}\n\n**Requires scope \`${scope}\`** (${SCOPE_DESCRIPTIONS[scope]}); a key without it gets 403 \`insufficient_scope\`.`.trimStart(),
   };
 }
 

@@ -30,7 +30,8 @@ export function protocolProblem(request: Pick<IncomingMessage, 'httpVersion' | '
   if (hosts === 0 && request.httpVersion !== '1.0') return new AppError('bad_request', 'an HTTP/1.1 request must carry a Host header (RFC 9112 §3.2)');
   if (hosts > 1) return new AppError('bad_request', 'send one Host header, not several (RFC 9112 §3.2)');
   const host = request.headers.host;
-  if (host !== undefined && !HOST_VALUE.test(host)) return new AppError('bad_request', 'the Host header is not a host with an optional port (RFC 9112 §3.2, RFC 3986 §3.2.2)');
+  if (host !== undefined && !HOST_VALUE.test(host))
+    return new AppError('bad_request', 'the Host header is not a host with an optional port (RFC 9112 §3.2, RFC 3986 §3.2.2)');
   const expect = request.headers.expect;
   // RFC 9110 §10.1.1: 100-continue is the one expectation defined; any other cannot be met.
   if (expect !== undefined && expect.trim().toLowerCase() !== '100-continue') {

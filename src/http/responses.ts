@@ -31,8 +31,7 @@ export const ErrorSchema = Type.Object(
           { additionalProperties: false },
         ),
         {
-          description:
-            `The problems found (validation errors): at most ${MAX_DETAILS}, each naming its field (names longer than ${MAX_NAME_SHOWN} characters are cut, ending in \`…\`). When there are more, \`message\` ends with \`; and N more\`.`,
+          description: `The problems found (validation errors): at most ${MAX_DETAILS}, each naming its field (names longer than ${MAX_NAME_SHOWN} characters are cut, ending in \`…\`). When there are more, \`message\` ends with \`; and N more\`.`,
         },
       ),
     ),
@@ -63,7 +62,8 @@ const EXAMPLES: Record<ErrorCode, string> = {
   webhook_delivery_not_found: 'webhook endpoint 1 has no delivery 12',
   webhook_endpoint_disabled: 'webhook endpoint 1 is disabled: nothing is sent to it; enable it first (PATCH status enabled)',
   webhook_delivery_in_flight: 'an attempt of delivery 12 is being sent now; retry after it ends',
-  webhook_secret_superseded: 'the first answer to this Idempotency-Key carried a signing secret that webhook endpoint 1 no longer has (rotated since, or the endpoint removed); it is not answered again',
+  webhook_secret_superseded:
+    'the first answer to this Idempotency-Key carried a signing secret that webhook endpoint 1 no longer has (rotated since, or the endpoint removed); it is not answered again',
   route_not_found: 'no operation at GET /v1/animals',
   method_not_allowed: 'DELETE is not allowed on /v1/pets; allowed: GET, HEAD, POST',
   cursor_expired: CURSOR_EXPIRED_MESSAGE,
@@ -93,10 +93,14 @@ export const HEADERS = {
     'RateLimit-Policy': header(
       `The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: \`"per-key";q=${CONFIG_DEFAULTS.RATE_LIMIT_PER_MINUTE};w=60\` (q requests per w seconds with this key). Absent when rate limits are off.`,
     ),
-    RateLimit: header('What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off.'),
+    RateLimit: header(
+      'What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off.',
+    ),
   },
   retryAfter: { 'Retry-After': header('Seconds to wait before retrying.') },
-  challenge: { 'WWW-Authenticate': header('`Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750).') },
+  challenge: {
+    'WWW-Authenticate': header('`Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750).'),
+  },
   scopeChallenge: {
     'WWW-Authenticate': header('`Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1).'),
   },
@@ -125,14 +129,19 @@ export function errorResponse(description: string, codes: ErrorCode[], headers: 
  */
 export const COMMON_ERROR_RESPONSES = {
   401: errorResponse('The API key is missing, unknown, expired or revoked.', ['unauthorized'], HEADERS.challenge),
-  403: errorResponse('The API key lacks the scope this operation needs (see its security requirement).', ['insufficient_scope'], { ...HEADERS.scopeChallenge, ...HEADERS.rateLimit }),
-  429: errorResponse(
-    'Too many requests this minute with this key, or too many failed key verifications from this address.',
-    ['rate_limited'],
-    { ...HEADERS.retryAfter, ...HEADERS.rateLimit },
-  ),
+  403: errorResponse('The API key lacks the scope this operation needs (see its security requirement).', ['insufficient_scope'], {
+    ...HEADERS.scopeChallenge,
+    ...HEADERS.rateLimit,
+  }),
+  429: errorResponse('Too many requests this minute with this key, or too many failed key verifications from this address.', ['rate_limited'], {
+    ...HEADERS.retryAfter,
+    ...HEADERS.rateLimit,
+  }),
   500: errorResponse('Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it.', ['internal_error'], HEADERS.rateLimit),
-  503: errorResponse('The database is unreachable, locked, or did not answer in time.', ['service_unavailable'], { ...HEADERS.retryAfter, ...HEADERS.rateLimit }),
+  503: errorResponse('The database is unreachable, locked, or did not answer in time.', ['service_unavailable'], {
+    ...HEADERS.retryAfter,
+    ...HEADERS.rateLimit,
+  }),
 };
 
 /**

@@ -9,7 +9,8 @@ import type { FastifyInstance } from 'fastify';
 const SERVICE_INDEX = {
   name: 'Animal Store API',
   links: { docs: '/docs', openapi: '/v1/openapi.json', api: '/v1', health: '/healthz', ready: '/readyz' },
-  authentication: 'Every /v1 operation needs an API key, sent as Authorization: Bearer <API_KEY>; the operator makes one with animal-store keys create --name NAME.',
+  authentication:
+    'Every /v1 operation needs an API key, sent as Authorization: Bearer <API_KEY>; the operator makes one with animal-store keys create --name NAME.',
 } as const;
 
 export function registerServiceIndex(app: FastifyInstance): void {

@@ -89,7 +89,12 @@ export function refusingManyUnknownFields(schema: SchemaObject, validate: Valida
         if (unknown.length < MAX_DETAILS) unknown.push(key);
       }
       if (count > MAX_DETAILS) {
-        const listed = unknown.map((name) => ({ keyword: 'additionalProperties', instancePath: '', schemaPath: '#/additionalProperties', params: { additionalProperty: name } }));
+        const listed = unknown.map((name) => ({
+          keyword: 'additionalProperties',
+          instancePath: '',
+          schemaPath: '#/additionalProperties',
+          params: { additionalProperty: name },
+        }));
         const more: MoreProblems = { keyword: 'moreProblems', instancePath: '', schemaPath: '#', params: { count: count - MAX_DETAILS } };
         checked.errors = [...listed, more];
         return false;
@@ -240,7 +245,10 @@ function describe(error: ErrorObject, part: string): ValidationProblem {
     case 'minProperties': {
       const known = Object.keys((error.parentSchema?.properties ?? {}) as object);
       const among = known.length > 1 ? `: ${known.slice(0, -1).join(', ')} or ${known.at(-1)}` : '';
-      return { field: field(path), message: `${field(path)} must have at least ${params.limit === 1 ? 'one field' : `${String(params.limit)} fields`}${among}` };
+      return {
+        field: field(path),
+        message: `${field(path)} must have at least ${params.limit === 1 ? 'one field' : `${String(params.limit)} fields`}${among}`,
+      };
     }
     case 'minLength':
     case 'maxLength':

@@ -21,5 +21,7 @@ export function fingerprintOf(request: RequestIdentity): string {
   const bodyHash = createHash('sha256')
     .update(request.body === undefined ? '' : JSON.stringify(request.body))
     .digest('base64url');
-  return createHash('sha256').update(JSON.stringify([request.method.toUpperCase(), request.route, params, bodyHash])).digest('base64url');
+  return createHash('sha256')
+    .update(JSON.stringify([request.method.toUpperCase(), request.route, params, bodyHash]))
+    .digest('base64url');
 }

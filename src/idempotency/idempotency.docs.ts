@@ -60,7 +60,13 @@ export function withIdempotency<T extends OperationSchema | undefined>(schema: T
 }
 
 /** Adds a code to the answer of its status, or makes that answer when the operation had none. */
-function addCode(responses: Responses, status: number, description: string, code: ErrorCode, headers: Record<string, { type: 'string'; description: string }> = {}): void {
+function addCode(
+  responses: Responses,
+  status: number,
+  description: string,
+  code: ErrorCode,
+  headers: Record<string, { type: 'string'; description: string }> = {},
+): void {
   // These refusals come after the quota (request-pipeline.ts): they carry its fields.
   const made = errorResponse(description, [code], { ...headers, ...HEADERS.rateLimit });
   const existing = responses[status];

@@ -65,7 +65,7 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyHt
   // Only the routes that opt in get the two hooks below, as route-level hooks: every other
   // request (every read) passes no idempotency hook at all (docs/performance.md).
   app.addHook('onRoute', (route) => {
-    if (!(route.config)?.idempotent) return;
+    if (!route.config?.idempotent) return;
     route.preHandler = [...[route.preHandler ?? []].flat(), reserveHook];
     route.onSend = [...[route.onSend ?? []].flat(), settleHook];
   });
@@ -103,7 +103,10 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyHt
       }
       case 'in_progress':
         reply.header('retry-after', String(IN_PROGRESS_RETRY_AFTER_SECONDS));
-        throw new AppError('idempotency_key_in_use', `a request with this Idempotency-Key is still running; retry after ${IN_PROGRESS_RETRY_AFTER_SECONDS} s for its answer`);
+        throw new AppError(
+          'idempotency_key_in_use',
+          `a request with this Idempotency-Key is still running; retry after ${IN_PROGRESS_RETRY_AFTER_SECONDS} s for its answer`,
+        );
       case 'reused':
         throw new AppError(
           'idempotency_key_reused',

@@ -56,12 +56,7 @@ export async function claimIdempotencyKey(db: Kysely<Database>, claim: Claim): P
 }
 
 export async function findIdempotencyKey(db: Kysely<Database>, id: KeyId): Promise<IdempotencyKeyRow | undefined> {
-  return db
-    .selectFrom('idempotencyKeys')
-    .selectAll()
-    .where('apiKeyId', '=', id.apiKeyId)
-    .where('idempotencyKey', '=', id.idempotencyKey)
-    .executeTakeFirst();
+  return db.selectFrom('idempotencyKeys').selectAll().where('apiKeyId', '=', id.apiKeyId).where('idempotencyKey', '=', id.idempotencyKey).executeTakeFirst();
 }
 
 export interface StoredAnswer {
@@ -103,10 +98,15 @@ export async function deleteExpiredIdempotencyKeys(db: Kysely<Database>, now: nu
       eb(
         eb.refTuple('apiKeyId', 'idempotencyKey'),
         'in',
-        eb.selectFrom('idempotencyKeys').select(['apiKeyId', 'idempotencyKey']).where('expiresAt', '<=', now).orderBy('expiresAt').limit(limit).$asTuple('apiKeyId', 'idempotencyKey'),
+        eb
+          .selectFrom('idempotencyKeys')
+          .select(['apiKeyId', 'idempotencyKey'])
+          .where('expiresAt', '<=', now)
+          .orderBy('expiresAt')
+          .limit(limit)
+          .$asTuple('apiKeyId', 'idempotencyKey'),
       ),
     )
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
-

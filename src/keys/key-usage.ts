@@ -20,10 +20,7 @@ export interface KeyUsage {
   close(): Promise<void>;
 }
 
-export function createKeyUsage(
-  db: Kysely<Database>,
-  options: { flushMs: number; onError: (error: unknown) => void },
-): KeyUsage {
+export function createKeyUsage(db: Kysely<Database>, options: { flushMs: number; onError: (error: unknown) => void }): KeyUsage {
   let pending = new Map<number, number>();
   let flushing: Promise<void> | undefined;
 

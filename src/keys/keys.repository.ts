@@ -47,7 +47,9 @@ export async function recordKeysLastUsed(db: Kysely<Database>, lastUse: Readonly
   const newest = numberOfId(db, JSON.stringify(Object.fromEntries(lastUse)));
   await db
     .updateTable('apiKeys')
-    .set({ lastUsedAt: sql<number>`case when ${sql.ref('lastUsedAt')} is null or ${sql.ref('lastUsedAt')} < ${newest} then ${newest} else ${sql.ref('lastUsedAt')} end` })
+    .set({
+      lastUsedAt: sql<number>`case when ${sql.ref('lastUsedAt')} is null or ${sql.ref('lastUsedAt')} < ${newest} then ${newest} else ${sql.ref('lastUsedAt')} end`,
+    })
     .where(idIn(db, idListParameter(db, ids)))
     .execute();
 }

@@ -26,7 +26,10 @@ export const metricsRoutes: FastifyPluginAsync<MetricsRoutesOptions> = async (ap
         throw new AppError('unauthorized', 'the metrics need Authorization: Bearer <METRICS_TOKEN>');
       }
     }
-    return reply.type(METRICS_CONTENT_TYPE).header('cache-control', 'no-store').send(await render());
+    return reply
+      .type(METRICS_CONTENT_TYPE)
+      .header('cache-control', 'no-store')
+      .send(await render());
   });
 };
 

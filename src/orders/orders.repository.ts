@@ -37,14 +37,7 @@ export async function updateOrderStatus(
  * order stays sold); the newest is taken all the same.
  */
 export async function findOrderHoldingPet(db: Kysely<Database>, petId: number): Promise<OrderRow | undefined> {
-  return db
-    .selectFrom('orders')
-    .selectAll()
-    .where('petId', '=', petId)
-    .where('status', '!=', 'cancelled')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  return db.selectFrom('orders').selectAll().where('petId', '=', petId).where('status', '!=', 'cancelled').orderBy('id', 'desc').limit(1).executeTakeFirst();
 }
 
 export interface OrderFilter {
@@ -63,6 +56,10 @@ export async function findOrdersAfter(db: Kysely<Database>, query: { afterId: nu
 
 /** How many orders are in each status (statuses without orders are absent): one grouped query. */
 export async function countOrdersByStatus(db: Kysely<Database>): Promise<{ status: OrderStatus; count: number }[]> {
-  const rows = await db.selectFrom('orders').select(['status', (eb) => eb.fn.countAll<number | string>().as('count')]).groupBy('status').execute();
+  const rows = await db
+    .selectFrom('orders')
+    .select(['status', (eb) => eb.fn.countAll<number | string>().as('count')])
+    .groupBy('status')
+    .execute();
   return rows.map((row) => ({ status: row.status, count: Number(row.count) }));
 }

@@ -130,9 +130,14 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesOptions> = asyn
             200: { ...Type.Ref(OrderSchema), description: 'The order as it now is.', headers: ANSWER_HEADERS },
             400: errorResponse('The orderId is invalid, a query parameter or a body was sent.', ['validation_failed', 'malformed_json'], HEADERS.rateLimit),
             404: errorResponse('No order has this id.', ['order_not_found'], HEADERS.rateLimit),
-            409: errorResponse(`The order is not ${from.join(' or ')}; the message names its status. Nothing was changed.`, ['order_state_conflict'], HEADERS.rateLimit, {
-              order_state_conflict: `order 7 is ${action === 'cancel' ? 'delivered' : 'cancelled'}; ${appliesOnlyTo(action)}`,
-            }),
+            409: errorResponse(
+              `The order is not ${from.join(' or ')}; the message names its status. Nothing was changed.`,
+              ['order_state_conflict'],
+              HEADERS.rateLimit,
+              {
+                order_state_conflict: `order 7 is ${action === 'cancel' ? 'delivered' : 'cancelled'}; ${appliesOnlyTo(action)}`,
+              },
+            ),
             415: errorResponse('A body was sent that is not `application/json` in UTF-8.', ['unsupported_media_type'], HEADERS.rateLimit),
             ...WRITE_ERROR_RESPONSES,
           },

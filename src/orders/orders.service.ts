@@ -20,41 +20,46 @@ import { appliesOnlyTo, isOpen, ORDER_TRANSITIONS, type OrderAction, PLACEMENT }
 /** Places an order for an available pet, which becomes pending in the same transaction. */
 export async function placeOrder(db: Kysely<Database>, newOrder: NewOrder, now: () => number = Date.now): Promise<Order> {
   const { petId } = newOrder;
-  return retriedWriteTransaction(db, async (trx) => {
-    const pet = await lockPetById(trx, petId);
-    if (!pet) throw new AppError('pet_not_found', `no pet has id ${petId}`);
-    if (pet.status !== PLACEMENT.petFrom) {
-      throw new AppError('pet_not_available', `pet ${petId} is ${pet.status}; only an ${PLACEMENT.petFrom} pet can be ordered`);
-    }
-    await updatePetRow(trx, petId, { status: PLACEMENT.petTo });
-    const at = now();
-    return toOrder(await insertOrder(trx, { petId, status: PLACEMENT.order, createdAt: at, updatedAt: at }));
-  }, RECORDS_EVENTS);
+  return retriedWriteTransaction(
+    db,
+    async (trx) => {
+      const pet = await lockPetById(trx, petId);
+      if (!pet) throw new AppError('pet_not_found', `no pet has id ${petId}`);
+      if (pet.status !== PLACEMENT.petFrom) {
+        throw new AppError('pet_not_available', `pet ${petId} is ${pet.status}; only an ${PLACEMENT.petFrom} pet can be ordered`);
+      }
+      await updatePetRow(trx, petId, { status: PLACEMENT.petTo });
+      const at = now();
+      return toOrder(await insertOrder(trx, { petId, status: PLACEMENT.order, createdAt: at, updatedAt: at }));
+    },
+    RECORDS_EVENTS,
+  );
 }
 
 /** Applies `action` to the order, and to its pet what the state machine says, in one transaction. */
 export async function transitionOrder(db: Kysely<Database>, id: number, action: OrderAction, now: () => number = Date.now): Promise<Order> {
   const { from, to, pet } = ORDER_TRANSITIONS[action];
-  return retriedWriteTransaction(db, async (trx) => {
-    // An order's pet never changes, so this read (before any lock) names the pet to lock.
-    const order = await findOrderById(trx, id);
-    if (!order) throw orderNotFound(id);
-    await lockPetById(trx, order.petId);
-    // Read again under the pet's lock: a transition committed meanwhile is seen here.
-    const changed = await updateOrderStatus(trx, id, { from, to, updatedAt: now() });
-    if (!changed) {
-      const current = (await findOrderById(trx, id)) ?? order;
-      throw new AppError(
-        'order_state_conflict',
-        `order ${id} is ${current.status}; ${appliesOnlyTo(action)}`,
-      );
-    }
-    if (pet !== undefined && !(await updatePetRow(trx, order.petId, { status: pet }))) {
-      // Cannot happen while removing a pet with an open order is refused; rolls everything back if it does.
-      throw new Error(`order ${id} was ${order.status} but its pet ${order.petId} does not exist`);
-    }
-    return toOrder(changed);
-  }, RECORDS_EVENTS);
+  return retriedWriteTransaction(
+    db,
+    async (trx) => {
+      // An order's pet never changes, so this read (before any lock) names the pet to lock.
+      const order = await findOrderById(trx, id);
+      if (!order) throw orderNotFound(id);
+      await lockPetById(trx, order.petId);
+      // Read again under the pet's lock: a transition committed meanwhile is seen here.
+      const changed = await updateOrderStatus(trx, id, { from, to, updatedAt: now() });
+      if (!changed) {
+        const current = (await findOrderById(trx, id)) ?? order;
+        throw new AppError('order_state_conflict', `order ${id} is ${current.status}; ${appliesOnlyTo(action)}`);
+      }
+      if (pet !== undefined && !(await updatePetRow(trx, order.petId, { status: pet }))) {
+        // Cannot happen while removing a pet with an open order is refused; rolls everything back if it does.
+        throw new Error(`order ${id} was ${order.status} but its pet ${order.petId} does not exist`);
+      }
+      return toOrder(changed);
+    },
+    RECORDS_EVENTS,
+  );
 }
 
 export async function getOrder(db: Kysely<Database>, id: number): Promise<Order> {

@@ -19,7 +19,12 @@ export interface PetCursorFilters {
 
 export const petCursors = cursorCodecPerSecret<PetCursorFilters>({ listing: 'pets', filterNames: ['status', 'categoryId', 'name', 'id'] });
 
-export function petCursorFilters(query: { status?: PetStatus | undefined; categoryId?: number | undefined; name?: string | undefined; id?: readonly number[] | undefined }): PetCursorFilters {
+export function petCursorFilters(query: {
+  status?: PetStatus | undefined;
+  categoryId?: number | undefined;
+  name?: string | undefined;
+  id?: readonly number[] | undefined;
+}): PetCursorFilters {
   return {
     status: query.status,
     categoryId: query.categoryId,

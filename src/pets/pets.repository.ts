@@ -45,12 +45,7 @@ export async function lockPetById(db: Kysely<Database>, id: number): Promise<Pet
  * when `versions` is given (never empty), its version is one of them. Concurrent updates of one
  * row queue on its lock, and each re-checks the condition against the row the one before it left.
  */
-export async function updatePetRow(
-  db: Kysely<Database>,
-  id: number,
-  changes: PetChanges,
-  versions?: readonly number[],
-): Promise<PetRow | undefined> {
+export async function updatePetRow(db: Kysely<Database>, id: number, changes: PetChanges, versions?: readonly number[]): Promise<PetRow | undefined> {
   // Named one by one, so nothing but these three columns can ever come from a request.
   const { name, categoryId, status } = changes;
   let update = db
@@ -161,7 +156,7 @@ export function selectPetsAfter(db: Kysely<Database>, query: PetsAfterQuery | (O
   if (filter.status !== undefined) select = select.where('status', '=', filter.status);
   if (filter.categoryId !== undefined) select = select.where('categoryId', '=', filter.categoryId);
   if (filter.ids !== undefined && isOneId(filter.ids)) select = select.where('id', '=', filter.ids[0]);
-  else if (filter.ids !== undefined) select = select.where(idIn(db, Array.isArray(filter.ids) ? idListParameter(db, filter.ids) : (filter.ids)));
+  else if (filter.ids !== undefined) select = select.where(idIn(db, Array.isArray(filter.ids) ? idListParameter(db, filter.ids) : filter.ids));
   if (filter.nameKeys !== undefined) {
     select = select.where('nameKey', '>=', filter.nameKeys.from);
     if (filter.nameKeys.to !== undefined) select = select.where('nameKey', '<', filter.nameKeys.to);

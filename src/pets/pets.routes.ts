@@ -16,7 +16,6 @@ import { GET_PET_DEPRECATED_DAY, GET_PET_DEPRECATION_HEADERS, GET_PET_REMOVED_ME
 import { type ListPetsQuery, ListPetsQuerySchema, NewPetSchema, PAGE_SIZE, petIdParamsSchema, PetPatchSchema, PetSchema, PetsSchema } from './pets.schemas.js';
 import { createPet, deletePet, getPet, listPets, updatePet } from './pets.service.js';
 
-
 export interface PetsRoutesOptions {
   db: Kysely<Database>;
   now: () => number;
@@ -100,7 +99,11 @@ The body is checked strictly and never altered: \`"5"\` is not an integer, \`1.5
     },
     async (request, reply) => {
       const { pet, version } = await createPet(db, request.body, now);
-      return reply.code(201).header('location', `/v1/pets/${pet.id}`).header('etag', petEtag({ id: pet.id, version })).send(pet);
+      return reply
+        .code(201)
+        .header('location', `/v1/pets/${pet.id}`)
+        .header('etag', petEtag({ id: pet.id, version }))
+        .send(pet);
     },
   );
 
@@ -178,12 +181,24 @@ Every answer carries \`Deprecation: ${GET_PET_DEPRECATION_HEADERS.Deprecation}\`
           body: Type.Ref(PetPatchSchema),
           response: {
             200: { ...Type.Ref(PetSchema), description: 'The animal as changed.', headers: { ...ETAG_HEADER, ...HEADERS.requestId, ...HEADERS.rateLimit } },
-            400: errorResponse('The petId, If-Match or the body is invalid, or the body is not valid JSON.', ['validation_failed', 'malformed_json'], HEADERS.rateLimit),
+            400: errorResponse(
+              'The petId, If-Match or the body is invalid, or the body is not valid JSON.',
+              ['validation_failed', 'malformed_json'],
+              HEADERS.rateLimit,
+            ),
             404: errorResponse('No animal has this id.', ['pet_not_found'], HEADERS.rateLimit),
-            409: errorResponse("The patch changes the status of an animal the store's orders hold: nothing was changed.", ['pet_has_open_order', 'pet_sold_by_order'], HEADERS.rateLimit),
+            409: errorResponse(
+              "The patch changes the status of an animal the store's orders hold: nothing was changed.",
+              ['pet_has_open_order', 'pet_sold_by_order'],
+              HEADERS.rateLimit,
+            ),
             412: errorResponse('If-Match was given and the animal has changed since: nothing was changed.', ['precondition_failed'], HEADERS.rateLimit),
             413: errorResponse('The body is larger than the limit.', ['payload_too_large'], HEADERS.rateLimit),
-            415: errorResponse('The body is neither `application/merge-patch+json` nor `application/json` in UTF-8.', ['unsupported_media_type'], HEADERS.rateLimit),
+            415: errorResponse(
+              'The body is neither `application/merge-patch+json` nor `application/json` in UTF-8.',
+              ['unsupported_media_type'],
+              HEADERS.rateLimit,
+            ),
             ...WRITE_ERROR_RESPONSES,
           },
         },
@@ -228,7 +243,6 @@ Every answer carries \`Deprecation: ${GET_PET_DEPRECATION_HEADERS.Deprecation}\`
     },
   );
 };
-
 
 /** The query of the next page: the same filters and limit, in the order the client can read, and the cursor. */
 function nextPageQuery(query: ListPetsQuery & { limit: number }, cursor: string): URLSearchParams {

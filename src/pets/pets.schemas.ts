@@ -19,7 +19,6 @@ export const NAME_MAX_LENGTH = 200;
 /** Most ids one listing may ask for: as many as one page can hold. */
 export const MAX_IDS_PER_LISTING = PAGE_SIZE.max;
 
-
 export const PetStatusSchema = Type.Unsafe<PetStatus>({
   $id: 'PetStatus',
   type: 'string',

@@ -24,7 +24,12 @@ export async function listPets(db: Kysely<Database>, query: ListPetsQuery & { li
   const bound = petCursorFilters(query);
   const cursors = petCursors(cursorSecret);
   const afterId = query.cursor === undefined ? 0 : cursors.decode(query.cursor, bound);
-  const filter = { status: bound.status, categoryId: bound.categoryId, ids: bound.id, nameKeys: bound.name === undefined ? undefined : prefixRange(bound.name) };
+  const filter = {
+    status: bound.status,
+    categoryId: bound.categoryId,
+    ids: bound.id,
+    nameKeys: bound.name === undefined ? undefined : prefixRange(bound.name),
+  };
   // One extra row tells whether a next page exists without a second query.
   const rows = await findPetsAfter(db, { afterId, filter, limit: query.limit + 1 });
   const pets = rows.slice(0, query.limit).map(toPet);
@@ -70,15 +75,20 @@ export async function getPet(db: Kysely<Database>, id: number): Promise<Versione
  */
 export async function updatePet(db: Kysely<Database>, id: number, patch: PetPatch, condition: ChangeCondition = {}): Promise<VersionedPet> {
   if (patch.status === undefined) {
-    const row = condition.versions?.length === 0 ? undefined : await singleWrite(db, (writer) => updatePetRow(writer, id, patch, condition.versions), RECORDS_EVENTS);
+    const row =
+      condition.versions?.length === 0 ? undefined : await singleWrite(db, (writer) => updatePetRow(writer, id, patch, condition.versions), RECORDS_EVENTS);
     if (!row) throw await whyUnchanged(db, id, condition);
     return versioned(row);
   }
-  return retriedWriteTransaction(db, async (trx) => {
-    const current = await lockedPetMeeting(trx, id, condition);
-    if (patch.status !== current.status) await refuseWhileOrderHoldsPet(trx, id, 'status');
-    return versioned((await updatePetRow(trx, id, patch))!);
-  }, RECORDS_EVENTS);
+  return retriedWriteTransaction(
+    db,
+    async (trx) => {
+      const current = await lockedPetMeeting(trx, id, condition);
+      if (patch.status !== current.status) await refuseWhileOrderHoldsPet(trx, id, 'status');
+      return versioned((await updatePetRow(trx, id, patch))!);
+    },
+    RECORDS_EVENTS,
+  );
 }
 
 /**
@@ -87,11 +97,15 @@ export async function updatePet(db: Kysely<Database>, id: number, patch: PetPatc
  * every order change does.
  */
 export async function deletePet(db: Kysely<Database>, id: number, condition: ChangeCondition = {}): Promise<void> {
-  await retriedWriteTransaction(db, async (trx) => {
-    await lockedPetMeeting(trx, id, condition);
-    await refuseWhileOrderHoldsPet(trx, id, 'removal');
-    await deletePetRow(trx, id);
-  }, RECORDS_EVENTS);
+  await retriedWriteTransaction(
+    db,
+    async (trx) => {
+      await lockedPetMeeting(trx, id, condition);
+      await refuseWhileOrderHoldsPet(trx, id, 'removal');
+      await deletePetRow(trx, id);
+    },
+    RECORDS_EVENTS,
+  );
 }
 
 /** Locks the pet (inside a write transaction) and answers it, or throws 404, or 412 when the condition fails. */
@@ -119,7 +133,10 @@ function preconditionFailed(id: number, condition: ChangeCondition): AppError {
     );
   }
   const weakToo = condition.weakTags === 'also' ? ' (weak entity tags (W/"…") never match)' : '';
-  return new AppError('precondition_failed', `pet ${id} has changed since the ETag in If-Match was read; read it again for its current ETag and retry${weakToo}`);
+  return new AppError(
+    'precondition_failed',
+    `pet ${id} has changed since the ETag in If-Match was read; read it again for its current ETag and retry${weakToo}`,
+  );
 }
 
 function petNotFound(id: number): AppError {

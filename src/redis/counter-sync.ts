@@ -27,11 +27,7 @@ export interface CounterSync {
   stop(): void;
 }
 
-export function syncCounters(
-  link: RedisLink,
-  counters: Record<string, WindowCounters>,
-  options: { intervalMs: number; now: () => number },
-): CounterSync {
+export function syncCounters(link: RedisLink, counters: Record<string, WindowCounters>, options: { intervalMs: number; now: () => number }): CounterSync {
   let running: Promise<boolean> | undefined;
 
   const syncOnce = async (): Promise<boolean> => {

@@ -3,8 +3,15 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 
 /** Stores `value` under `name` unless a value is already there; answers whether it stored it. */
-export async function insertServiceSecretIfAbsent(db: Kysely<Database>, row: { name: string; value: string; createdAt: number }): Promise<{ inserted: boolean }> {
-  const result = await db.insertInto('serviceSecrets').values(row).onConflict((oc) => oc.column('name').doNothing()).executeTakeFirst();
+export async function insertServiceSecretIfAbsent(
+  db: Kysely<Database>,
+  row: { name: string; value: string; createdAt: number },
+): Promise<{ inserted: boolean }> {
+  const result = await db
+    .insertInto('serviceSecrets')
+    .values(row)
+    .onConflict((oc) => oc.column('name').doNothing())
+    .executeTakeFirst();
   return { inserted: Number(result.numInsertedOrUpdatedRows ?? 0) > 0 };
 }
 

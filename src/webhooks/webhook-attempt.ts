@@ -82,7 +82,10 @@ export async function attemptDelivery(context: AttemptContext, claim: HeldClaim,
   try {
     endpoint = await findEndpointForSending(context.db, delivery.endpointId);
   } catch (error) {
-    context.log.debug({ err: error, deliveryId: delivery.id }, 'could not read a webhook endpoint before sending; the delivery is sent again once its lease ends');
+    context.log.debug(
+      { err: error, deliveryId: delivery.id },
+      'could not read a webhook endpoint before sending; the delivery is sent again once its lease ends',
+    );
     return { recorded: Promise.resolve() };
   }
   if (endpoint === undefined || !receives(endpoint, delivery.eventType)) {
@@ -97,7 +100,10 @@ export async function attemptDelivery(context: AttemptContext, claim: HeldClaim,
   const attemptedAt = context.now();
   let result: AttemptResult;
   try {
-    result = await context.sender.send({ url: endpoint.url, messageId: delivery.messageId, payload: delivery.payload, secrets: signingSecrets(endpoint, attemptedAt), timeoutMs }, stop);
+    result = await context.sender.send(
+      { url: endpoint.url, messageId: delivery.messageId, payload: delivery.payload, secrets: signingSecrets(endpoint, attemptedAt), timeoutMs },
+      stop,
+    );
   } catch (error) {
     // A stored secret that cannot sign (not `whsec_…`), say: a failed attempt like another, never a crash.
     context.log.error({ err: error, deliveryId: delivery.id, endpointId: endpoint.id }, 'a webhook attempt could not be made');
@@ -118,7 +124,12 @@ function receives(endpoint: EndpointForSending, eventType: string): boolean {
   }
 }
 
-async function record(context: AttemptContext, claim: { delivery: ClaimedDelivery; endpoint: EndpointForSending; owner: string }, attemptedAt: number, result: AttemptResult): Promise<void> {
+async function record(
+  context: AttemptContext,
+  claim: { delivery: ClaimedDelivery; endpoint: EndpointForSending; owner: string },
+  attemptedAt: number,
+  result: AttemptResult,
+): Promise<void> {
   const { delivery, endpoint, owner } = claim;
   const { db, log } = context;
   try {
@@ -128,7 +139,10 @@ async function record(context: AttemptContext, claim: { delivery: ClaimedDeliver
     }
     const effect = await retriedWriteTransaction(db, (trx) => recordOutcome(trx, context, { delivery, owner, attemptedAt, result }));
     if (effect === undefined) {
-      log.info({ deliveryId: delivery.id, endpointId: endpoint.id }, 'webhook attempt made after its lease was taken over or its endpoint deleted; its outcome is not recorded');
+      log.info(
+        { deliveryId: delivery.id, endpointId: endpoint.id },
+        'webhook attempt made after its lease was taken over or its endpoint deleted; its outcome is not recorded',
+      );
       return;
     }
     context.metrics.attempts.inc({ outcome: effect.succeeded ? 'succeeded' : result.refused ? 'refused' : 'failed' });
@@ -161,7 +175,10 @@ async function recordOutcome(
   const status = result.statusCode;
   const succeeded = status !== undefined && status >= 200 && status < 300;
   const gone = status === 410;
-  const next = succeeded || gone ? undefined : nextAttemptAt(context.scheduleSeconds, delivery.attempts + 1, finishedAt, retryAfterMs(status, result.retryAfter, finishedAt));
+  const next =
+    succeeded || gone
+      ? undefined
+      : nextAttemptAt(context.scheduleSeconds, delivery.attempts + 1, finishedAt, retryAfterMs(status, result.retryAfter, finishedAt));
   // The endpoint before the delivery (see lockEndpointForRecord). A success touches the endpoint only to end
   // a failing spell, which it does first, locking it only then: the records of a healthy endpoint never
   // queue on its row. A failure may mark or disable it: it locks it first.

@@ -102,13 +102,15 @@ export function claimStatement(trx: Kysely<Database>, query: ClaimQuery) {
   const chosen = sql`select r.id from (
       select c.id, c.next_attempt_at, row_number() over (partition by c.endpoint_id order by c.next_attempt_at, c.id) as rank from (${due}) c
     ) r order by r.rank, r.next_attempt_at, r.id limit ${query.limit}`;
-  return trx
-    .updateTable('webhookDeliveries')
-    .set({ leaseOwner: query.owner, leaseUntil: sql<number>`${databaseClockMs(trx)} + ${query.leaseMs}` })
-    // PostgreSQL: the chosen ids as one array, made once, each then found by primary key (as `in (…)` the
-    // planner may hash them and scan the table for them). SQLite finds each by rowid either way.
-    .where(isPostgres(trx) ? sql<boolean>`id = any(array(${chosen}))` : sql<boolean>`id in (${chosen})`)
-    .returning(['id', 'endpointId', 'messageId', 'eventType', 'payload', 'attempts']);
+  return (
+    trx
+      .updateTable('webhookDeliveries')
+      .set({ leaseOwner: query.owner, leaseUntil: sql<number>`${databaseClockMs(trx)} + ${query.leaseMs}` })
+      // PostgreSQL: the chosen ids as one array, made once, each then found by primary key (as `in (…)` the
+      // planner may hash them and scan the table for them). SQLite finds each by rowid either way.
+      .where(isPostgres(trx) ? sql<boolean>`id = any(array(${chosen}))` : sql<boolean>`id in (${chosen})`)
+      .returning(['id', 'endpointId', 'messageId', 'eventType', 'payload', 'attempts'])
+  );
 }
 
 /**

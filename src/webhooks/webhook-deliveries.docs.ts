@@ -17,12 +17,22 @@ export const TEST_DELIVERY_DESCRIPTION = `Sends a \`webhook.test\` message to th
 const WEBHOOK_MESSAGE_DESCRIPTION = `Sent to each enabled webhook endpoint whose events include the event's type, as a POST whose body is the Event exactly as \`GET /v1/events\` shows it. **Beta.** At least once and in no particular order: a receiver deduplicates by \`webhook-id\`. It succeeds on any 2xx within ${SEND_TIMEOUT_MS / 1000} s; redirects are not followed; other answers are retried on the schedule \`WEBHOOK_RETRY_SCHEDULE\`, later if a 429 or 503 carries \`Retry-After\`; 410 disables the endpoint. Signed as Standard Webhooks says (standardwebhooks.com): verify with any Standard Webhooks library, or the client's \`verifyWebhook\`.`;
 
 const SIGNATURE_HEADERS = [
-  { name: 'webhook-id', description: 'The message\'s id: `evt_<event id>` for an event, `msg_test_…` for a test; the same on every attempt, so a receiver can drop a message it already handled.', example: 'evt_1234' },
-  { name: 'webhook-timestamp', description: 'When this attempt was sent, in whole seconds since the Unix epoch. Refuse a message whose timestamp is more than about 5 minutes from your clock (replays).', example: '1764235800' },
+  {
+    name: 'webhook-id',
+    description:
+      "The message's id: `evt_<event id>` for an event, `msg_test_…` for a test; the same on every attempt, so a receiver can drop a message it already handled.",
+    example: 'evt_1234',
+  },
+  {
+    name: 'webhook-timestamp',
+    description:
+      'When this attempt was sent, in whole seconds since the Unix epoch. Refuse a message whose timestamp is more than about 5 minutes from your clock (replays).',
+    example: '1764235800',
+  },
   {
     name: 'webhook-signature',
     description:
-      'One or more space-separated signatures `v1,<base64>`: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint\'s secret after `whsec_`. During the 24 hours after a secret rotation there are two (the new secret\'s first); accept the message when any one matches.',
+      "One or more space-separated signatures `v1,<base64>`: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`. During the 24 hours after a secret rotation there are two (the new secret's first); accept the message when any one matches.",
     example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
   },
 ].map(({ name, description, example }) => ({ name, in: 'header' as const, required: true, description, schema: { type: 'string' as const }, example }));
@@ -40,7 +50,10 @@ function webhookEntry(operationId: string, summary: string, schema: string, desc
       parameters: SIGNATURE_HEADERS,
       requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } },
       responses: {
-        '200': { description: 'Any 2xx answered within 15 s: the message was received. Its body is read and ignored, at most 64 KiB and within those 15 s (past either the connection is closed; the status still decides).' },
+        '200': {
+          description:
+            'Any 2xx answered within 15 s: the message was received. Its body is read and ignored, at most 64 KiB and within those 15 s (past either the connection is closed; the status still decides).',
+        },
         '410': { description: 'The receiver is gone for good: the endpoint is disabled and nothing more is sent to it.' },
         default: { description: 'Any other answer, or none: the message is sent again on the retry schedule (after `Retry-After` on 429 or 503).' },
       },

@@ -14,7 +14,13 @@ export async function endpointExists(db: Kysely<Database>, endpointId: number): 
 /** An endpoint's deliveries with an id below `beforeId` (all when undefined), newest first; only of `eventTypes` when given. */
 export async function findDeliveries(
   db: Kysely<Database>,
-  query: { endpointId: number; beforeId: number | undefined; state: WebhookDeliveryState | undefined; eventTypes?: readonly string[] | undefined; limit: number },
+  query: {
+    endpointId: number;
+    beforeId: number | undefined;
+    state: WebhookDeliveryState | undefined;
+    eventTypes?: readonly string[] | undefined;
+    limit: number;
+  },
 ): Promise<DeliveryListRow[]> {
   let select = db.selectFrom('webhookDeliveries').select(LISTED_COLUMNS).where('endpointId', '=', query.endpointId);
   if (query.beforeId !== undefined) select = select.where('id', '<', query.beforeId);
@@ -53,15 +59,17 @@ export async function findDeliveryEventType(db: Kysely<Database>, endpointId: nu
  * retry otherwise.
  */
 export async function makeDeliveryDue(db: Kysely<Database>, endpointId: number, deliveryId: number, now: number): Promise<DeliveryListRow | undefined> {
-  return db
-    .updateTable('webhookDeliveries')
-    // A lease that ended is dropped: an attempt that outlived it can no longer record over the retry.
-    .set({ state: 'pending', nextAttemptAt: now, leaseOwner: null, leaseUntil: null })
-    .where('id', '=', deliveryId)
-    .where('endpointId', '=', endpointId)
-    .where((eb) => eb.or([eb('leaseOwner', 'is', null), eb('leaseUntil', 'is', null), eb('leaseUntil', '<', databaseClockMs(db))]))
-    .returning(LISTED_COLUMNS)
-    .executeTakeFirst();
+  return (
+    db
+      .updateTable('webhookDeliveries')
+      // A lease that ended is dropped: an attempt that outlived it can no longer record over the retry.
+      .set({ state: 'pending', nextAttemptAt: now, leaseOwner: null, leaseUntil: null })
+      .where('id', '=', deliveryId)
+      .where('endpointId', '=', endpointId)
+      .where((eb) => eb.or([eb('leaseOwner', 'is', null), eb('leaseUntil', 'is', null), eb('leaseUntil', '<', databaseClockMs(db))]))
+      .returning(LISTED_COLUMNS)
+      .executeTakeFirst()
+  );
 }
 
 export async function insertDelivery(db: Kysely<Database>, row: NewWebhookDeliveryRow): Promise<DeliveryListRow> {

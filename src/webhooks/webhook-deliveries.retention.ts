@@ -47,7 +47,20 @@ export function selectOldDeliveriesBatch(db: Kysely<Database>, cutoff: number, b
       .select('id')
       .where('createdAt', '<', cutoff)
       // A pending one whose endpoint is disabled is sent by nobody: it goes too.
-      .where((eb) => eb.or([eb('state', '!=', 'pending'), eb.not(eb.exists(eb.selectFrom('webhookEndpoints').select('id').whereRef('webhookEndpoints.id', '=', 'webhookDeliveries.endpointId').where('status', '=', 'enabled')))]))
+      .where((eb) =>
+        eb.or([
+          eb('state', '!=', 'pending'),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('webhookEndpoints')
+                .select('id')
+                .whereRef('webhookEndpoints.id', '=', 'webhookDeliveries.endpointId')
+                .where('status', '=', 'enabled'),
+            ),
+          ),
+        ]),
+      )
       .orderBy('createdAt')
       .orderBy('id')
       .limit(batchSize)

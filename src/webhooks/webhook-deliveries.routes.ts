@@ -8,7 +8,13 @@ import { COMMON_ERROR_RESPONSES, errorResponse, HEADERS, header } from '../http/
 import { beta } from '../http/stability.js';
 import { PAGE_SIZE } from '../pagination/page-size.js';
 import { LIST_DELIVERIES_DESCRIPTION, RETRY_DELIVERY_DESCRIPTION, TEST_DELIVERY_DESCRIPTION } from './webhook-deliveries.docs.js';
-import { DeliveryParamsSchema, EndpointParamsSchema, type ListDeliveriesQuery, ListDeliveriesQuerySchema, WebhookDeliverySchema } from './webhook-deliveries.schemas.js';
+import {
+  DeliveryParamsSchema,
+  EndpointParamsSchema,
+  type ListDeliveriesQuery,
+  ListDeliveriesQuerySchema,
+  WebhookDeliverySchema,
+} from './webhook-deliveries.schemas.js';
 import { listDeliveries, RetryScopeRefusal, retryDelivery, sendTestMessage } from './webhook-deliveries.service.js';
 import type { WebhookDispatcher } from './webhook-dispatcher.js';
 
@@ -73,8 +79,16 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncTypebox<WebhookDeliverie
         response: {
           202: { ...Type.Ref(WebhookDeliverySchema), description: 'The delivery, pending and due now.', headers: ANSWER_HEADERS },
           400: errorResponse('A parameter is invalid, or a body other than `{}` was sent.', ['validation_failed', 'malformed_json'], HEADERS.rateLimit),
-          404: errorResponse('No webhook endpoint has this id, or it has no delivery with this id of an event type the key may read.', ['webhook_endpoint_not_found', 'webhook_delivery_not_found'], HEADERS.rateLimit),
-          409: errorResponse(`${DISABLED} Or an attempt of this delivery is being sent now (\`webhook_delivery_in_flight\`): retry after it ends.`, ['webhook_endpoint_disabled', 'webhook_delivery_in_flight'], HEADERS.rateLimit),
+          404: errorResponse(
+            'No webhook endpoint has this id, or it has no delivery with this id of an event type the key may read.',
+            ['webhook_endpoint_not_found', 'webhook_delivery_not_found'],
+            HEADERS.rateLimit,
+          ),
+          409: errorResponse(
+            `${DISABLED} Or an attempt of this delivery is being sent now (\`webhook_delivery_in_flight\`): retry after it ends.`,
+            ['webhook_endpoint_disabled', 'webhook_delivery_in_flight'],
+            HEADERS.rateLimit,
+          ),
           415: errorResponse('A body was sent that is not `application/json` in UTF-8.', ['unsupported_media_type'], HEADERS.rateLimit),
           ...COMMON_ERROR_RESPONSES,
           403: errorResponse(
@@ -89,7 +103,8 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncTypebox<WebhookDeliverie
     async (request, reply) => {
       const delivery = await retryDelivery(db, request.params.endpointId, request.params.deliveryId, request.apiKey!, now).catch((error: unknown) => {
         // As the scope check does (RFC 6750 §3.1): the challenge names the scope that reads the delivery's type.
-        if (error instanceof RetryScopeRefusal) reply.header('www-authenticate', `Bearer realm="animal-store", error="insufficient_scope", scope="${error.scope}"`);
+        if (error instanceof RetryScopeRefusal)
+          reply.header('www-authenticate', `Bearer realm="animal-store", error="insufficient_scope", scope="${error.scope}"`);
         throw error;
       });
       dispatcher.kick();
@@ -130,7 +145,8 @@ export const webhookDeliveriesRoutes: FastifyPluginAsyncTypebox<WebhookDeliverie
 /** These operations take no body; `{}` is accepted (some clients always send one), anything else is refused, not ignored. */
 function refuseBody(body: unknown): void {
   const empty = body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0);
-  if (!empty) throw new AppError('validation_failed', 'this operation takes no body (or an empty JSON object)', [{ field: 'body', message: 'must be absent or {}' }]);
+  if (!empty)
+    throw new AppError('validation_failed', 'this operation takes no body (or an empty JSON object)', [{ field: 'body', message: 'must be absent or {}' }]);
 }
 
 function nextPageQuery(query: ListDeliveriesQuery & { limit: number }, cursor: string): URLSearchParams {

@@ -12,7 +12,15 @@ import { AppError } from '../errors.js';
 import { EVENT_TYPES, type EventType, scopeToRead } from '../events/events.types.js';
 import type { Scope } from '../keys/scopes.js';
 import { cursorCodecPerSecret } from '../pagination/cursor.js';
-import { type DeliveryListRow, endpointExists, findDeliveries, findDeliveryEventType, findLastAttempts, insertDelivery, makeDeliveryDue } from './webhook-deliveries.repository.js';
+import {
+  type DeliveryListRow,
+  endpointExists,
+  findDeliveries,
+  findDeliveryEventType,
+  findLastAttempts,
+  insertDelivery,
+  makeDeliveryDue,
+} from './webhook-deliveries.repository.js';
 import { ATTEMPTS_SHOWN, type ListDeliveriesQuery, type WebhookDelivery, type WebhookTestEvent } from './webhook-deliveries.schemas.js';
 import { findWebhookEndpointById } from './webhook-endpoints.repository.js';
 
@@ -74,7 +82,13 @@ export class RetryScopeRefusal extends AppError {
  * the endpoint is disabled (nothing would send it) or an attempt of it is in flight. The endpoint
  * is locked first, as a PATCH does, so a retry and a change that stops deliveries never cross.
  */
-export async function retryDelivery(db: Kysely<Database>, endpointId: number, deliveryId: number, key: { scopes: readonly Scope[] }, now: () => number): Promise<WebhookDelivery> {
+export async function retryDelivery(
+  db: Kysely<Database>,
+  endpointId: number,
+  deliveryId: number,
+  key: { scopes: readonly Scope[] },
+  now: () => number,
+): Promise<WebhookDelivery> {
   const row = await retriedWriteTransaction(db, async (trx) => {
     const endpoint = await findWebhookEndpointById(trx, endpointId, { lock: true });
     if (!endpoint) throw endpointNotFound(endpointId);
@@ -138,7 +152,11 @@ function endpointNotFound(endpointId: number): AppError {
 }
 
 async function withAttempts(db: Kysely<Database>, rows: readonly DeliveryListRow[]): Promise<WebhookDelivery[]> {
-  const attempts = await findLastAttempts(db, rows.map((row) => row.id), ATTEMPTS_SHOWN);
+  const attempts = await findLastAttempts(
+    db,
+    rows.map((row) => row.id),
+    ATTEMPTS_SHOWN,
+  );
   return rows.map((row) => toDelivery(row, attempts.get(row.id) ?? []));
 }
 

@@ -22,12 +22,7 @@ export async function lockFannedPosition(trx: Kysely<Database>): Promise<EventPo
 /** Moves the position to `to` if it is behind it, in one statement: never backwards, whoever else moves it meanwhile. */
 export async function moveFannedPositionForward(db: Kysely<Database>, to: EventPosition): Promise<void> {
   await singleWrite(db, (trx) =>
-    trx
-      .updateTable('webhookDispatch')
-      .set({ fannedPosition: to })
-      .where('singleton', '=', 1)
-      .where('fannedPosition', '<', to)
-      .execute(),
+    trx.updateTable('webhookDispatch').set({ fannedPosition: to }).where('singleton', '=', 1).where('fannedPosition', '<', to).execute(),
   );
 }
 
@@ -51,7 +46,10 @@ const INSERT_CHUNK = 500;
 
 export async function insertDeliveries(db: Kysely<Database>, rows: readonly NewWebhookDeliveryRow[]): Promise<void> {
   for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-    await db.insertInto('webhookDeliveries').values(rows.slice(start, start + INSERT_CHUNK)).execute();
+    await db
+      .insertInto('webhookDeliveries')
+      .values(rows.slice(start, start + INSERT_CHUNK))
+      .execute();
   }
 }
 

@@ -117,7 +117,13 @@ async function settledWithin(work: Promise<unknown>, ms: number): Promise<boolea
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
   try {
-    return await Promise.race([work.then(() => true, () => true), late]);
+    return await Promise.race([
+      work.then(
+        () => true,
+        () => true,
+      ),
+      late,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -127,7 +133,10 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
   const { db, now, test } = options;
   // config.ts refuses such a lease already; this guards the other callers.
   const shortestLease = minimumLeaseSeconds(options.statementTimeoutMs);
-  if (options.leaseSeconds < shortestLease) throw new Error(`the webhook lease must be at least ${shortestLease} s (WEBHOOK_LEASE_SECONDS) with a statement timeout of ${options.statementTimeoutMs} ms`);
+  if (options.leaseSeconds < shortestLease)
+    throw new Error(
+      `the webhook lease must be at least ${shortestLease} s (WEBHOOK_LEASE_SECONDS) with a statement timeout of ${options.statementTimeoutMs} ms`,
+    );
   const pollMs = test?.pollMs ?? POLL_MS;
   const leaseMs = options.leaseSeconds * 1000;
   // An attempt is always over, answered or not, well before its lease ends, so its outcome is written while the lease holds.
@@ -159,13 +168,29 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
     if (performance.now() - since.loggedAt < REFUSED_LOG_INTERVAL_MS) return;
     since.loggedAt = performance.now();
     if (reason === 'sockets') {
-      app.log.warn({ count: since.count, maxSockets }, `webhook sends wait for a socket: the process's ${maxSockets} (WEBHOOK_MAX_SOCKETS) are in use, or kept for endpoints with no send in flight; receivers answer slowly, or many are busy`);
+      app.log.warn(
+        { count: since.count, maxSockets },
+        `webhook sends wait for a socket: the process's ${maxSockets} (WEBHOOK_MAX_SOCKETS) are in use, or kept for endpoints with no send in flight; receivers answer slowly, or many are busy`,
+      );
     } else {
-      app.log.warn({ count: since.count, maxSockets }, 'webhook connections failed for want of file descriptors (EMFILE or ENFILE); they are retried on the schedule: raise the open-files limit (ulimit -n) or lower WEBHOOK_MAX_SOCKETS');
+      app.log.warn(
+        { count: since.count, maxSockets },
+        'webhook connections failed for want of file descriptors (EMFILE or ENFILE); they are retried on the schedule: raise the open-files limit (ulimit -n) or lower WEBHOOK_MAX_SOCKETS',
+      );
     }
     since.count = 0;
   };
-  const context: AttemptContext = { db, sender, timeoutMs, unstarted, refusedSend, now, scheduleSeconds: options.scheduleSeconds, metrics: options.metrics, log: app.log };
+  const context: AttemptContext = {
+    db,
+    sender,
+    timeoutMs,
+    unstarted,
+    refusedSend,
+    now,
+    scheduleSeconds: options.scheduleSeconds,
+    metrics: options.metrics,
+    log: app.log,
+  };
 
   const queue = createSendQueue({
     maxInFlight: maxSockets,
@@ -223,7 +248,11 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
     const claimedAt = performance.now();
     const claimed = await writeTransaction(db, (trx) => claimDueDeliveries(trx, { ...filter, owner, leaseMs, limit, perEndpoint: PER_ENDPOINT_CLAIM }));
     if (stop.signal.aborted) {
-      await releaseDeliveries(db, claimed.map((delivery) => delivery.id), owner);
+      await releaseDeliveries(
+        db,
+        claimed.map((delivery) => delivery.id),
+        owner,
+      );
       return false;
     }
     queue.add(claimed.map((delivery) => ({ delivery, owner, leaseDeadline: claimedAt + leaseMs })));
@@ -240,7 +269,10 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
 
   const runRound = async () => {
     if (dropped > 0) {
-      app.log.warn({ count: dropped }, 'claimed webhook deliveries left unsent: too little of their lease was left to start an attempt; they are sent again once it ends');
+      app.log.warn(
+        { count: dropped },
+        'claimed webhook deliveries left unsent: too little of their lease was left to start an attempt; they are sent again once it ends',
+      );
       dropped = 0;
     }
     try {
@@ -256,7 +288,8 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
       // A database that is down fails every round: the rounds back off (and log) twice as long each time, up to BACKOFF_CAP_MS.
       failures++;
       options.metrics.roundsFailed.inc();
-      if (!stop.signal.aborted) app.log.warn({ err: error, failedRounds: failures, retryInMs: backoffMs() }, 'a webhook dispatch round failed; the next one tries again');
+      if (!stop.signal.aborted)
+        app.log.warn({ err: error, failedRounds: failures, retryInMs: backoffMs() }, 'a webhook dispatch round failed; the next one tries again');
     } finally {
       round = undefined;
       schedule();
@@ -297,11 +330,21 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
     clearTimeout(timer);
     const closing = (async () => {
       await round;
-      await Promise.allSettled([...new Set(waiting.map((held) => held.owner))].map((owner) => releaseDeliveries(db, waiting.filter((held) => held.owner === owner).map((held) => held.delivery.id), owner)));
+      await Promise.allSettled(
+        [...new Set(waiting.map((held) => held.owner))].map((owner) =>
+          releaseDeliveries(
+            db,
+            waiting.filter((held) => held.owner === owner).map((held) => held.delivery.id),
+            owner,
+          ),
+        ),
+      );
       await queue.drain();
     })();
     if (!(await settledWithin(closing, test?.closeWaitMs ?? CLOSE_WAIT_MS))) {
-      app.log.warn('the webhook dispatcher stopped without giving its deliveries back (the database did not answer); they are sent again once their leases end');
+      app.log.warn(
+        'the webhook dispatcher stopped without giving its deliveries back (the database did not answer); they are sent again once their leases end',
+      );
     }
     sender.close();
   });

@@ -20,7 +20,11 @@ const DNS_TRIES = 2;
 const DNS_ERRORS = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ENODATA', 'ETIMEOUT', 'ESERVFAIL', 'EREFUSED', 'ECONNREFUSED', 'EBADRESP', 'ECANCELLED', 'EBADNAME']);
 
 export function isDnsFailure(error: NodeJS.ErrnoException): boolean {
-  return error.code !== undefined && DNS_ERRORS.has(error.code) && (error.syscall === undefined || error.syscall === 'getaddrinfo' || error.syscall.startsWith('query'));
+  return (
+    error.code !== undefined &&
+    DNS_ERRORS.has(error.code) &&
+    (error.syscall === undefined || error.syscall === 'getaddrinfo' || error.syscall.startsWith('query'))
+  );
 }
 
 export interface ResolverLookupOptions {
@@ -35,21 +39,30 @@ export function createResolverLookup(options: ResolverLookupOptions = {}): Looku
   const resolver = new dns.Resolver({ timeout: options.timeoutMs ?? DNS_TIMEOUT_MS, tries: options.tries ?? DNS_TRIES });
   if (options.servers) resolver.setServers([...options.servers]);
   const records = (ask: boolean, query: () => Promise<string[]>, family: 4 | 6): Promise<LookupAddress[] | Error> =>
-    ask ? query().then((addresses) => addresses.map((address) => ({ address, family })), (error: Error) => error) : Promise.resolve([]);
+    ask
+      ? query().then(
+          (addresses) => addresses.map((address) => ({ address, family })),
+          (error: Error) => error,
+        )
+      : Promise.resolve([]);
 
   return (hostname, lookupOptions, callback) => {
     const family = lookupOptions.family === 'IPv4' ? 4 : lookupOptions.family === 'IPv6' ? 6 : (lookupOptions.family ?? 0);
-    void Promise.all([records(family !== 6, () => resolver.resolve4(hostname), 4), records(family !== 4, () => resolver.resolve6(hostname), 6)]).then((answers) => {
-      const addresses = answers.flatMap((answer) => (answer instanceof Error ? [] : answer));
-      const first = addresses[0];
-      if (first === undefined) {
-        const failure = answers.find((answer): answer is Error => answer instanceof Error) ?? Object.assign(new Error(`queryA ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', syscall: 'queryA', hostname });
-        callback(failure, '', 0);
-      } else if (lookupOptions.all) {
-        (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, addresses);
-      } else {
-        callback(null, first.address, first.family);
-      }
-    });
+    void Promise.all([records(family !== 6, () => resolver.resolve4(hostname), 4), records(family !== 4, () => resolver.resolve6(hostname), 6)]).then(
+      (answers) => {
+        const addresses = answers.flatMap((answer) => (answer instanceof Error ? [] : answer));
+        const first = addresses[0];
+        if (first === undefined) {
+          const failure =
+            answers.find((answer): answer is Error => answer instanceof Error) ??
+            Object.assign(new Error(`queryA ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', syscall: 'queryA', hostname });
+          callback(failure, '', 0);
+        } else if (lookupOptions.all) {
+          (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, addresses);
+        } else {
+          callback(null, first.address, first.family);
+        }
+      },
+    );
   };
 }

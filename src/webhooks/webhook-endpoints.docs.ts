@@ -42,7 +42,8 @@ export const UPDATE_DESCRIPTION = `Changes a webhook endpoint with a JSON Merge 
 
 ${URL_RULES}`;
 
-export const DELETE_DESCRIPTION = 'Removes a webhook endpoint for good, with its deliveries, pending ones included, and their attempts: none is sent any more (one already on its way may still arrive). Its id is never given to another endpoint.';
+export const DELETE_DESCRIPTION =
+  'Removes a webhook endpoint for good, with its deliveries, pending ones included, and their attempts: none is sent any more (one already on its way may still arrive). Its id is never given to another endpoint.';
 
 export const ROTATE_DESCRIPTION = `Gives the endpoint a new signing secret and answers it, **shown only in this answer**. For ${GRACE_HOURS} hours (\`previousSecretExpiresAt\`) deliveries carry a signature made with the secret it replaced beside one made with the new one, so receivers can switch without losing any. A second rotation within those hours ends the oldest secret at once: only the two newest secrets ever sign.
 

@@ -19,7 +19,10 @@ export async function lockEndpointCreation(trx: Kysely<Database>): Promise<void>
 }
 
 export async function countWebhookEndpoints(db: Kysely<Database>): Promise<number> {
-  const { count } = await db.selectFrom('webhookEndpoints').select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
+  const { count } = await db
+    .selectFrom('webhookEndpoints')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(count);
 }
 

@@ -61,7 +61,8 @@ const BODY_ERRORS = {
 const NOT_FOUND = errorResponse('No webhook endpoint has this id.', ['webhook_endpoint_not_found'], HEADERS.rateLimit);
 const BAD_ID = errorResponse('The endpointId is not an integer from 1 to 2^53−1, or a query parameter was sent.', ['validation_failed'], HEADERS.rateLimit);
 /** The replay refused by webhook-secret-replay.ts. */
-const SUPERSEDED = "a retry with the `Idempotency-Key` of an earlier request whose answer carried a secret that is no longer the endpoint's (rotated since, or the endpoint removed): that secret is not answered again";
+const SUPERSEDED =
+  "a retry with the `Idempotency-Key` of an earlier request whose answer carried a secret that is no longer the endpoint's (rotated since, or the endpoint removed): that secret is not answered again";
 const NEEDS_READ_SCOPE = errorResponse(
   'The key lacks `webhooks:write`, or may read none of the event types `events` names (`pets:read` for `pet.*`, `orders:read` for `order.*`).',
   ['insufficient_scope'],
@@ -85,7 +86,9 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsR
     options.metrics.urlChecksSkipped.inc();
     if (now() - uncheckedLoggedAt < UNCHECKED_LOG_INTERVAL_MS) return;
     uncheckedLoggedAt = now();
-    app.log.info(`every one of the ${REGISTRATION_LOOKUPS_MAX} webhook URL lookup slots is taken: URLs are accepted without their lookup (each delivery checks the address; counted in animal_store_webhook_url_checks_skipped_total)`);
+    app.log.info(
+      `every one of the ${REGISTRATION_LOOKUPS_MAX} webhook URL lookup slots is taken: URLs are accepted without their lookup (each delivery checks the address; counted in animal_store_webhook_url_checks_skipped_total)`,
+    );
   };
   const context = { db, now, urlPolicy: { allowedHosts: options.allowedHosts, lookup: options.lookup }, lookupSlots: createLookupSlots(), onUnchecked };
   // The answers with a secret (create, rotate, a widening PATCH) keep its hash only; a replay after a rotation is refused.
@@ -108,8 +111,16 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsR
             description: 'The endpoint was added; its secret is in this answer only.',
             headers: { Location: header('The path of the new endpoint, `/v1/webhook-endpoints/{id}`.'), ...ANSWER_HEADERS },
           },
-          400: errorResponse('The body is not valid JSON, a field is missing or invalid, or the URL is refused (the message says why).', ['validation_failed', 'malformed_json'], HEADERS.rateLimit),
-          409: errorResponse(`The store has as many endpoints as it may have; or ${SUPERSEDED}.`, ['webhook_endpoint_limit', 'webhook_secret_superseded'], HEADERS.rateLimit),
+          400: errorResponse(
+            'The body is not valid JSON, a field is missing or invalid, or the URL is refused (the message says why).',
+            ['validation_failed', 'malformed_json'],
+            HEADERS.rateLimit,
+          ),
+          409: errorResponse(
+            `The store has as many endpoints as it may have; or ${SUPERSEDED}.`,
+            ['webhook_endpoint_limit', 'webhook_secret_superseded'],
+            HEADERS.rateLimit,
+          ),
           ...BODY_ERRORS,
           ...URL_CHECK_ERROR_RESPONSES,
           403: NEEDS_READ_SCOPE,
@@ -117,7 +128,9 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsR
       },
     },
     async (request, reply) => {
-      const endpoint = await withReadChallenge(reply, request.body.events, request.apiKey!, () => createWebhookEndpoint(context, request.body, request.apiKey!));
+      const endpoint = await withReadChallenge(reply, request.body.events, request.apiKey!, () =>
+        createWebhookEndpoint(context, request.body, request.apiKey!),
+      );
       return reply.code(201).header('location', `/v1/webhook-endpoints/${endpoint.id}`).send(endpoint);
     },
   );
@@ -194,12 +207,24 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsR
           querystring: NO_QUERY,
           body: Type.Ref(WebhookEndpointPatchSchema),
           response: {
-            200: { ...Type.Ref(UpdatedWebhookEndpointSchema), description: 'The endpoint as changed; with its new `secret` (this answer only) when it widened `allowedTypes`.', headers: ANSWER_HEADERS },
-            400: errorResponse('The endpointId or the body is invalid, the body is not valid JSON, or the URL is refused (the message says why).', ['validation_failed', 'malformed_json'], HEADERS.rateLimit),
+            200: {
+              ...Type.Ref(UpdatedWebhookEndpointSchema),
+              description: 'The endpoint as changed; with its new `secret` (this answer only) when it widened `allowedTypes`.',
+              headers: ANSWER_HEADERS,
+            },
+            400: errorResponse(
+              'The endpointId or the body is invalid, the body is not valid JSON, or the URL is refused (the message says why).',
+              ['validation_failed', 'malformed_json'],
+              HEADERS.rateLimit,
+            ),
             404: NOT_FOUND,
             409: errorResponse(`${SUPERSEDED[0]!.toUpperCase()}${SUPERSEDED.slice(1)}.`, ['webhook_secret_superseded'], HEADERS.rateLimit),
             413: BODY_ERRORS[413],
-            415: errorResponse('The body is neither `application/merge-patch+json` nor `application/json` in UTF-8.', ['unsupported_media_type'], HEADERS.rateLimit),
+            415: errorResponse(
+              'The body is neither `application/merge-patch+json` nor `application/json` in UTF-8.',
+              ['unsupported_media_type'],
+              HEADERS.rateLimit,
+            ),
             ...URL_CHECK_ERROR_RESPONSES,
             403: NEEDS_READ_SCOPE,
           },
@@ -207,7 +232,9 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsR
         preValidation: async (request) => refuseRemovalOfRequired(request.body, ['url', 'events', 'status']),
       },
       async (request, reply) =>
-        withReadChallenge(reply, request.body.events, request.apiKey!, () => updateWebhookEndpoint(context, request.params.endpointId, request.body, request.apiKey!)),
+        withReadChallenge(reply, request.body.events, request.apiKey!, () =>
+          updateWebhookEndpoint(context, request.params.endpointId, request.body, request.apiKey!),
+        ),
     );
   });
 
@@ -266,7 +293,8 @@ export const webhookEndpointsRoutes: FastifyPluginAsyncTypebox<WebhookEndpointsR
     async (request, reply) =>
       rotateWebhookEndpointSecret(db, request.params.endpointId, request.apiKey!, now).catch((error: unknown) => {
         // As the scope check does (RFC 6750 §3.1): the challenge names the read scopes the key lacks.
-        if (error instanceof EndpointScopeRefusal) reply.header('www-authenticate', `Bearer realm="animal-store", error="insufficient_scope", scope="${error.scopes.join(' ')}"`);
+        if (error instanceof EndpointScopeRefusal)
+          reply.header('www-authenticate', `Bearer realm="animal-store", error="insufficient_scope", scope="${error.scopes.join(' ')}"`);
         throw error;
       }),
   );

@@ -47,7 +47,8 @@ const descriptionSchema = Type.String({
 const statusSchema = Type.Unsafe<WebhookEndpointStatus>({
   type: 'string',
   enum: [...STATUSES],
-  description: '`enabled`: events are delivered. `disabled`: none are (by a request, or by the service when the receiver answered 410 or failed for days; `disabledReason` then says why).',
+  description:
+    '`enabled`: events are delivered. `disabled`: none are (by a request, or by the service when the receiver answered 410 or failed for days; `disabledReason` then says why).',
 });
 
 const endpointProperties = {
@@ -121,7 +122,8 @@ export const UpdatedWebhookEndpointSchema = Type.Object(
   {
     $id: 'UpdatedWebhookEndpoint',
     additionalProperties: false,
-    description: 'A webhook endpoint as a change left it; with its new signing secret only when the change widened `allowedTypes`, which replaces the secret. **Beta.**',
+    description:
+      'A webhook endpoint as a change left it; with its new signing secret only when the change widened `allowedTypes`, which replaces the secret. **Beta.**',
     examples: [SAMPLE_ENDPOINT, { ...SAMPLE_ENDPOINT, secret: SAMPLE_SECRET }],
   },
 );

@@ -25,7 +25,14 @@ import {
 } from './webhook-endpoints.repository.js';
 import { lockFannedPosition, stopDeliveriesOutside, stopPendingDeliveries } from './webhook-dispatch.repository.js';
 import { WEBHOOK_ENDPOINTS_MAX } from './webhook-endpoints.limits.js';
-import type { ListWebhookEndpointsQuery, NewWebhookEndpoint, UpdatedWebhookEndpoint, WebhookEndpoint, WebhookEndpointPatch, WebhookEndpointWithSecret } from './webhook-endpoints.schemas.js';
+import type {
+  ListWebhookEndpointsQuery,
+  NewWebhookEndpoint,
+  UpdatedWebhookEndpoint,
+  WebhookEndpoint,
+  WebhookEndpointPatch,
+  WebhookEndpointWithSecret,
+} from './webhook-endpoints.schemas.js';
 import { generateWebhookSecret, PREVIOUS_SECRET_GRACE_MS } from './webhook-secret.js';
 import { checkWebhookUrl, type LookupSlots, type WebhookUrlPolicy } from './webhook-url-policy.js';
 

@@ -21,7 +21,15 @@ import { findEventsAfter, newestEventPosition } from '../events/events.repositor
 import { readPurged } from '../events/events.retention.js';
 import { toEvent } from '../events/events.service.js';
 import { expandTypeFilter, type EventTypeFilter } from '../events/events.types.js';
-import { type FanOutEndpoint, findEnabledEndpoints, insertDeliveries, lockFannedPosition, moveFannedPosition, moveFannedPositionForward, readFannedPosition } from './webhook-dispatch.repository.js';
+import {
+  type FanOutEndpoint,
+  findEnabledEndpoints,
+  insertDeliveries,
+  lockFannedPosition,
+  moveFannedPosition,
+  moveFannedPositionForward,
+  readFannedPosition,
+} from './webhook-dispatch.repository.js';
 
 /** Events per fan-out batch at most (the feed's largest page), and deliveries: fewer events when many endpoints receive them. */
 const FAN_OUT_EVENTS = 100;

@@ -46,7 +46,13 @@ export function retryAfterMs(status: number | undefined, header: string | undefi
  * attempt later, never earlier, and never past the schedule's end: a delivery whose schedule is done
  * has failed even if the receiver asked for a later try.
  */
-export function nextAttemptAt(scheduleSeconds: readonly number[], attemptsMade: number, nowMs: number, retryAfter: number | undefined, random: () => number = Math.random): number | undefined {
+export function nextAttemptAt(
+  scheduleSeconds: readonly number[],
+  attemptsMade: number,
+  nowMs: number,
+  retryAfter: number | undefined,
+  random: () => number = Math.random,
+): number | undefined {
   const scheduled = scheduledDelayMs(scheduleSeconds, attemptsMade, random);
   if (scheduled === undefined) return undefined;
   return nowMs + Math.max(scheduled, retryAfter ?? 0);

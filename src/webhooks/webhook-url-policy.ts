@@ -130,7 +130,10 @@ export function isOperatorAllowedHost(hostname: string, allowedHosts: readonly s
 }
 
 function canonicalHost(text: string): string {
-  const bare = text.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  const bare = text
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
   return isIP(bare) === 0 ? bare : ipaddr.parse(bare).toNormalizedString();
 }
 
@@ -142,7 +145,9 @@ export async function checkWebhookUrl(text: string, policy: WebhookUrlPolicy): P
   if (url === null) return refuse('must be an absolute URL, such as https://example.com/webhooks');
   const allowedHost = url.hostname !== '' && isOperatorAllowedHost(url.hostname, policy.allowedHosts);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowedHost)) {
-    return refuse(url.protocol === 'http:' ? 'must use https (http only for the hosts of WEBHOOK_ALLOWED_HOSTS)' : `must use https, not ${url.protocol.slice(0, 20)}`);
+    return refuse(
+      url.protocol === 'http:' ? 'must use https (http only for the hosts of WEBHOOK_ALLOWED_HOSTS)' : `must use https, not ${url.protocol.slice(0, 20)}`,
+    );
   }
   if (url.username !== '' || url.password !== '') return refuse('must not hold a user name or password: authenticate the sender with the signature');
   // An empty fragment (`…#`) is kept in href but not in hash.
@@ -158,7 +163,11 @@ export async function checkWebhookUrl(text: string, policy: WebhookUrlPolicy): P
   const caps = policy.lookupSlots;
   const release = caps ? caps.slots.take(caps.keyId) : () => {};
   if (release === 'key') {
-    return { accepted: false, reason: `could not be checked now: ${REGISTRATION_LOOKUPS_PER_KEY} URL checks of this API key are already running; retry later`, busy: true };
+    return {
+      accepted: false,
+      reason: `could not be checked now: ${REGISTRATION_LOOKUPS_PER_KEY} URL checks of this API key are already running; retry later`,
+      busy: true,
+    };
   }
   if (release === 'process') {
     // Every slot is taken by several keys: accepted as a name that does not resolve yet is; each connection is checked.

@@ -60,9 +60,19 @@ export function registerWebhookMetrics(registry: Registry, db: Kysely<Database>,
     };
   }
   const registers = [registry];
-  const attempts = new Counter({ name: 'animal_store_webhook_attempts_total', help: 'Webhook attempts by outcome: succeeded (2xx), failed, refused (not a public address).', labelNames: ['outcome'] as const, registers });
+  const attempts = new Counter({
+    name: 'animal_store_webhook_attempts_total',
+    help: 'Webhook attempts by outcome: succeeded (2xx), failed, refused (not a public address).',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
   for (const outcome of ATTEMPT_OUTCOMES) attempts.inc({ outcome }, 0);
-  const endpointsDisabled = new Counter({ name: 'animal_store_webhook_endpoints_disabled_total', help: 'Webhook endpoints the dispatcher disabled, by reason: receiver_gone (410) or failing (5 days).', labelNames: ['reason'] as const, registers });
+  const endpointsDisabled = new Counter({
+    name: 'animal_store_webhook_endpoints_disabled_total',
+    help: 'Webhook endpoints the dispatcher disabled, by reason: receiver_gone (410) or failing (5 days).',
+    labelNames: ['reason'] as const,
+    registers,
+  });
   for (const reason of DISABLE_REASONS) endpointsDisabled.inc({ reason }, 0);
   const sendsRefused = new Counter({
     name: 'animal_store_webhook_sends_refused_total',
@@ -84,11 +94,27 @@ export function registerWebhookMetrics(registry: Registry, db: Kysely<Database>,
   });
   return {
     attempts,
-    gaveUp: new Counter({ name: 'animal_store_webhook_deliveries_failed_total', help: 'Webhook deliveries given up: every attempt of the retry schedule failed.', registers }),
+    gaveUp: new Counter({
+      name: 'animal_store_webhook_deliveries_failed_total',
+      help: 'Webhook deliveries given up: every attempt of the retry schedule failed.',
+      registers,
+    }),
     endpointsDisabled,
-    eventsSkipped: new Counter({ name: 'animal_store_webhook_events_skipped_total', help: 'Events purged before the dispatcher fanned them out: no endpoint received them.', registers }),
-    unstarted: new Counter({ name: 'animal_store_webhook_deliveries_unstarted_total', help: 'Claimed webhook deliveries left unsent: too little of the lease was left to start an attempt (sent again once it ends).', registers }),
-    roundsFailed: new Counter({ name: 'animal_store_webhook_dispatch_rounds_failed_total', help: 'Webhook dispatch rounds that failed (the database did not answer, say); the next ones back off up to 30 s.', registers }),
+    eventsSkipped: new Counter({
+      name: 'animal_store_webhook_events_skipped_total',
+      help: 'Events purged before the dispatcher fanned them out: no endpoint received them.',
+      registers,
+    }),
+    unstarted: new Counter({
+      name: 'animal_store_webhook_deliveries_unstarted_total',
+      help: 'Claimed webhook deliveries left unsent: too little of the lease was left to start an attempt (sent again once it ends).',
+      registers,
+    }),
+    roundsFailed: new Counter({
+      name: 'animal_store_webhook_dispatch_rounds_failed_total',
+      help: 'Webhook dispatch rounds that failed (the database did not answer, say); the next ones back off up to 30 s.',
+      registers,
+    }),
     urlChecksSkipped: new Counter({
       name: 'animal_store_webhook_url_checks_skipped_total',
       help: 'Webhook URLs accepted at registration without their DNS lookup: every lookup slot of the process was taken (each delivery checks the address again).',

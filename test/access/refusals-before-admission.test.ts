@@ -60,7 +60,8 @@ const REFUSALS: Record<string, { status: number; code: string; send(t: TestApp, 
   'several Host headers (400)': {
     status: 400,
     code: 'bad_request',
-    send: (_t, key, port) => sendRaw(port, `GET /v1/pets HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\nAuthorization: ${key.authorization}\r\nConnection: close\r\n\r\n`),
+    send: (_t, key, port) =>
+      sendRaw(port, `GET /v1/pets HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\nAuthorization: ${key.authorization}\r\nConnection: close\r\n\r\n`),
   },
 };
 

@@ -48,7 +48,8 @@ const REFUSALS: Record<string, Refusal> = {
   'payload_too_large (413)': {
     status: 413,
     code: 'payload_too_large',
-    send: (t, key) => t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...key, ...json }, payload: JSON.stringify({ name: 'x'.repeat(70_000), categoryId: 1 }) }),
+    send: (t, key) =>
+      t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...key, ...json }, payload: JSON.stringify({ name: 'x'.repeat(70_000), categoryId: 1 }) }),
   },
   'validation_failed (400)': {
     status: 400,
@@ -63,14 +64,20 @@ const REFUSALS: Record<string, Refusal> = {
   'invalid_idempotency_key (400)': {
     status: 400,
     code: 'invalid_idempotency_key',
-    send: (t, key) => t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...key, 'idempotency-key': '"unterminated' }, payload: { name: 'Rex', categoryId: 1 } }),
+    send: (t, key) =>
+      t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...key, 'idempotency-key': '"unterminated' }, payload: { name: 'Rex', categoryId: 1 } }),
   },
   'idempotency_key_reused (422)': {
     status: 422,
     code: 'idempotency_key_reused',
     send: async (t, key) => {
       // The first use counts too; the check below is that the refusal after it counts and carries the fields.
-      const first = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...key, 'idempotency-key': 'reuse-1' }, payload: { name: 'Once', categoryId: 1 } });
+      const first = await t.app.inject({
+        method: 'POST',
+        url: '/v1/pets',
+        headers: { ...key, 'idempotency-key': 'reuse-1' },
+        payload: { name: 'Once', categoryId: 1 },
+      });
       assert.equal(first.statusCode, 201);
       return t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...key, 'idempotency-key': 'reuse-1' }, payload: { name: 'Other', categoryId: 1 } });
     },
@@ -118,9 +125,11 @@ describe('refusals of a valid key, whatever phase makes them', () => {
     });
   }
 
-  it('the metrics tell rate-limit refusals by their status and code > 429 is rate_limited\'s and too_many_streams\' only', () => {
+  it("the metrics tell rate-limit refusals by their status and code > 429 is rate_limited's and too_many_streams' only", () => {
     // A new 429 code must be told apart in metrics/request-metrics.ts, as too_many_streams is.
-    const with429 = Object.entries(ERROR_CODES).filter(([, { status }]) => status === 429).map(([code]) => code);
+    const with429 = Object.entries(ERROR_CODES)
+      .filter(([, { status }]) => status === 429)
+      .map(([code]) => code);
     assert.deepEqual(with429.sort(), ['rate_limited', 'too_many_streams']);
   });
 });

@@ -40,8 +40,14 @@ describe('WindowCounters', () => {
   it('a sync limited to a few windows > pushes the others at the next ones, losing no count', () => {
     const counters = new WindowCounters(10);
     for (const client of ['a', 'b', 'c']) counters.take(client, START);
-    assert.deepEqual(counters.drain(START, 2).map((push) => push.client), ['a', 'b']);
-    assert.deepEqual(counters.drain(START, 2).map((push) => push.client), ['c']);
+    assert.deepEqual(
+      counters.drain(START, 2).map((push) => push.client),
+      ['a', 'b'],
+    );
+    assert.deepEqual(
+      counters.drain(START, 2).map((push) => push.client),
+      ['c'],
+    );
     assert.equal(counters.peek('c', START).remaining, 9);
   });
 });

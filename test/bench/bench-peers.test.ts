@@ -26,7 +26,9 @@ for (const dialect of ALL_DIALECTS) {
       database = await createTestDatabase(dialect);
       // One statement per pet: on PostgreSQL a pet's default id comes from its transaction.
       for (let n = 1; n <= PETS; n++) {
-        await sql`insert into pets (name, name_key, category_id, status, created_at) values (${`Pet ${n}`}, ${`pet ${n}`}, ${n % 4}, 'available', 1)`.execute(database.db);
+        await sql`insert into pets (name, name_key, category_id, status, created_at) values (${`Pet ${n}`}, ${`pet ${n}`}, ${n % 4}, 'available', 1)`.execute(
+          database.db,
+        );
       }
       ids = (await sql<{ id: string | number }>`select id from pets order by id`.execute(database.db)).rows.map((row) => Number(row.id));
       const applicationName = `animal-store-peer-test-${process.pid}`;
@@ -60,7 +62,10 @@ for (const dialect of ALL_DIALECTS) {
       const pets = (await response.json()) as unknown[];
       assert.equal(pets.length, PAGE_SIZE.default);
       assert.deepEqual(pets[0], { id: ids[0], name: 'Pet 1', categoryId: 1, status: 'available' });
-      assert.deepEqual(pets.map((pet) => (pet as { id: number }).id), ids.slice(0, PAGE_SIZE.default));
+      assert.deepEqual(
+        pets.map((pet) => (pet as { id: number }).id),
+        ids.slice(0, PAGE_SIZE.default),
+      );
     });
 
     it('GET /v1/pets > with limit at the service’s bounds > answers that many pets, and 400 just outside them', async () => {

@@ -20,7 +20,17 @@ import {
 } from '../../bench/report.js';
 import { scenarios } from '../../bench/scenarios.js';
 
-const figures = (over: Partial<RunFigures>): RunFigures => ({ requests: 1000, reqPerSec: 100, p50Ms: 1, p99Ms: 2, p999Ms: 3, maxMs: 4, non2xx: 0, errors: 0, ...over });
+const figures = (over: Partial<RunFigures>): RunFigures => ({
+  requests: 1000,
+  reqPerSec: 100,
+  p50Ms: 1,
+  p99Ms: 2,
+  p999Ms: 3,
+  maxMs: 4,
+  non2xx: 0,
+  errors: 0,
+  ...over,
+});
 
 const result = (over: Partial<ScenarioResult> & Pick<ScenarioResult, 'database' | 'scenario'>): ScenarioResult => ({
   description: 'a scenario',
@@ -54,12 +64,18 @@ describe('bench report', () => {
   it('divides throughput by the baseline, and the baseline CPU by the service CPU, database included', () => {
     const baseline = figures({ reqPerSec: 1000, serverCpuUsPerRequest: 20 });
     assert.deepEqual(ratios(figures({ reqPerSec: 250, serverCpuUsPerRequest: 80 }), baseline), { throughputRatio: 0.25, cpuRatio: 0.25 });
-    assert.deepEqual(ratios(figures({ reqPerSec: 100, serverCpuUsPerRequest: 60, databaseCpuUsPerRequest: 40 }), baseline), { throughputRatio: 0.1, cpuRatio: 0.2 });
+    assert.deepEqual(ratios(figures({ reqPerSec: 100, serverCpuUsPerRequest: 60, databaseCpuUsPerRequest: 40 }), baseline), {
+      throughputRatio: 0.1,
+      cpuRatio: 0.2,
+    });
     assert.deepEqual(ratios(figures({ reqPerSec: 100 }), baseline), { throughputRatio: 0.1 });
   });
 
   it('divides the service CPU by the peer CPU, the database backends of each included', () => {
-    assert.equal(peerCpuRatio(figures({ serverCpuUsPerRequest: 90, databaseCpuUsPerRequest: 30 }), figures({ serverCpuUsPerRequest: 60, databaseCpuUsPerRequest: 40 })), 1.2);
+    assert.equal(
+      peerCpuRatio(figures({ serverCpuUsPerRequest: 90, databaseCpuUsPerRequest: 30 }), figures({ serverCpuUsPerRequest: 60, databaseCpuUsPerRequest: 40 })),
+      1.2,
+    );
     assert.equal(peerCpuRatio(figures({ serverCpuUsPerRequest: 40 }), figures({ serverCpuUsPerRequest: 80 })), 0.5);
     assert.equal(peerCpuRatio(figures({}), figures({ serverCpuUsPerRequest: 80 })), undefined);
   });
@@ -115,7 +131,10 @@ describe('bench report', () => {
   });
 
   it('renders a latency row per scenario: p99, p99.9 and max of the baseline, the peer and the service', () => {
-    assert.match(renderMarkdown(report), /\| PostgreSQL \| list20 \| 50 \| 1\.00 \| 0\.50 \| 1\.25 \| 2\.00 \| 0\.75 \| 2\.50 \| 3\.00 \| 1\.50 \| 9\.00 \| 12\.00 \|/);
+    assert.match(
+      renderMarkdown(report),
+      /\| PostgreSQL \| list20 \| 50 \| 1\.00 \| 0\.50 \| 1\.25 \| 2\.00 \| 0\.75 \| 2\.50 \| 3\.00 \| 1\.50 \| 9\.00 \| 12\.00 \|/,
+    );
   });
 
   it('shows "—" in the peer columns of a scenario the peer does not serve', () => {
@@ -154,7 +173,8 @@ describe('bench goals', () => {
   });
 
   it('reads the SQLite goal as the peer’s CPU over the service’s, at least 1.5', () => {
-    const check = (ratio: number) => outcome([result({ database: 'SQLite', scenario: 'list20', peer: figures({}), peerCpuRatio: ratio })], 'SQLite', 'list20', /CPU ratio/);
+    const check = (ratio: number) =>
+      outcome([result({ database: 'SQLite', scenario: 'list20', peer: figures({}), peerCpuRatio: ratio })], 'SQLite', 'list20', /CPU ratio/);
     assert.deepEqual(check(0.5), { database: 'SQLite', scenario: 'list20', goal: GOALS[3]!.goal, bound: '≥ 1.5', measured: 2, outcome: 'met' });
     assert.equal(check(0.7)?.outcome, 'missed');
   });

@@ -43,7 +43,10 @@ for (const dialect of ALL_DIALECTS) {
     it('client > create, find, update and delete a pet > typed answers match the service', async () => {
       const client = createAnimalStoreClient({ baseUrl: service.baseUrl, apiKey: key });
       const created = await client.createPet({ name: 'Typed Rex', categoryId: 4 });
-      assert.deepEqual({ name: created.name, categoryId: created.categoryId, status: created.status }, { name: 'Typed Rex', categoryId: 4, status: 'available' });
+      assert.deepEqual(
+        { name: created.name, categoryId: created.categoryId, status: created.status },
+        { name: 'Typed Rex', categoryId: 4, status: 'available' },
+      );
       assert.deepEqual(await client.findPet(created.id), created);
       const changed = await client.updatePet(created.id, { status: 'sold' });
       assert.equal(changed.status, 'sold');
@@ -104,7 +107,11 @@ for (const dialect of ALL_DIALECTS) {
 
     it('client > nothing listens > throws AnimalStoreError network_error after its bounded attempts', async () => {
       const sleeps: number[] = [];
-      const client = createAnimalStoreClient({ baseUrl: 'http://127.0.0.1:9', apiKey: key, retry: { maxAttempts: 3, sleep: async (ms) => void sleeps.push(ms) } });
+      const client = createAnimalStoreClient({
+        baseUrl: 'http://127.0.0.1:9',
+        apiKey: key,
+        retry: { maxAttempts: 3, sleep: async (ms) => void sleeps.push(ms) },
+      });
       await assert.rejects(client.findPet(1), { name: 'AnimalStoreError', code: 'network_error', status: 0 });
       assert.equal(sleeps.length, 2);
     });
@@ -134,21 +141,18 @@ for (const dialect of ALL_DIALECTS) {
       }
     });
 
-    it(
-      'client > a create whose answer is lost > leaves exactly one pet',
-      async () => {
-        const proxy = await startTcpProxy({ host: '127.0.0.1', port: service.port });
-        try {
-          const client = createAnimalStoreClient({ baseUrl: proxy.baseUrl, apiKey: key, retry: { sleep: async () => {} } });
-          proxy.dropNextAnswers(1, 'POST');
-          const created = await client.createPet({ name: 'Only once', categoryId: 7004 });
-          const direct = createAnimalStoreClient({ baseUrl: service.baseUrl, apiKey: key });
-          assert.deepEqual(await collect(direct.pets({ categoryId: 7004 })), [created]);
-        } finally {
-          await proxy.close();
-        }
-      },
-    );
+    it('client > a create whose answer is lost > leaves exactly one pet', async () => {
+      const proxy = await startTcpProxy({ host: '127.0.0.1', port: service.port });
+      try {
+        const client = createAnimalStoreClient({ baseUrl: proxy.baseUrl, apiKey: key, retry: { sleep: async () => {} } });
+        proxy.dropNextAnswers(1, 'POST');
+        const created = await client.createPet({ name: 'Only once', categoryId: 7004 });
+        const direct = createAnimalStoreClient({ baseUrl: service.baseUrl, apiKey: key });
+        assert.deepEqual(await collect(direct.pets({ categoryId: 7004 })), [created]);
+      } finally {
+        await proxy.close();
+      }
+    });
   });
 }
 

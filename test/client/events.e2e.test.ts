@@ -7,7 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { type AnimalStoreClient, AnimalStoreError, createAnimalStoreClient, DEFAULT_WAIT_SECONDS, type FeedItem, type FollowEventsOptions } from '../../client/src/index.js';
+import {
+  type AnimalStoreClient,
+  AnimalStoreError,
+  createAnimalStoreClient,
+  DEFAULT_WAIT_SECONDS,
+  type FeedItem,
+  type FollowEventsOptions,
+} from '../../client/src/index.js';
 import { databaseNowMs } from '../../src/db/dialect.js';
 import { purgeEventsBefore } from '../../src/events/events.retention.js';
 import { type RunningService, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
@@ -106,15 +113,22 @@ for (const dialect of ALL_DIALECTS) {
       for (const [index, { cursor }] of walked.entries()) {
         const rest = walked.slice(index + 1).map((item) => item.event.id);
         const resumed = await take(client.events({ cursor, limit: 3 }), rest.length);
-        assert.deepEqual(resumed.map((item) => item.event.id), rest, `resumed after event ${index + 1} of 7 (${cursor})`);
+        assert.deepEqual(
+          resumed.map((item) => item.event.id),
+          rest,
+          `resumed after event ${index + 1} of 7 (${cursor})`,
+        );
       }
       // Inside an answer the cursor is the client's (answer start, count, id); at an answer's end, the service's own.
       // The first answer without a cursor is of one event: there is no cursor to resume inside it from.
-      assert.deepEqual(walked.map((item) => item.cursor.includes('~')), [false, true, true, false, true, true, false]);
+      assert.deepEqual(
+        walked.map((item) => item.cursor.includes('~')),
+        [false, true, true, false, true, true, false],
+      );
       assert.match(walked[1]!.cursor, /~1~\d+$/);
     });
 
-    it("events() > a resume cursor whose event is not the one at its position, or not a cursor > refused as invalid_cursor, never a silent skip", async () => {
+    it('events() > a resume cursor whose event is not the one at its position, or not a cursor > refused as invalid_cursor, never a silent skip', async () => {
       const start = await latestCursor(client);
       await createPets(1, 8150);
       const pet = await client.createPet({ name: 'Ordered', categoryId: 8150 });
@@ -161,7 +175,9 @@ for (const dialect of ALL_DIALECTS) {
         fetch: (request) => {
           if (refused === 0 && new URL(request.url).pathname === '/v1/events' && new URL(request.url).searchParams.get('limit') === '1') {
             refused++;
-            return Promise.resolve(Response.json({ code: 'service_unavailable', message: 'try again', status: 503 }, { status: 503, headers: { 'retry-after': '0' } }));
+            return Promise.resolve(
+              Response.json({ code: 'service_unavailable', message: 'try again', status: 503 }, { status: 503, headers: { 'retry-after': '0' } }),
+            );
           }
           return fetch(request);
         },
@@ -169,7 +185,10 @@ for (const dialect of ALL_DIALECTS) {
       const direct = await take(client.events({ cursor: start }), 3);
       const retried = await take(flaky.events({ cursor: start, limit: 1 }), 3);
       assert.equal(refused, 1);
-      assert.deepEqual(retried.map((item) => item.event), direct.map((item) => item.event));
+      assert.deepEqual(
+        retried.map((item) => item.event),
+        direct.map((item) => item.event),
+      );
     });
 
     it('events() > wait: 0, the signal aborts while the caught-up feed pauses > the loop ends without an error', async () => {
@@ -209,7 +228,10 @@ for (const dialect of ALL_DIALECTS) {
       // A few round trips to the same service: a loop asking again at once would have sent many more.
       await createPets(3, 8450);
       assert.equal(sent.length, 2);
-      assert.ok(sent.every((url) => url.searchParams.get('wait') === '10'), 'wait=10 on every request');
+      assert.ok(
+        sent.every((url) => url.searchParams.get('wait') === '10'),
+        'wait=10 on every request',
+      );
       controller.abort();
       assert.deepEqual(await withDeadline(loop, 10_000, 'the loop to end on abort'), []);
     });
@@ -217,25 +239,39 @@ for (const dialect of ALL_DIALECTS) {
     it('events() > no wait given > each request is a long poll of 25 s (wait=25)', async () => {
       const controller = new AbortController();
       const urls: URL[] = [];
-      const recording = createAnimalStoreClient({ baseUrl: service.baseUrl, apiKey: key, fetch: (request) => (urls.push(new URL(request.url)), fetch(request)) });
+      const recording = createAnimalStoreClient({
+        baseUrl: service.baseUrl,
+        apiKey: key,
+        fetch: (request) => (urls.push(new URL(request.url)), fetch(request)),
+      });
       const next = take(recording.events({ cursor: await latestCursor(client), signal: controller.signal }), 1);
       await waitUntil(() => urls.length >= 1, { deadlineMs: 10_000, everyMs: 5, what: 'the long poll' });
       const pet = await client.createPet({ name: 'Long polled by default', categoryId: 8501 });
       assert.deepEqual((await withDeadline(next, 30_000, 'the long-polled event'))[0]!.event.data, pet);
-      assert.deepEqual(urls.map((url) => url.searchParams.get('wait')), urls.map(() => String(DEFAULT_WAIT_SECONDS)));
+      assert.deepEqual(
+        urls.map((url) => url.searchParams.get('wait')),
+        urls.map(() => String(DEFAULT_WAIT_SECONDS)),
+      );
       assert.equal(DEFAULT_WAIT_SECONDS, 25);
     });
 
     it('events() > wait: 10 (long poll) > sent as wait=10; an event written while the request is held ends it', async () => {
       const urls: URL[] = [];
-      const recording = createAnimalStoreClient({ baseUrl: service.baseUrl, apiKey: key, fetch: (request) => (urls.push(new URL(request.url)), fetch(request)) });
+      const recording = createAnimalStoreClient({
+        baseUrl: service.baseUrl,
+        apiKey: key,
+        fetch: (request) => (urls.push(new URL(request.url)), fetch(request)),
+      });
       // From a cursor, not start=latest, so the event below comes after the position whenever the request arrives.
       // A pause of ten minutes: an answer the service did not hold would stall the test.
       const next = take(recording.events({ cursor: await latestCursor(client), wait: 10, pollIntervalMs: 600_000 }), 1);
       await waitUntil(() => urls.length >= 1, { deadlineMs: 10_000, everyMs: 5, what: 'the long poll' });
       const pet = await client.createPet({ name: 'Long polled', categoryId: 8500 });
       assert.deepEqual((await withDeadline(next, 30_000, 'the long-polled event'))[0]!.event.data, pet);
-      assert.ok(urls.every((url) => url.searchParams.get('wait') === '10'), 'wait=10 on every request');
+      assert.ok(
+        urls.every((url) => url.searchParams.get('wait') === '10'),
+        'wait=10 on every request',
+      );
       assert.ok(urls.length <= 2, `answered by the held request: ${urls.length} requests`);
     });
   });

@@ -43,7 +43,9 @@ function fencedBlocks(markdown: string, lang: string): string[] {
 
 /** The arguments of the README's `npm pack` line (the words after `npm`, before the comment). */
 function readmePackCommand(): string[] {
-  const lines = fencedBlocks(CLIENT_README, 'sh').flatMap((block) => block.split('\n')).filter((line) => line.startsWith('npm pack '));
+  const lines = fencedBlocks(CLIENT_README, 'sh')
+    .flatMap((block) => block.split('\n'))
+    .filter((line) => line.startsWith('npm pack '));
   assert.equal(lines.length, 1, 'client/README.md has one npm pack command');
   return lines[0]!.replace(/#.*$/, '').trim().split(/\s+/).slice(1);
 }
@@ -55,7 +57,7 @@ function readmePackCommand(): string[] {
 function dependencyClosure(lock: Record<string, any>, start: string): Set<string> {
   const names = new Set<string>();
   const resolve = (from: string, name: string): string | undefined => {
-    for (let base = from; ; ) {
+    for (let base = from; ;) {
       const key = base ? `${base}/node_modules/${name}` : `node_modules/${name}`;
       if (lock[key]) return key;
       if (!base) return undefined;
@@ -68,8 +70,16 @@ function dependencyClosure(lock: Record<string, any>, start: string): Set<string
     const name = key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length);
     if (names.has(name)) return;
     names.add(name);
-    const optionalPeers = new Set(Object.entries(entry.peerDependenciesMeta ?? {}).filter(([, meta]) => (meta as { optional?: boolean }).optional).map(([peer]) => peer));
-    const wanted = [...Object.keys(entry.dependencies ?? {}), ...Object.keys(entry.optionalDependencies ?? {}), ...Object.keys(entry.peerDependencies ?? {}).filter((peer) => !optionalPeers.has(peer))];
+    const optionalPeers = new Set(
+      Object.entries(entry.peerDependenciesMeta ?? {})
+        .filter(([, meta]) => (meta as { optional?: boolean }).optional)
+        .map(([peer]) => peer),
+    );
+    const wanted = [
+      ...Object.keys(entry.dependencies ?? {}),
+      ...Object.keys(entry.optionalDependencies ?? {}),
+      ...Object.keys(entry.peerDependencies ?? {}).filter((peer) => !optionalPeers.has(peer)),
+    ];
     for (const dependency of wanted) {
       const found = resolve(key, dependency);
       assert.ok(found, `${dependency} (needed by ${name}) is not in the lockfile`);
@@ -97,7 +107,9 @@ function installedPackages(nodeModules: string): string[] {
 
 /** What an install of the client may bring: itself, and openapi-fetch with its dependencies as the repository's lockfile resolves them. */
 function allowedTree(): string[] {
-  return [...new Set(['@animal-store/client', ...dependencyClosure(readJson(join(REPO_ROOT, 'package-lock.json')).packages, 'node_modules/openapi-fetch')])].sort();
+  return [
+    ...new Set(['@animal-store/client', ...dependencyClosure(readJson(join(REPO_ROOT, 'package-lock.json')).packages, 'node_modules/openapi-fetch')]),
+  ].sort();
 }
 
 describe('@animal-store/client, packed and installed outside the repository', { timeout: 300_000 }, () => {
@@ -124,7 +136,11 @@ describe('@animal-store/client, packed and installed outside the repository', { 
   it('npm pack -w client > the tarball > is named as the README says and holds dist/ (JavaScript and types), package.json and the README only', () => {
     assert.ok(relative(REPO_ROOT, project).startsWith('..'), `${project} is outside the repository`);
     assert.equal(packed.filename, `animal-store-client-${rootManifest.version}.tgz`);
-    assert.match(CLIENT_README, new RegExp(`^npm pack .*# .*writes ${packed.filename.replaceAll('.', '\\.')}$`, 'm'), 'the README names the tarball npm pack writes');
+    assert.match(
+      CLIENT_README,
+      new RegExp(`^npm pack .*# .*writes ${packed.filename.replaceAll('.', '\\.')}$`, 'm'),
+      'the README names the tarball npm pack writes',
+    );
     assert.ok(CLIENT_README.includes(`npm install /path/to/animal-store/${packed.filename}`), 'the README installs that tarball');
     const paths = packed.files.map((file) => file.path).sort();
     for (const path of paths) assert.match(path, /^(package\.json|README\.md|dist\/[a-z-]+\.(js|d\.ts))$/);
@@ -134,8 +150,24 @@ describe('@animal-store/client, packed and installed outside the repository', { 
   it('the installed package > its manifest > is @animal-store/client at the repository version, ESM with types, depending on openapi-fetch alone', () => {
     const manifest = readJson(join(project, 'node_modules/@animal-store/client/package.json'));
     assert.deepEqual(
-      { name: manifest.name, version: manifest.version, type: manifest.type, license: manifest.license, engines: manifest.engines, dependencies: Object.keys(manifest.dependencies), exports: manifest.exports['.'] },
-      { name: '@animal-store/client', version: rootManifest.version, type: 'module', license: rootManifest.license, engines: rootManifest.engines, dependencies: ['openapi-fetch'], exports: { types: './dist/index.d.ts', import: './dist/index.js' } },
+      {
+        name: manifest.name,
+        version: manifest.version,
+        type: manifest.type,
+        license: manifest.license,
+        engines: manifest.engines,
+        dependencies: Object.keys(manifest.dependencies),
+        exports: manifest.exports['.'],
+      },
+      {
+        name: '@animal-store/client',
+        version: rootManifest.version,
+        type: 'module',
+        license: rootManifest.license,
+        engines: rootManifest.engines,
+        dependencies: ['openapi-fetch'],
+        exports: { types: './dist/index.d.ts', import: './dist/index.js' },
+      },
     );
   });
 
@@ -170,7 +202,22 @@ describe('@animal-store/client, packed and installed outside the repository', { 
       // The repository's TypeScript and Node types; the client and openapi-fetch only from the project's own install.
       compiled = run(
         process.execPath,
-        [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '--strict', '--noEmitOnError', '--target', 'es2022', '--module', 'nodenext', '--types', 'node', '--typeRoots', join(REPO_ROOT, 'node_modules/@types'), '--outDir', 'out', ...files],
+        [
+          join(REPO_ROOT, 'node_modules/typescript/bin/tsc'),
+          '--strict',
+          '--noEmitOnError',
+          '--target',
+          'es2022',
+          '--module',
+          'nodenext',
+          '--types',
+          'node',
+          '--typeRoots',
+          join(REPO_ROOT, 'node_modules/@types'),
+          '--outDir',
+          'out',
+          ...files,
+        ],
         { cwd: project, env: childEnv() },
       ).then(
         () => undefined,
@@ -195,7 +242,10 @@ describe('@animal-store/client, packed and installed outside the repository', { 
       const key = created.stdout.trim().split('\n').at(-1)!;
       const service: RunningService = await spawnService({ databaseUrl: place.url });
 
-      const { stdout } = await run(process.execPath, [join(project, 'out/example.js')], { cwd: project, env: childEnv({ ANIMAL_STORE_URL: service.baseUrl, KEY: key }) });
+      const { stdout } = await run(process.execPath, [join(project, 'out/example.js')], {
+        cwd: project,
+        env: childEnv({ ANIMAL_STORE_URL: service.baseUrl, KEY: key }),
+      });
       const lines = stdout.trim().split('\n');
       assert.equal(lines.length, 3, stdout);
       assert.match(lines[0]!, /^\d+ Rex$/);

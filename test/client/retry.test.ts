@@ -35,7 +35,10 @@ describe('client retries', () => {
 
   it('backoffMs > growing attempts > full jitter under a doubling ceiling capped at maxDelayMs', () => {
     const options = { baseDelayMs: 100, maxDelayMs: 1000, random: () => 0.999 };
-    assert.deepEqual([1, 2, 3, 4, 5].map((attempt) => backoffMs(attempt, options)), [99, 199, 399, 799, 999]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5].map((attempt) => backoffMs(attempt, options)),
+      [99, 199, 399, 799, 999],
+    );
     assert.equal(backoffMs(3, { ...options, random: () => 0 }), 0);
   });
 
@@ -69,7 +72,9 @@ describe('client retries', () => {
   it('retryingFetch > 429 every time > stops after maxAttempts and answers the last 429', async () => {
     const { sent, fetchImpl } = scripted([429, 429, 429, 429, 429]);
     const sleeps: number[] = [];
-    const response = await retryingFetch(fetchImpl, { maxAttempts: 3, baseDelayMs: 100, random: () => 0.5, sleep: async (ms) => void sleeps.push(ms) })(new Request('http://x/v1/pets'));
+    const response = await retryingFetch(fetchImpl, { maxAttempts: 3, baseDelayMs: 100, random: () => 0.5, sleep: async (ms) => void sleeps.push(ms) })(
+      new Request('http://x/v1/pets'),
+    );
     assert.equal(response.status, 429);
     assert.equal(sent.length, 3);
     assert.deepEqual(sleeps, [50, 100]);
@@ -96,7 +101,10 @@ describe('client retries', () => {
     controller.abort();
     const { sent, fetchImpl } = scripted([new DOMException('aborted', 'AbortError'), 200]);
     const sleeps: number[] = [];
-    await assert.rejects(retryingFetch(fetchImpl, { sleep: async (ms) => void sleeps.push(ms) })(new Request('http://x/v1/events', { signal: controller.signal })), { name: 'AbortError' });
+    await assert.rejects(
+      retryingFetch(fetchImpl, { sleep: async (ms) => void sleeps.push(ms) })(new Request('http://x/v1/events', { signal: controller.signal })),
+      { name: 'AbortError' },
+    );
     assert.equal(sent.length, 1);
     assert.deepEqual(sleeps, []);
   });

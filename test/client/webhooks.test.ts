@@ -8,12 +8,24 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { Webhook, WebhookVerificationError as ReferenceError } from 'standardwebhooks';
-import { type VerifyWebhookOptions, verifyWebhook, type WebhookHeaders, WebhookVerificationError, type WebhookVerificationFailure } from '../../client/src/index.js';
+import {
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  type WebhookHeaders,
+  WebhookVerificationError,
+  type WebhookVerificationFailure,
+} from '../../client/src/index.js';
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 const SECRET = newSecret();
 const OTHER_SECRET = newSecret();
-const EVENT = { id: 1042, type: 'pet.updated', occurredAt: '2026-11-27T09:30:00.000Z', data: { id: 42, name: 'Rex ü', categoryId: 3, status: 'pending' }, changed: ['status'] };
+const EVENT = {
+  id: 1042,
+  type: 'pet.updated',
+  occurredAt: '2026-11-27T09:30:00.000Z',
+  data: { id: 42, name: 'Rex ü', categoryId: 3, status: 'pending' },
+  changed: ['status'],
+};
 const BODY = JSON.stringify(EVENT);
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -36,7 +48,12 @@ function referenceAccepts(secret: string, headers: Record<string, string>, body:
   }
 }
 
-async function refusal(secret: string | string[], headers: WebhookHeaders, body: string | Uint8Array, options?: VerifyWebhookOptions): Promise<WebhookVerificationFailure> {
+async function refusal(
+  secret: string | string[],
+  headers: WebhookHeaders,
+  body: string | Uint8Array,
+  options?: VerifyWebhookOptions,
+): Promise<WebhookVerificationFailure> {
   const error = await verifyWebhook(secret, headers, body, options).then(
     () => assert.fail('expected a refusal'),
     (thrown: unknown) => thrown,
@@ -63,15 +80,31 @@ describe('verifyWebhook', () => {
       { name: 'body changed', headers: good, body: BODY.replace('Rex', 'Max'), reason: 'no_matching_signature' },
       { name: 'body re-serialised with spaces', headers: good, body: JSON.stringify(EVENT, null, 1), reason: 'no_matching_signature' },
       { name: 'id changed', headers: { ...good, 'webhook-id': 'msg_other' }, reason: 'no_matching_signature' },
-      { name: 'timestamp changed by a second', headers: { ...good, 'webhook-timestamp': String(Number(good['webhook-timestamp']) + 1) }, reason: 'no_matching_signature' },
+      {
+        name: 'timestamp changed by a second',
+        headers: { ...good, 'webhook-timestamp': String(Number(good['webhook-timestamp']) + 1) },
+        reason: 'no_matching_signature',
+      },
       { name: 'wrong secret', secret: OTHER_SECRET, headers: good, reason: 'no_matching_signature' },
       { name: 'six minutes old', headers: signed(BODY, { offsetSeconds: -360 }), reason: 'timestamp_too_old' },
       { name: 'six minutes ahead', headers: signed(BODY, { offsetSeconds: 360 }), reason: 'timestamp_too_new' },
       { name: 'no webhook-id', headers: { ...good, 'webhook-id': '' }, reason: 'missing_headers' },
-      { name: 'no webhook-timestamp', headers: { 'webhook-id': good['webhook-id']!, 'webhook-signature': good['webhook-signature']! }, reason: 'missing_headers' },
-      { name: 'no webhook-signature', headers: { 'webhook-id': good['webhook-id']!, 'webhook-timestamp': good['webhook-timestamp']! }, reason: 'missing_headers' },
+      {
+        name: 'no webhook-timestamp',
+        headers: { 'webhook-id': good['webhook-id']!, 'webhook-signature': good['webhook-signature']! },
+        reason: 'missing_headers',
+      },
+      {
+        name: 'no webhook-signature',
+        headers: { 'webhook-id': good['webhook-id']!, 'webhook-timestamp': good['webhook-timestamp']! },
+        reason: 'missing_headers',
+      },
       { name: 'timestamp not a number', headers: { ...good, 'webhook-timestamp': 'yesterday' }, reason: 'invalid_timestamp' },
-      { name: 'only an unknown version (v1a)', headers: { ...good, 'webhook-signature': good['webhook-signature']!.replace(/^v1,/, 'v1a,') }, reason: 'no_matching_signature' },
+      {
+        name: 'only an unknown version (v1a)',
+        headers: { ...good, 'webhook-signature': good['webhook-signature']!.replace(/^v1,/, 'v1a,') },
+        reason: 'no_matching_signature',
+      },
       { name: 'v1 signature not base64', headers: { ...good, 'webhook-signature': 'v1,not*base64' }, reason: 'no_matching_signature' },
     ];
     for (const { name, secret = SECRET, headers, body = BODY, reason } of cases) {

@@ -27,16 +27,37 @@ const name = fc.oneof(
   fc.string({ unit: 'binary', minLength: 1, maxLength: 20 }),
   fc.constantFrom('', ' ', '\u200b', 'x'.repeat(200), 'x'.repeat(201), 'Ñandú', '\u202eRex', 'a\u0000b'),
 );
-const validNewPet = fc.record({ name: fc.string({ minLength: 1, maxLength: 40 }).filter((text) => /[A-Za-z0-9]/.test(text)), categoryId: fc.integer({ min: 1, max: MAX_SAFE }), status: fc.constantFrom(...STATUSES) }, { requiredKeys: ['name', 'categoryId'] });
-const newPetLike = fc.record({ name: fc.oneof(name, anyJson), categoryId: integerish, status: fc.oneof(fc.constantFrom(...STATUSES), anyJson), id: integerish, extra: anyJson }, { requiredKeys: [] });
+const validNewPet = fc.record(
+  {
+    name: fc.string({ minLength: 1, maxLength: 40 }).filter((text) => /[A-Za-z0-9]/.test(text)),
+    categoryId: fc.integer({ min: 1, max: MAX_SAFE }),
+    status: fc.constantFrom(...STATUSES),
+  },
+  { requiredKeys: ['name', 'categoryId'] },
+);
+const newPetLike = fc.record(
+  { name: fc.oneof(name, anyJson), categoryId: integerish, status: fc.oneof(fc.constantFrom(...STATUSES), anyJson), id: integerish, extra: anyJson },
+  { requiredKeys: [] },
+);
 const petBody = fc.oneof(validNewPet, newPetLike, anyJson);
-const patchBody = fc.oneof(fc.record({ name, categoryId: integerish, status: fc.oneof(fc.constantFrom(...STATUSES), anyJson), id: integerish }, { requiredKeys: [] }), anyJson);
+const patchBody = fc.oneof(
+  fc.record({ name, categoryId: integerish, status: fc.oneof(fc.constantFrom(...STATUSES), anyJson), id: integerish }, { requiredKeys: [] }),
+  anyJson,
+);
 const orderBody = fc.oneof(fc.record({ petId: integerish, status: fc.constantFrom(...ORDER_STATUSES), extra: anyJson }, { requiredKeys: [] }), anyJson);
 
-const queryValue = fc.oneof(fc.string({ maxLength: 12 }), fc.integer({ min: -5, max: 200 }).map(String), fc.constantFrom(...STATUSES, ...ORDER_STATUSES, '', '1e2', '0x10', String(MAX_SAFE + 1)));
+const queryValue = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.integer({ min: -5, max: 200 }).map(String),
+  fc.constantFrom(...STATUSES, ...ORDER_STATUSES, '', '1e2', '0x10', String(MAX_SAFE + 1)),
+);
 const queryKey = fc.constantFrom('limit', 'status', 'categoryId', 'name', 'id', 'cursor', 'petId', 'unknown', 'LIMIT', '');
 const queryString = fc.array(fc.tuple(queryKey, queryValue), { maxLength: 5 }).map((pairs) => new URLSearchParams(pairs).toString());
-const segment = fc.oneof(fc.integer({ min: 1, max: 40 }).map(String), fc.constantFrom('0', '-1', '1.5', '1e3', String(MAX_SAFE + 1), '00001', 'abc', '%20', ''), fc.string({ maxLength: 8 }).map(encodeURIComponent));
+const segment = fc.oneof(
+  fc.integer({ min: 1, max: 40 }).map(String),
+  fc.constantFrom('0', '-1', '1.5', '1e3', String(MAX_SAFE + 1), '00001', 'abc', '%20', ''),
+  fc.string({ maxLength: 8 }).map(encodeURIComponent),
+);
 
 for (const dialect of TEST_DIALECTS) {
   describe(`contract properties on ${dialect} (seed ${SEED})`, { timeout: 300_000 }, () => {
@@ -48,7 +69,12 @@ for (const dialect of TEST_DIALECTS) {
 
     const send = async (method: string, url: string, body?: unknown, contentType = 'application/json') => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
-      const answer = await t.app.inject({ method: method as 'GET', url, headers: { ...t.auth, ...(payload === undefined ? {} : { 'content-type': contentType }) }, ...(payload === undefined ? {} : { payload }) });
+      const answer = await t.app.inject({
+        method: method as 'GET',
+        url,
+        headers: { ...t.auth, ...(payload === undefined ? {} : { 'content-type': contentType }) },
+        ...(payload === undefined ? {} : { payload }),
+      });
       assertDocumentedAnswer(method, operationPathOf(url.split('?')[0]!), answer, `${url} ${payload ?? ''}`);
       return answer;
     };
@@ -80,10 +106,16 @@ for (const dialect of TEST_DIALECTS) {
     it('PATCH and DELETE /v1/pets/{petId} > arbitrary ids and bodies > a documented answer', async () => {
       await send('POST', '/v1/pets', { name: 'Target', categoryId: 1 });
       await fc.assert(
-        fc.asyncProperty(segment, patchBody, fc.constantFrom('application/merge-patch+json', 'application/json'), fc.boolean(), async (petId, body, contentType, remove) => {
-          if (remove) await send('DELETE', `/v1/pets/${petId}`);
-          else await send('PATCH', `/v1/pets/${petId}`, body, contentType);
-        }),
+        fc.asyncProperty(
+          segment,
+          patchBody,
+          fc.constantFrom('application/merge-patch+json', 'application/json'),
+          fc.boolean(),
+          async (petId, body, contentType, remove) => {
+            if (remove) await send('DELETE', `/v1/pets/${petId}`);
+            else await send('PATCH', `/v1/pets/${petId}`, body, contentType);
+          },
+        ),
         settings,
       );
     });
@@ -103,9 +135,13 @@ for (const dialect of TEST_DIALECTS) {
 
     it('any path > arbitrary segments and methods > a documented answer, never a 5xx', async () => {
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'), fc.array(segment, { minLength: 1, maxLength: 3 }), async (method, segments) => {
-          await send(method, `/v1/${segments.join('/')}`, method === 'GET' || method === 'DELETE' ? undefined : {});
-        }),
+        fc.asyncProperty(
+          fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'),
+          fc.array(segment, { minLength: 1, maxLength: 3 }),
+          async (method, segments) => {
+            await send(method, `/v1/${segments.join('/')}`, method === 'GET' || method === 'DELETE' ? undefined : {});
+          },
+        ),
         settings,
       );
     });

@@ -16,20 +16,24 @@ for (const dialect of ALL_DIALECTS) {
     });
     after(() => t?.drop());
 
-    const petsOfCategoryAfter = compiledQuery<Database, { categoryId: number; afterId: number; limit: number }, { id: number; categoryId: number; createdAt: number }>(
-      (db, value) =>
-        db
-          .selectFrom('pets')
-          .select(['id', 'categoryId', 'createdAt'])
-          .where('status', '=', 'available')
-          .where('categoryId', '=', value('categoryId'))
-          .where('id', '>', value('afterId'))
-          .orderBy('id')
-          .limit(value('limit')),
+    const petsOfCategoryAfter = compiledQuery<
+      Database,
+      { categoryId: number; afterId: number; limit: number },
+      { id: number; categoryId: number; createdAt: number }
+    >((db, value) =>
+      db
+        .selectFrom('pets')
+        .select(['id', 'categoryId', 'createdAt'])
+        .where('status', '=', 'available')
+        .where('categoryId', '=', value('categoryId'))
+        .where('id', '>', value('afterId'))
+        .orderBy('id')
+        .limit(value('limit')),
     );
 
     it('answers each call with its own values, constants kept, and result names camel-cased', async () => {
-      const run = (categoryId: number, afterId: number, limit: number) => petsOfCategoryAfter.execute(t.db, { categoryId, afterId, limit }).then((rows) => rows.map((r) => r.id));
+      const run = (categoryId: number, afterId: number, limit: number) =>
+        petsOfCategoryAfter.execute(t.db, { categoryId, afterId, limit }).then((rows) => rows.map((r) => r.id));
       assert.deepEqual(await run(2, 0, 10), ids.slice(1));
       assert.deepEqual(await run(2, ids[1]!, 1), [ids[2]]);
       assert.deepEqual(await run(1, 0, 10), [ids[0]]);
@@ -41,7 +45,10 @@ for (const dialect of ALL_DIALECTS) {
 
     it('runs inside a transaction too', async () => {
       const rows = await t.db.transaction().execute((trx) => petsOfCategoryAfter.execute(trx, { categoryId: 2, afterId: 0, limit: 2 }));
-      assert.deepEqual(rows.map((r) => r.id), ids.slice(1, 3));
+      assert.deepEqual(
+        rows.map((r) => r.id),
+        ids.slice(1, 3),
+      );
     });
   });
 }

@@ -50,7 +50,7 @@ describeOnDialect('postgres', 'direct reads on PostgreSQL', {}, () => {
   });
   after(() => t?.drop());
 
-  it('a compiled read through a transaction > runs on the transaction\'s connection and sees its writes', async () => {
+  it("a compiled read through a transaction > runs on the transaction's connection and sees its writes", async () => {
     const { pet } = await createPet(t.db, { name: 'Before', categoryId: 1 });
     await assert.rejects(
       t.db.transaction().execute(async (trx) => {

@@ -23,7 +23,6 @@ async function hasIndex(db: Kysely<any>, name: string): Promise<boolean> {
 }
 
 describeMigration('2026-11-27T01-drop-key-prefix-index', { poolMax: 1 }, (_dialect, empty) => {
-
   it('on a store the previous release left > drops the index, keeps the keys working, and down makes the index again', async () => {
     await migrateUpTo(empty.db, '2026-11-27T00-full-case-folding');
     assert.equal(await hasIndex(empty.db, INDEX), true, 'the previous release has the index');

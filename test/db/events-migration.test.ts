@@ -11,7 +11,6 @@ import { createPet, updatePet } from '../../src/pets/pets.service.js';
 import { describeMigration } from '../helpers/test-db.js';
 
 describeMigration('2026-11-27T02-events', { poolMax: 1 }, (_dialect, empty) => {
-
   const stored = () => empty.db.selectFrom('events').select(['id', 'type', 'changed']).orderBy('id').execute();
 
   it('on a store with pets > records their changes from then on; down removes table and triggers; ids are never reused after a purge', async () => {
@@ -34,6 +33,9 @@ describeMigration('2026-11-27T02-events', { poolMax: 1 }, (_dialect, empty) => {
     await assert.rejects(stored());
     await events.up(empty.db);
     await createPet(empty.db, { name: 'Again', categoryId: 1 });
-    assert.deepEqual((await stored()).map((event) => event.type), ['pet.created']);
+    assert.deepEqual(
+      (await stored()).map((event) => event.type),
+      ['pet.created'],
+    );
   });
 });

@@ -25,7 +25,6 @@ const CHANGED = ['ẞtrasse', 'ısık', 'ᏣᎳᎩ', '𝚤'];
 const KEPT = ['Straße', 'Ñandú', 'İzmir', 'ΟΔΟΣ', 'plain'];
 
 describeMigration('2026-11-27T00-full-case-folding', {}, (_dialect, empty) => {
-
   /** The names of every pet a walk of `?name=` finds. */
   const names = async (name: string) => {
     const found: string[] = [];
@@ -46,7 +45,12 @@ describeMigration('2026-11-27T00-full-case-folding', {}, (_dialect, empty) => {
       // Ids given (PostgreSQL makes an id from the transaction's, one per transaction).
       return { id: i + 1, name, name_key: nameKeyAsOf20261126(name), category_id: 1, status: 'available', created_at: 0 };
     });
-    for (let i = 0; i < rows.length; i += 100) await (empty.db as Kysely<any>).withoutPlugins().insertInto('pets').values(rows.slice(i, i + 100)).execute();
+    for (let i = 0; i < rows.length; i += 100)
+      await (empty.db as Kysely<any>)
+        .withoutPlugins()
+        .insertInto('pets')
+        .values(rows.slice(i, i + 100))
+        .execute();
     assert.deepEqual(await names('ss'), [], 'before: the old key of ẞtrasse is ßtrasse');
     // A cursor the previous release made for a name whose key changes.
     const oldCursor = petCursors(SECRET).encode(1, { name: nameKeyAsOf20261126('ı') });
@@ -56,16 +60,23 @@ describeMigration('2026-11-27T00-full-case-folding', {}, (_dialect, empty) => {
     const stored = await empty.db.selectFrom('pets').select(['name', 'nameKey']).orderBy('id').execute();
     assert.equal(stored.length, 1260);
     for (const row of stored) assert.equal(row.nameKey, petNameKey(row.name), row.name);
-    const strasse = rows.filter((row) => row.name.startsWith('ẞ')).map((row) => row.name).sort();
+    const strasse = rows
+      .filter((row) => row.name.startsWith('ẞ'))
+      .map((row) => row.name)
+      .sort();
     assert.equal(strasse.length, 1260 / all.length);
     for (const prefix of ['ss', 'SS', 'ß', 'ẞ', 'ſs', 'ẞTRASSE']) assert.deepEqual(await names(prefix), strasse, prefix);
     assert.deepEqual((await names('ᏣᎳᎩ')).length, 1260 / all.length, 'Cherokee, upper case');
     assert.deepEqual(await names('ꮳꮃꭹ'), await names('ᏣᎳᎩ'), 'Cherokee, lower case');
-    assert.ok((await names('izmir')).every((name) => !name.startsWith('İ')), 'izmir does not find İzmir');
+    assert.ok(
+      (await names('izmir')).every((name) => !name.startsWith('İ')),
+      'izmir does not find İzmir',
+    );
     await assert.rejects(listPets(empty.db, { limit: 10, name: 'ı', cursor: oldCursor }, SECRET), (error: AppError) => error.code === 'invalid_cursor');
 
     await empty.db.transaction().execute((trx) => fullCaseFolding.down(trx));
-    for (const row of await empty.db.selectFrom('pets').select(['name', 'nameKey']).execute()) assert.equal(row.nameKey, nameKeyAsOf20261126(row.name), row.name);
+    for (const row of await empty.db.selectFrom('pets').select(['name', 'nameKey']).execute())
+      assert.equal(row.nameKey, nameKeyAsOf20261126(row.name), row.name);
     await empty.db.transaction().execute((trx) => fullCaseFolding.up(trx));
     for (const row of await empty.db.selectFrom('pets').select(['name', 'nameKey']).execute()) assert.equal(row.nameKey, petNameKey(row.name), row.name);
   });

@@ -11,7 +11,6 @@ import { createPet, getPet, listPets, updatePet } from '../../src/pets/pets.serv
 import { describeMigration } from '../helpers/test-db.js';
 
 describeMigration('2026-11-26T02-pet-versions', { poolMax: 1 }, (_dialect, empty) => {
-
   it('on a database with pets made before it > gives each version 1, and updates then count from there', async () => {
     // The database as the previous release left it: only the first migration, and a stored pet.
     const migrationTableSchema = await currentSchemaOf(empty.db);
@@ -46,7 +45,11 @@ describeMigration('2026-11-28T00-plain-ids-and-positions', { poolMax: 1 }, (dial
     await db.insertInto('orders').values({ petId: oldPets[0], status: 'placed', createdAt: 1, updatedAt: 1 }).execute();
     const largest = await newPet('D');
     await db.deleteFrom('pets').where('id', '=', largest).execute();
-    const oldFeed = (await db.selectFrom('events').select(['txn', 'id', 'type']).orderBy('txn').orderBy('id').execute()) as { txn: number; id: number; type: string }[];
+    const oldFeed = (await db.selectFrom('events').select(['txn', 'id', 'type']).orderBy('txn').orderBy('id').execute()) as {
+      txn: number;
+      id: number;
+      type: string;
+    }[];
     assert.equal(oldFeed.length, 6, 'four pets made, one order, one pet removed');
     // The first event purged, the fan-out after the third.
     await db.updateTable('eventsRetention').set({ purgedTxn: oldFeed[0]!.txn, purgedId: oldFeed[0]!.id }).execute();
@@ -75,7 +78,10 @@ describeMigration('2026-11-28T00-plain-ids-and-positions', { poolMax: 1 }, (dial
     const positionOfOld = (index: number) => positions.find((row) => row.id === oldFeed[index]!.id)!.position;
     if (dialect === 'postgres') {
       assert.equal(purged.position, 1);
-      assert.deepEqual(positions.slice(0, 5).map((row) => row.position), [2, 3, 4, 5, 6]);
+      assert.deepEqual(
+        positions.slice(0, 5).map((row) => row.position),
+        [2, 3, 4, 5, 6],
+      );
       // Old cursors: at an event, between events, before the purged one.
       assert.equal(await legacyPosition(empty.db, oldFeed[3]!.txn, oldFeed[3]!.id), positionOfOld(3));
       assert.equal(await legacyPosition(empty.db, oldFeed[3]!.txn, oldFeed[3]!.id + 1), positionOfOld(3));
@@ -88,6 +94,9 @@ describeMigration('2026-11-28T00-plain-ids-and-positions', { poolMax: 1 }, (dial
     }
     assert.equal(fanned, positionOfOld(2));
     assert.equal(positions.length, 7, 'and the two new pets');
-    assert.ok(positions.slice(5).every((row) => row.position > positionOfOld(5)), 'new events after the old ones');
+    assert.ok(
+      positions.slice(5).every((row) => row.position > positionOfOld(5)),
+      'new events after the old ones',
+    );
   });
 });

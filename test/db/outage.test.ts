@@ -44,7 +44,11 @@ describeOnPostgres('PostgreSQL outage', {}, () => {
   };
   /** Retries until the service answers 200 again; the pool must heal by itself. */
   const waitForRecovery = () =>
-    waitUntil(async () => (await listPets()).statusCode === 200, { deadlineMs: 10_000, everyMs: 250, what: 'the service did not recover after the database came back' });
+    waitUntil(async () => (await listPets()).statusCode === 200, {
+      deadlineMs: 10_000,
+      everyMs: 250,
+      what: 'the service did not recover after the database came back',
+    });
 
   it('when the connection is cut > answers 503 with Retry-After, readyz fails, and it recovers by itself', { timeout: 30_000 }, async () => {
     assert.equal((await listPets()).statusCode, 200);
@@ -117,19 +121,31 @@ describeOnPostgres('PostgreSQL stall while requests queue for a connection', {},
   // timeouts it waited for the stalled connection until the first gave up, then stalled a whole
   // read timeout on it: eight seconds, where the bound is four. The deadline's slack covers a slow
   // machine, not that overshoot.
-  it('when a request waits for the connection a stalled one holds > it still answers 503 within the statement timeout plus one second of its start', { timeout: 30_000 }, async () => {
-    assert.equal((await listPets()).statusCode, 200);
-    proxy.stall();
-    const held = proxy.heldBytes();
-    const first = listPets();
-    await held;
-    const second = await withDeadline(listPets(auths[1]), STATEMENT_TIMEOUT_MS + 1000 + 1000, 'the second request is not answered within the documented bound');
-    assert.equal((await first).statusCode, 503);
-    assert.equal(second.statusCode, 503, second.body);
-    assert.equal(second.json().code, 'service_unavailable');
+  it(
+    'when a request waits for the connection a stalled one holds > it still answers 503 within the statement timeout plus one second of its start',
+    { timeout: 30_000 },
+    async () => {
+      assert.equal((await listPets()).statusCode, 200);
+      proxy.stall();
+      const held = proxy.heldBytes();
+      const first = listPets();
+      await held;
+      const second = await withDeadline(
+        listPets(auths[1]),
+        STATEMENT_TIMEOUT_MS + 1000 + 1000,
+        'the second request is not answered within the documented bound',
+      );
+      assert.equal((await first).statusCode, 503);
+      assert.equal(second.statusCode, 503, second.body);
+      assert.equal(second.json().code, 'service_unavailable');
 
-    await proxy.cut();
-    await proxy.restore();
-    await waitUntil(async () => (await listPets()).statusCode === 200, { deadlineMs: 10_000, everyMs: 250, what: 'the service did not recover after the database came back' });
-  });
+      await proxy.cut();
+      await proxy.restore();
+      await waitUntil(async () => (await listPets()).statusCode === 200, {
+        deadlineMs: 10_000,
+        everyMs: 250,
+        what: 'the service did not recover after the database came back',
+      });
+    },
+  );
 });

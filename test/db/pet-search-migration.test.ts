@@ -22,12 +22,16 @@ async function migrateToFirstRelease(db: Kysely<any>): Promise<void> {
 const NAMES = ['Ñandú', 'Straße', 'Ｒｅｘ', 'Ελένη', 'ΟΔΟΣ', '🐈 Tom', 'İris', 'plain'];
 
 describeMigration('2026-11-26T03-pet-search', {}, (dialect, empty) => {
-
   it('on a store with pets > fills in every name key as the service computes it, across batches', async () => {
     await migrateToFirstRelease(empty.db);
     // More rows than one backfill batch, written as the first release wrote them (no key).
     const rows = Array.from({ length: 600 }, (_, i) => ({ name: `${NAMES[i % NAMES.length]} ${i}`, category_id: 1, status: 'available', created_at: 0 }));
-    for (let i = 0; i < rows.length; i += 100) await (empty.db as Kysely<any>).withoutPlugins().insertInto('pets').values(rows.slice(i, i + 100)).execute();
+    for (let i = 0; i < rows.length; i += 100)
+      await (empty.db as Kysely<any>)
+        .withoutPlugins()
+        .insertInto('pets')
+        .values(rows.slice(i, i + 100))
+        .execute();
 
     await migrateToLatest(empty.db);
 

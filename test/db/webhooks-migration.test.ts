@@ -18,8 +18,17 @@ import { describeMigration } from '../helpers/test-db.js';
 
 describeMigration('2026-11-27T04-webhooks', { poolMax: 1 }, (_dialect, empty) => {
   const keyWith = (name: string, scopes: string) =>
-    insertApiKey(empty.db, { name, prefix: name.slice(0, 8).padEnd(8, '0'), secretHash: `hash-${name}`, createdAt: 1, expiresAt: null, revokedAt: null, scopes });
-  const scopesOf = async () => Object.fromEntries((await empty.db.selectFrom('apiKeys').select(['name', 'scopes']).execute()).map((key) => [key.name, key.scopes]));
+    insertApiKey(empty.db, {
+      name,
+      prefix: name.slice(0, 8).padEnd(8, '0'),
+      secretHash: `hash-${name}`,
+      createdAt: 1,
+      expiresAt: null,
+      revokedAt: null,
+      scopes,
+    });
+  const scopesOf = async () =>
+    Object.fromEntries((await empty.db.selectFrom('apiKeys').select(['name', 'scopes']).execute()).map((key) => [key.name, key.scopes]));
 
   it('keys of the previous release > those with all four scopes get webhooks:read and webhooks:write; the others keep theirs; down reverts', async () => {
     await migrateUpTo(empty.db, '2026-11-27T03-events-retention');
@@ -46,10 +55,21 @@ describeMigration('2026-11-27T05-webhook-deliveries-age', { poolMax: 1 }, (_dial
     await migrateUpTo(empty.db, '2026-11-27T04-webhooks');
     const { id } = await empty.db
       .insertInto('webhookEndpoints')
-      .values({ url: 'https://hooks.example.com/', events: '["pet.*"]', allowedTypes: '["pet.created"]', status: 'enabled', secret: 'whsec_x', createdAt: 1, updatedAt: 1 })
+      .values({
+        url: 'https://hooks.example.com/',
+        events: '["pet.*"]',
+        allowedTypes: '["pet.created"]',
+        status: 'enabled',
+        secret: 'whsec_x',
+        createdAt: 1,
+        updatedAt: 1,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await empty.db.insertInto('webhookDeliveries').values({ endpointId: id, messageId: 'evt_1', eventType: 'pet.created', payload: '{}', state: 'succeeded', attempts: 1, createdAt: 1 }).execute();
+    await empty.db
+      .insertInto('webhookDeliveries')
+      .values({ endpointId: id, messageId: 'evt_1', eventType: 'pet.created', payload: '{}', state: 'succeeded', attempts: 1, createdAt: 1 })
+      .execute();
     assert.ok((await migrateUpTo(empty.db, '2026-11-27T05-webhook-deliveries-age')).includes('2026-11-27T05-webhook-deliveries-age'));
     await deliveriesAge.down(empty.db);
     await deliveriesAge.up(empty.db);
@@ -61,8 +81,12 @@ describeMigration('2026-11-27T06-webhook-deliveries-endpoint-due', { poolMax: 1 
   const indexes = async () => {
     const names =
       dialect === 'sqlite'
-        ? sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'webhook_deliveries' and name like 'webhook_deliveries_%due_idx'`
-        : sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema() and tablename = 'webhook_deliveries' and indexname like 'webhook_deliveries_%due_idx'`;
+        ? sql<{
+            name: string;
+          }>`select name from sqlite_master where type = 'index' and tbl_name = 'webhook_deliveries' and name like 'webhook_deliveries_%due_idx'`
+        : sql<{
+            name: string;
+          }>`select indexname as name from pg_indexes where schemaname = current_schema() and tablename = 'webhook_deliveries' and indexname like 'webhook_deliveries_%due_idx'`;
     return (await names.execute(empty.db)).rows.map((row) => row.name).sort();
   };
 
@@ -70,10 +94,21 @@ describeMigration('2026-11-27T06-webhook-deliveries-endpoint-due', { poolMax: 1 
     await migrateUpTo(empty.db, '2026-11-27T05-webhook-deliveries-age');
     const { id } = await empty.db
       .insertInto('webhookEndpoints')
-      .values({ url: 'https://hooks.example.com/', events: '["pet.*"]', allowedTypes: '["pet.created"]', status: 'enabled', secret: 'whsec_x', createdAt: 1, updatedAt: 1 })
+      .values({
+        url: 'https://hooks.example.com/',
+        events: '["pet.*"]',
+        allowedTypes: '["pet.created"]',
+        status: 'enabled',
+        secret: 'whsec_x',
+        createdAt: 1,
+        updatedAt: 1,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await empty.db.insertInto('webhookDeliveries').values({ endpointId: id, messageId: 'evt_1', eventType: 'pet.created', payload: '{}', state: 'pending', attempts: 0, nextAttemptAt: 5, createdAt: 1 }).execute();
+    await empty.db
+      .insertInto('webhookDeliveries')
+      .values({ endpointId: id, messageId: 'evt_1', eventType: 'pet.created', payload: '{}', state: 'pending', attempts: 0, nextAttemptAt: 5, createdAt: 1 })
+      .execute();
     assert.deepEqual(await indexes(), ['webhook_deliveries_due_idx']);
     assert.ok((await migrateUpTo(empty.db, '2026-11-27T06-webhook-deliveries-endpoint-due')).includes('2026-11-27T06-webhook-deliveries-endpoint-due'));
     assert.deepEqual(await indexes(), ['webhook_deliveries_endpoint_due_idx']);
@@ -81,6 +116,17 @@ describeMigration('2026-11-27T06-webhook-deliveries-endpoint-due', { poolMax: 1 
     assert.deepEqual(await indexes(), ['webhook_deliveries_due_idx']);
     await deliveriesEndpointDue.up(empty.db);
     assert.deepEqual(await indexes(), ['webhook_deliveries_endpoint_due_idx']);
-    assert.equal((await empty.db.selectFrom('webhookDeliveries').select('id').where('endpointId', '=', id).where('state', '=', 'pending').where('nextAttemptAt', '<=', 5).execute()).length, 1);
+    assert.equal(
+      (
+        await empty.db
+          .selectFrom('webhookDeliveries')
+          .select('id')
+          .where('endpointId', '=', id)
+          .where('state', '=', 'pending')
+          .where('nextAttemptAt', '<=', 5)
+          .execute()
+      ).length,
+      1,
+    );
   });
 });

@@ -50,7 +50,10 @@ describe('retryConflicts', () => {
   });
 
   it('isTransactionConflict > is true for serialization failures and deadlocks only', () => {
-    assert.deepEqual(['40001', '40P01', '23505', '57014', 'SQLITE_BUSY'].map((code) => isTransactionConflict({ code })), [true, true, false, false, false]);
+    assert.deepEqual(
+      ['40001', '40P01', '23505', '57014', 'SQLITE_BUSY'].map((code) => isTransactionConflict({ code })),
+      [true, true, false, false, false],
+    );
     assert.equal(isTransactionConflict(null), false);
   });
 });
@@ -92,7 +95,10 @@ for (const dialect of ALL_DIALECTS) {
         assert.equal((await lockPetById(trx, pet.id))?.id, pet.id);
         // Only read so far: the lock must already be held, not taken at the first write.
         if (dialect === 'postgres') {
-          refused = await sql`select id from pets where id = ${pet.id} for update nowait`.execute(other.db).then(() => undefined, (error: unknown) => error);
+          refused = await sql`select id from pets where id = ${pet.id} for update nowait`.execute(other.db).then(
+            () => undefined,
+            (error: unknown) => error,
+          );
         } else {
           refused = await sql`begin immediate`.execute(other.db).then(
             async () => {

@@ -25,7 +25,11 @@ async function freePort(): Promise<number> {
 const children = new Set<ChildProcess>();
 
 /** Starts `serve` like `serve 2>&1 | head -N`: both streams are closed after `lines` lines. */
-async function serveIntoClosedPipe(databaseUrl: string, lines: number, env: Record<string, string>): Promise<{ child: ChildProcess; exited: Promise<ExitResult>; port: number }> {
+async function serveIntoClosedPipe(
+  databaseUrl: string,
+  lines: number,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; exited: Promise<ExitResult>; port: number }> {
   const port = await freePort();
   const child = spawn(process.execPath, [CLI_PATH, 'serve'], {
     cwd: REPO_ROOT,

@@ -64,7 +64,7 @@ describe('animal-store help, version and mistyped options', { timeout: 120_000 }
     });
   }
 
-  it('animal-store serve --frobnicate > exits 2 naming the unknown option, without Node\'s parser text', async () => {
+  it("animal-store serve --frobnicate > exits 2 naming the unknown option, without Node's parser text", async () => {
     const result = await run(['serve', '--frobnicate']);
     assert.equal(result.code, 2, result.stderr);
     assert.equal(result.stderr.split('\n')[0], 'animal-store: there is no option --frobnicate');

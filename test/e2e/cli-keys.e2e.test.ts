@@ -60,7 +60,10 @@ for (const dialect of ALL_DIALECTS) {
         assert.ok(stored.prefix.length < plaintext.length);
         assert.notEqual(stored.secretHash, plaintext, 'the key is not stored in plain text');
 
-        const listings = [['keys', 'list'], ['keys', 'list', '--json']];
+        const listings = [
+          ['keys', 'list'],
+          ['keys', 'list', '--json'],
+        ];
         const results = await Promise.all(listings.map((args) => runCli(args, { DATABASE_URL: databaseUrl })));
         for (const [i, args] of listings.entries()) {
           const listed = results[i]!;
@@ -101,7 +104,10 @@ for (const dialect of ALL_DIALECTS) {
         const name = unique('typo');
         const result = await runCli(['keys', 'create', '--name', name, '--scope', 'pets:read', '--scope', 'pets:delete'], { DATABASE_URL: databaseUrl });
         assert.equal(result.code, 2);
-        assert.match(result.stderr, /--scope "pets:delete" is no scope; the scopes are pets:read, pets:write, orders:read, orders:write, webhooks:read, webhooks:write/);
+        assert.match(
+          result.stderr,
+          /--scope "pets:delete" is no scope; the scopes are pets:read, pets:write, orders:read, orders:write, webhooks:read, webhooks:write/,
+        );
         assert.equal(result.stdout, '');
         assert.ok(!(await listKeysJson(databaseUrl)).some((k) => k.name === name));
       });

@@ -76,7 +76,10 @@ for (const dialect of ALL_DIALECTS) {
           assert.equal((await second.stop()).code, 0);
         }
         const keys = await listKeysJson(bootstrapDatabaseUrl);
-        assert.deepEqual(keys.map((k) => k.name), ['bootstrap']);
+        assert.deepEqual(
+          keys.map((k) => k.name),
+          ['bootstrap'],
+        );
       });
     });
 
@@ -132,8 +135,14 @@ for (const dialect of ALL_DIALECTS) {
         assert.equal((JSON.parse(answer.text) as Pet).name, name);
         const result = await exit;
         assert.deepEqual(result, { code: 0, signal: null });
-        assert.ok(stopping.logs.some((line) => line.msg === 'stopped'), 'logs "stopped"');
-        assert.ok(stopping.logs.some((line) => line.msg === 'request' && line.statusCode === 201), 'the request in flight was logged');
+        assert.ok(
+          stopping.logs.some((line) => line.msg === 'stopped'),
+          'logs "stopped"',
+        );
+        assert.ok(
+          stopping.logs.some((line) => line.msg === 'request' && line.statusCode === 201),
+          'the request in flight was logged',
+        );
 
         // It stopped for good: the port is closed, and the pet was committed.
         await assert.rejects(fetch(`${stopping.baseUrl}/healthz`));

@@ -58,7 +58,10 @@ for (const dialect of ALL_DIALECTS) {
 
         const all = await call(server, 'GET', '/v1/pets?limit=100', { key });
         const ids = (all.body as Pet[]).map((p) => p.id);
-        assert.deepEqual(ids, [...ids].sort((a, b) => a - b));
+        assert.deepEqual(
+          ids,
+          [...ids].sort((a, b) => a - b),
+        );
       });
 
       it('answers every pet exactly once when the next links are followed to the end', async () => {
@@ -67,8 +70,17 @@ for (const dialect of ALL_DIALECTS) {
         const { pets, pages } = await walk(server, key, '/v1/pets?limit=2');
         const ids = pets.map((p) => p.id);
         assert.equal(new Set(ids).size, ids.length, 'no pet appears twice');
-        assert.deepEqual(ids, [...ids].sort((a, b) => a - b), 'ids ascend across pages');
-        for (const pet of mine) assert.deepEqual(pets.filter((p) => p.id === pet.id), [pet], `pet ${pet.id} appears once, unchanged`);
+        assert.deepEqual(
+          ids,
+          [...ids].sort((a, b) => a - b),
+          'ids ascend across pages',
+        );
+        for (const pet of mine)
+          assert.deepEqual(
+            pets.filter((p) => p.id === pet.id),
+            [pet],
+            `pet ${pet.id} appears once, unchanged`,
+          );
         assert.ok(pages.length >= 3);
         for (const page of pages.slice(0, -1)) assert.equal(page.length, 2, 'every page but the last is full');
         assert.ok(pages.at(-1)!.length >= 1 && pages.at(-1)!.length <= 2);
@@ -82,7 +94,10 @@ for (const dialect of ALL_DIALECTS) {
 
         const { pets, pages } = await walk(server, key, '/v1/pets?status=sold&limit=1');
         assert.ok(pages.length >= 2);
-        assert.ok(pets.every((p) => p.status === 'sold'), 'only sold pets');
+        assert.ok(
+          pets.every((p) => p.status === 'sold'),
+          'only sold pets',
+        );
         for (const pet of sold) assert.equal(pets.filter((p) => p.id === pet.id).length, 1);
         assert.ok(!pets.some((p) => p.id === pending.id || p.id === available.id));
 
@@ -110,7 +125,10 @@ for (const dialect of ALL_DIALECTS) {
         const cursor = new URL(next, server.baseUrl).searchParams.get('cursor');
         assert.ok(cursor);
         assertErrorBody(await call(server, 'GET', `/v1/pets?limit=1&cursor=${encodeURIComponent(cursor)}`, { key }), { status: 400, code: 'invalid_cursor' });
-        assertErrorBody(await call(server, 'GET', `/v1/pets?status=pending&cursor=${encodeURIComponent(cursor)}`, { key }), { status: 400, code: 'invalid_cursor' });
+        assertErrorBody(await call(server, 'GET', `/v1/pets?status=pending&cursor=${encodeURIComponent(cursor)}`, { key }), {
+          status: 400,
+          code: 'invalid_cursor',
+        });
       });
     });
 

@@ -24,7 +24,11 @@ for (const dialect of ALL_DIALECTS) {
 
     describe('when the API key is missing, wrong or oddly written', () => {
       it('answers 401 unauthorized with a Bearer challenge when no key is sent', async () => {
-        for (const [method, path] of [['GET', '/v1/pets'], ['GET', '/v1/pets/1'], ['POST', '/v1/pets']] as const) {
+        for (const [method, path] of [
+          ['GET', '/v1/pets'],
+          ['GET', '/v1/pets/1'],
+          ['POST', '/v1/pets'],
+        ] as const) {
           const answer = await call(server, method, path, method === 'POST' ? { body: { name: unique('nokey'), categoryId: 1 } } : {});
           assertErrorBody(answer, { status: 401, code: 'unauthorized' });
           assert.match(answer.headers.get('www-authenticate') ?? '', /^Bearer/);
@@ -85,9 +89,15 @@ for (const dialect of ALL_DIALECTS) {
         ];
         for (const { body, field } of cases) {
           const error = assertErrorBody(await call(server, 'POST', '/v1/pets', { key, body }), { status: 400, code: 'validation_failed' });
-          assert.ok(error.details?.some((d) => d.field === field), `${JSON.stringify(body)}: details name ${field}: ${JSON.stringify(error)}`);
+          assert.ok(
+            error.details?.some((d) => d.field === field),
+            `${JSON.stringify(body)}: details name ${field}: ${JSON.stringify(error)}`,
+          );
         }
-        const unknownField = assertErrorBody(await call(server, 'POST', '/v1/pets', { key, body: { name, categoryId: 1, stauts: 'sold' } }), { status: 400, code: 'validation_failed' });
+        const unknownField = assertErrorBody(await call(server, 'POST', '/v1/pets', { key, body: { name, categoryId: 1, stauts: 'sold' } }), {
+          status: 400,
+          code: 'validation_failed',
+        });
         assert.match(unknownField.message, /stauts/);
         const { pets } = await walk(server, key, '/v1/pets?limit=100');
         assert.ok(!pets.some((p) => p.name === name), 'no invalid pet was stored');
@@ -96,7 +106,10 @@ for (const dialect of ALL_DIALECTS) {
       it('answers 400 malformed_json for invalid JSON, an empty body, or an integer beyond 2^53-1, and stores nothing', async () => {
         const name = unique('huge');
         for (const body of ['{', '', '{"name":"x",}', `{"name":"${name}","categoryId":9007199254740993}`]) {
-          assertErrorBody(await call(server, 'POST', '/v1/pets', { key, body, headers: { 'content-type': 'application/json' } }), { status: 400, code: 'malformed_json' });
+          assertErrorBody(await call(server, 'POST', '/v1/pets', { key, body, headers: { 'content-type': 'application/json' } }), {
+            status: 400,
+            code: 'malformed_json',
+          });
         }
         const { pets } = await walk(server, key, '/v1/pets?limit=100');
         assert.ok(!pets.some((p) => p.name === name), 'the pet with a rounded categoryId was not stored');
@@ -105,12 +118,18 @@ for (const dialect of ALL_DIALECTS) {
       it('answers 413 payload_too_large for a body over 64 KiB', async () => {
         const body = JSON.stringify({ name: unique('big').padEnd(65 * 1024, 'x'), categoryId: 1 });
         assert.ok(Buffer.byteLength(body) > 64 * 1024);
-        assertErrorBody(await call(server, 'POST', '/v1/pets', { key, body, headers: { 'content-type': 'application/json' } }), { status: 413, code: 'payload_too_large' });
+        assertErrorBody(await call(server, 'POST', '/v1/pets', { key, body, headers: { 'content-type': 'application/json' } }), {
+          status: 413,
+          code: 'payload_too_large',
+        });
       });
 
       it('answers 415 unsupported_media_type for text/plain', async () => {
         const body = JSON.stringify({ name: unique('plain'), categoryId: 1 });
-        assertErrorBody(await call(server, 'POST', '/v1/pets', { key, body, headers: { 'content-type': 'text/plain' } }), { status: 415, code: 'unsupported_media_type' });
+        assertErrorBody(await call(server, 'POST', '/v1/pets', { key, body, headers: { 'content-type': 'text/plain' } }), {
+          status: 415,
+          code: 'unsupported_media_type',
+        });
       });
     });
 

@@ -126,7 +126,9 @@ describe('CORS from a real browser', () => {
   it('an error answer to a listed origin > is readable by the page, in the Error shape', needsChromium, async () => {
     const page = await openPage(shop.origin);
     try {
-      const refused = await fetchFromPage(page, `${service.baseUrl}/v1/pets`, { headers: { authorization: 'Bearer ask_0000000000000000000000000000000000000000000' } });
+      const refused = await fetchFromPage(page, `${service.baseUrl}/v1/pets`, {
+        headers: { authorization: 'Bearer ask_0000000000000000000000000000000000000000000' },
+      });
       assert.equal(refused.ok, true, refused.error);
       assert.equal(refused.status, 401);
       assert.deepEqual(refused.body, { code: 'unauthorized', message: 'the API key is unknown, expired or revoked', status: 401 });

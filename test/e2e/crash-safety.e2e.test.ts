@@ -70,7 +70,7 @@ for (const dialect of ALL_DIALECTS) {
           await step(
             () => client.updatePet(pet.id, { name: `w${w}-${n}-renamed` }),
             () => (known.inFlight = { ...known.acked, name: `w${w}-${n}-renamed` }),
-            (changed) => (pets.set(pet.id, { acked: { name: changed.name, status: changed.status } })),
+            (changed) => pets.set(pet.id, { acked: { name: changed.name, status: changed.status } }),
           );
           const current = () => pets.get(pet.id)!;
           let order: Order | undefined;
@@ -121,11 +121,16 @@ for (const dialect of ALL_DIALECTS) {
       const handle = createDb(place.url);
       try {
         assert.deepEqual(await storeInvariantBreaches(handle.db), []);
-        const storedPets = new Map((await handle.db.selectFrom('pets').select(['id', 'name', 'status']).execute()).map((row) => [row.id, { name: row.name, status: row.status }]));
+        const storedPets = new Map(
+          (await handle.db.selectFrom('pets').select(['id', 'name', 'status']).execute()).map((row) => [row.id, { name: row.name, status: row.status }]),
+        );
         for (const [id, known] of pets) {
           const stored = storedPets.get(id);
           const allowed = [known.acked, ...(known.inFlight ? [known.inFlight] : [])];
-          assert.ok(allowed.some((state) => JSON.stringify(state) === JSON.stringify(stored)), `pet ${id} is ${JSON.stringify(stored)}, not one of ${JSON.stringify(allowed)}`);
+          assert.ok(
+            allowed.some((state) => JSON.stringify(state) === JSON.stringify(stored)),
+            `pet ${id} is ${JSON.stringify(stored)}, not one of ${JSON.stringify(allowed)}`,
+          );
         }
         const storedOrders = new Map((await handle.db.selectFrom('orders').select(['id', 'status']).execute()).map((row) => [row.id, row.status]));
         for (const [id, known] of orders) {

@@ -40,7 +40,9 @@ async function operationsOf(origin: string): Promise<Operation[]> {
   const operations: Operation[] = [];
   for (const methods of Object.values(document.paths)) {
     for (const operation of Object.values(methods)) {
-      const success = Object.keys(operation.responses).filter((status) => /^2\d\d$/.test(status)).sort()[0];
+      const success = Object.keys(operation.responses)
+        .filter((status) => /^2\d\d$/.test(status))
+        .sort()[0];
       assert.ok(success, `${operation.operationId} documents no success`);
       operations.push({ operationId: operation.operationId, tag: operation.tags[0]!, success });
     }
@@ -121,68 +123,75 @@ describe('/docs in a real browser', () => {
     { host: 'localhost', order: 'in the reverse order' },
   ] as const;
   for (const { host, order } of addresses) {
-    it(`/docs opened at http://${host}:PORT/docs > a key under Authorize, then Execute on every operation ${order} with the examples as shown > each answers its success status at the first click, and nothing is fetched from another origin`, { skip: NO_CHROMIUM, timeout: 240_000 }, async () => {
-      const place = await createEmptyDatabaseUrl('sqlite');
-      try {
-        await runCli(['migrate'], { DATABASE_URL: place.url });
-        const created = await runCli(['keys', 'create', '--name', 'docs-reader'], { DATABASE_URL: place.url });
-        assert.equal(created.code, 0, created.stderr);
-        const key = created.stdout.trim().split('\n').at(-1)!;
-        const port = await freePort();
-        const service = await spawnService({ databaseUrl: place.url, env: { PORT: String(port), PUBLIC_BASE_URL: undefined } });
-        await seedSampleStore(`${service.baseUrl}/v1`, key);
-        const origin = `http://${host}:${port}`;
-        const operations = await operationsOf(service.baseUrl);
-        assert.ok(operations.length >= 11, `only ${operations.length} operations at /docs`);
-        if (order === 'in the reverse order') operations.reverse();
-
-        const page = await browser.newPage();
-        const requested: string[] = [];
-        page.on('request', (request) => requested.push(request.url()));
+    it(
+      `/docs opened at http://${host}:PORT/docs > a key under Authorize, then Execute on every operation ${order} with the examples as shown > each answers its success status at the first click, and nothing is fetched from another origin`,
+      { skip: NO_CHROMIUM, timeout: 240_000 },
+      async () => {
+        const place = await createEmptyDatabaseUrl('sqlite');
         try {
-          await page.goto(`${origin}/docs`);
-          await page.getByText('Animal Store API').first().waitFor();
+          await runCli(['migrate'], { DATABASE_URL: place.url });
+          const created = await runCli(['keys', 'create', '--name', 'docs-reader'], { DATABASE_URL: place.url });
+          assert.equal(created.code, 0, created.stderr);
+          const key = created.stdout.trim().split('\n').at(-1)!;
+          const port = await freePort();
+          const service = await spawnService({ databaseUrl: place.url, env: { PORT: String(port), PUBLIC_BASE_URL: undefined } });
+          await seedSampleStore(`${service.baseUrl}/v1`, key);
+          const origin = `http://${host}:${port}`;
+          const operations = await operationsOf(service.baseUrl);
+          assert.ok(operations.length >= 11, `only ${operations.length} operations at /docs`);
+          if (order === 'in the reverse order') operations.reverse();
 
-          await page.locator('.auth-wrapper .btn.authorize').click();
-          await page.locator('.auth-container input[type="text"], .auth-container input[type="password"]').first().fill(key);
-          await page.locator('.auth-btn-wrapper .btn.modal-btn.auth.authorize').click();
-          await page.locator('.auth-btn-wrapper .btn-done').click();
+          const page = await browser.newPage();
+          const requested: string[] = [];
+          page.on('request', (request) => requested.push(request.url()));
+          try {
+            await page.goto(`${origin}/docs`);
+            await page.getByText('Animal Store API').first().waitFor();
 
-          const answered: Record<string, string> = {};
-          const expected: Record<string, string> = {};
-          let listPetsBody = '';
-          for (const operation of operations) {
-            expected[operation.operationId] = operation.success;
-            const block = page.locator(`#operations-${operation.tag}-${operation.operationId}`);
-            await block.locator('.opblock-summary').first().click();
-            const tryItOut = block.locator('.try-out__btn');
-            if ((await tryItOut.count()) > 0 && /try it out/i.test(await tryItOut.innerText())) await tryItOut.click();
-            await block.locator('.btn.execute').click();
-            const status = block.locator('.live-responses-table tbody .response-col_status').first();
-            // A call the browser refused (CORS) shows "Failed to fetch" instead of a status.
-            answered[operation.operationId] = await status.waitFor({ timeout: 15_000 }).then(
-              async () => (await status.innerText()).trim(),
-              async () => `no status shown: ${(await block.locator('.responses-wrapper').innerText()).slice(0, 300)}`,
-            );
-            if (operation.operationId === 'listPets' && answered.listPets === '200') {
-              listPetsBody = await block.locator('.live-responses-table tbody .response-col_description pre').first().innerText();
+            await page.locator('.auth-wrapper .btn.authorize').click();
+            await page.locator('.auth-container input[type="text"], .auth-container input[type="password"]').first().fill(key);
+            await page.locator('.auth-btn-wrapper .btn.modal-btn.auth.authorize').click();
+            await page.locator('.auth-btn-wrapper .btn-done').click();
+
+            const answered: Record<string, string> = {};
+            const expected: Record<string, string> = {};
+            let listPetsBody = '';
+            for (const operation of operations) {
+              expected[operation.operationId] = operation.success;
+              const block = page.locator(`#operations-${operation.tag}-${operation.operationId}`);
+              await block.locator('.opblock-summary').first().click();
+              const tryItOut = block.locator('.try-out__btn');
+              if ((await tryItOut.count()) > 0 && /try it out/i.test(await tryItOut.innerText())) await tryItOut.click();
+              await block.locator('.btn.execute').click();
+              const status = block.locator('.live-responses-table tbody .response-col_status').first();
+              // A call the browser refused (CORS) shows "Failed to fetch" instead of a status.
+              answered[operation.operationId] = await status.waitFor({ timeout: 15_000 }).then(
+                async () => (await status.innerText()).trim(),
+                async () => `no status shown: ${(await block.locator('.responses-wrapper').innerText()).slice(0, 300)}`,
+              );
+              if (operation.operationId === 'listPets' && answered.listPets === '200') {
+                listPetsBody = await block.locator('.live-responses-table tbody .response-col_description pre').first().innerText();
+              }
+              // Folded again, so the page stays short.
+              await block.locator('.opblock-summary').first().click();
             }
-            // Folded again, so the page stays short.
-            await block.locator('.opblock-summary').first().click();
-          }
-          assert.deepEqual(answered, expected);
-          assert.match(listPetsBody, /"name": "Rex"/, 'listPets with its filter examples finds the sample animal');
+            assert.deepEqual(answered, expected);
+            assert.match(listPetsBody, /"name": "Rex"/, 'listPets with its filter examples finds the sample animal');
 
-          const elsewhere = requested.filter((url) => !/^(data|blob):/.test(url) && new URL(url).origin !== origin);
-          assert.deepEqual(elsewhere, [], 'the page fetched from another origin');
-          assert.ok(requested.some((url) => url === `${origin}/v1/pets`), 'the calls went to the address of the page');
+            const elsewhere = requested.filter((url) => !/^(data|blob):/.test(url) && new URL(url).origin !== origin);
+            assert.deepEqual(elsewhere, [], 'the page fetched from another origin');
+            assert.ok(
+              requested.some((url) => url === `${origin}/v1/pets`),
+              'the calls went to the address of the page',
+            );
+          } finally {
+            await page.close();
+            await service.stop();
+          }
         } finally {
-          await page.close();
-          await service.stop();
+          await place.remove();
         }
-      } finally {
-        await place.remove();
-      }
-    });
+      },
+    );
   }
 });

@@ -33,7 +33,13 @@ function createPet(agent: Agent, port: number, key: string, name: string): Promi
       (res) => {
         let text = '';
         res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, id: res.statusCode === 201 ? (JSON.parse(text) as { id: number }).id : undefined }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            connection: res.headers.connection,
+            id: res.statusCode === 201 ? (JSON.parse(text) as { id: number }).id : undefined,
+          }),
+        );
         res.on('error', reject);
       },
     );
@@ -103,16 +109,25 @@ for (const dialect of ALL_DIALECTS) {
         const exit = await service.exited;
 
         assert.ok(signalled, 'the writers never got going');
-        assert.deepEqual(outcomes.flatMap((o) => o.failures), []);
+        assert.deepEqual(
+          outcomes.flatMap((o) => o.failures),
+          [],
+        );
         assert.deepEqual(exit, { code: 0, signal: null }, service.stderr());
         // Requests that arrived during the stop were served, and told to close their connection.
-        assert.ok(outcomes.some((o) => o.closedAnswers > 0), 'no answer carried Connection: close');
+        assert.ok(
+          outcomes.some((o) => o.closedAnswers > 0),
+          'no answer carried Connection: close',
+        );
 
         const handle = createDb(place.url, { poolMax: 1, statementTimeoutMs: 5000 });
         try {
           const stored = new Set((await handle.db.selectFrom('pets').select('id').execute()).map((row) => row.id));
           const acknowledgedIds = outcomes.flatMap((o) => o.created);
-          assert.deepEqual(acknowledgedIds.filter((id) => !stored.has(id)), []);
+          assert.deepEqual(
+            acknowledgedIds.filter((id) => !stored.has(id)),
+            [],
+          );
           assert.equal(stored.size, acknowledgedIds.length);
         } finally {
           await handle.close();

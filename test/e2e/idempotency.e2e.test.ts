@@ -27,7 +27,12 @@ async function call(service: RunningService, method: string, path: string, key: 
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(30_000),
   });
-  return { status: response.status, replayed: response.headers.get('idempotent-replayed'), location: response.headers.get('location'), body: await response.text() };
+  return {
+    status: response.status,
+    replayed: response.headers.get('idempotent-replayed'),
+    location: response.headers.get('location'),
+    body: await response.text(),
+  };
 }
 
 const SETUPS: { name: string; dialect: DialectName; instances: number; workers?: number }[] = [
@@ -43,7 +48,13 @@ for (const setup of SETUPS) {
     const at = (i: number) => services[i % services.length]!;
 
     before(async () => {
-      fleet = await startFleet({ dialect: setup.dialect, instances: setup.instances, workers: setup.workers, env: { DATABASE_POOL_MAX: '5', RATE_LIMIT_PER_MINUTE: '0' }, keyName: 'retrier' });
+      fleet = await startFleet({
+        dialect: setup.dialect,
+        instances: setup.instances,
+        workers: setup.workers,
+        env: { DATABASE_POOL_MAX: '5', RATE_LIMIT_PER_MINUTE: '0' },
+        keyName: 'retrier',
+      });
       ({ instances: services, key } = fleet);
       // Every process verifies the key and opens its connections before the burst.
       await Promise.all(Array.from({ length: RETRIES }, (_, i) => call(at(i), 'GET', '/v1/pets?limit=1', key)));

@@ -52,7 +52,7 @@ describe('metrics of the real service', { timeout: 120_000 }, () => {
       metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
     });
 
-    it('the metrics port > answers the metrics to the token, counting the main port\'s requests', async () => {
+    it("the metrics port > answers the metrics to the token, counting the main port's requests", async () => {
       assert.equal((await get(`${service.baseUrl}/v1/pets`, { authorization: `Bearer ${key}` })).status, 200);
       const scraped = await get(metricsUrl, { authorization: `Bearer ${TOKEN}` });
       assert.equal(scraped.status, 200);

@@ -50,13 +50,19 @@ describeOnPostgres('three instances on one PostgreSQL database', { timeout: 120_
   it('when started at once on an empty database > all three serve', async () => {
     const { key } = await makeKey(databaseUrl, 'probe');
     const answers = await Promise.all(instances.map((instance) => request(instance, 'GET', '/v1/pets', key)));
-    assert.deepEqual(answers.map((a) => a.status), [200, 200, 200]);
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [200, 200, 200],
+    );
   });
 
   it('when a key is made with the CLI > it works on all three at once', async () => {
     const { key } = await makeKey(databaseUrl, 'fleet');
     const answers = await Promise.all(instances.map((instance) => request(instance, 'GET', '/v1/pets?limit=1', key)));
-    assert.deepEqual(answers.map((a) => a.status), [200, 200, 200]);
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [200, 200, 200],
+    );
   });
 
   it('when 300 creates run concurrently across the three > every pet gets a distinct id and is readable from every instance', async () => {
@@ -71,14 +77,20 @@ describeOnPostgres('three instances on one PostgreSQL database', { timeout: 120_
     for (const instance of instances) {
       assert.deepEqual(await allPetIds(instance, key), sorted);
       const fetched = await Promise.all(ids.slice(0, 50).map((id) => request(instance, 'GET', `/v1/pets/${id}`, key)));
-      assert.deepEqual(fetched.map((f) => f.body.id), ids.slice(0, 50));
+      assert.deepEqual(
+        fetched.map((f) => f.body.id),
+        ids.slice(0, 50),
+      );
     }
   });
 
   it(`when a key is revoked > all three refuse it once KEY_CACHE_TTL_MS (${KEY_CACHE_TTL_MS} ms) has passed`, async () => {
     const { id, key } = await makeKey(databaseUrl, 'to revoke');
     // Every instance verifies (and caches) the key first, the worst case for revocation.
-    assert.deepEqual((await Promise.all(instances.map((i) => request(i, 'GET', '/v1/pets?limit=1', key)))).map((a) => a.status), [200, 200, 200]);
+    assert.deepEqual(
+      (await Promise.all(instances.map((i) => request(i, 'GET', '/v1/pets?limit=1', key)))).map((a) => a.status),
+      [200, 200, 200],
+    );
     const revoked = await runCli(['keys', 'revoke', String(id)], { DATABASE_URL: databaseUrl });
     assert.equal(revoked.code, 0, revoked.stderr);
     // Each instance refuses it as soon as its cached verification expires; the deadline only fails
@@ -93,11 +105,16 @@ describeOnPostgres('three instances on one PostgreSQL database', { timeout: 120_
       ),
     );
     const answers = await Promise.all(instances.map((i) => request(i, 'GET', '/v1/pets?limit=1', key)));
-    assert.deepEqual(answers.map((a) => a.status), [401, 401, 401]);
-    assert.deepEqual(answers.map((a) => a.body.code), ['unauthorized', 'unauthorized', 'unauthorized']);
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [401, 401, 401],
+    );
+    assert.deepEqual(
+      answers.map((a) => a.body.code),
+      ['unauthorized', 'unauthorized', 'unauthorized'],
+    );
   });
 });
-
 
 for (const dialect of ALL_DIALECTS) {
   describeOnDialect(dialect, `animal-store serve --workers 2 on ${dialect}`, { timeout: 120_000 }, () => {
@@ -113,9 +130,7 @@ for (const dialect of ALL_DIALECTS) {
     after(() => fleet?.stop());
 
     it('when 200 creates arrive at once > both workers answer and every create succeeds with a distinct id', async () => {
-      const created = await Promise.all(
-        Array.from({ length: 200 }, (_, i) => request(service, 'POST', '/v1/pets', key, { name: `w${i}`, categoryId: 1 })),
-      );
+      const created = await Promise.all(Array.from({ length: 200 }, (_, i) => request(service, 'POST', '/v1/pets', key, { name: `w${i}`, categoryId: 1 })));
       // On SQLite the writers of two processes take turns on the file lock instead of failing.
       assert.deepEqual([...new Set(created.map((c) => c.status))], [201]);
       assert.equal(new Set(created.map((c) => c.body.id)).size, 200);

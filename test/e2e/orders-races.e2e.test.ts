@@ -34,10 +34,11 @@ async function call(service: RunningService, method: string, path: string, key: 
   return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
 }
 
-const counts = (answers: Answer[]) => answers.reduce<Record<string, number>>((all, a) => {
-  const key = a.status === 200 || a.status === 201 || a.status === 204 ? String(a.status) : `${a.status} ${a.body?.code}`;
-  return { ...all, [key]: (all[key] ?? 0) + 1 };
-}, {});
+const counts = (answers: Answer[]) =>
+  answers.reduce<Record<string, number>>((all, a) => {
+    const key = a.status === 200 || a.status === 201 || a.status === 204 ? String(a.status) : `${a.status} ${a.body?.code}`;
+    return { ...all, [key]: (all[key] ?? 0) + 1 };
+  }, {});
 
 const SETUPS: { dialect: DialectName; name: string }[] = [
   { dialect: 'postgres', name: 'three instances on one PostgreSQL database' },
@@ -75,7 +76,12 @@ for (const setup of SETUPS) {
     /** Opens keep-alive connections on every process (with the key verified), so a burst arrives as one. */
     const warmUp = () => Promise.all(Array.from({ length: BUYERS + 1 }, (_, i) => call(at(i), 'GET', '/v1/store/orders?limit=1', key)));
     const noServerErrors = () => {
-      for (const service of services) assert.deepEqual(service.logs.filter((line) => Number(line.statusCode) >= 500), [], 'no 5xx in any log');
+      for (const service of services)
+        assert.deepEqual(
+          service.logs.filter((line) => Number(line.statusCode) >= 500),
+          [],
+          'no 5xx in any log',
+        );
     };
 
     it(`${BUYERS} orders for one pet at once, over the three processes > exactly one 201, the others 409 pet_not_available`, async () => {
@@ -99,7 +105,9 @@ for (const setup of SETUPS) {
       }
       await warmUp();
       const answers = await Promise.all(
-        orders.flatMap(({ id }, i) => Array.from({ length: 6 }, (_, j) => call(at(i + j), 'POST', `/v1/store/orders/${id}/${j % 2 ? 'cancel' : 'deliver'}`, key))),
+        orders.flatMap(({ id }, i) =>
+          Array.from({ length: 6 }, (_, j) => call(at(i + j), 'POST', `/v1/store/orders/${id}/${j % 2 ? 'cancel' : 'deliver'}`, key)),
+        ),
       );
       assert.deepEqual(counts(answers), { 200: 10, '409 order_state_conflict': 50 });
       for (const { id, petId } of orders) {
@@ -132,8 +140,14 @@ for (const setup of SETUPS) {
       // In waves, so later requests act on orders placed by earlier ones.
       for (let wave = 0; wave < 5; wave++) answers.push(...(await Promise.all(Array.from({ length: 60 }, (_, i) => one(i)))));
       const statuses = new Set(answers.map((a) => a.status));
-      assert.ok([...statuses].every((s) => [200, 201, 204, 404, 409].includes(s)), JSON.stringify(counts(answers)));
-      assert.ok(answers.some((a) => a.status === 201), 'some orders were placed');
+      assert.ok(
+        [...statuses].every((s) => [200, 201, 204, 404, 409].includes(s)),
+        JSON.stringify(counts(answers)),
+      );
+      assert.ok(
+        answers.some((a) => a.status === 201),
+        'some orders were placed',
+      );
       await assertStoreInvariant(observer.db);
       noServerErrors();
     });

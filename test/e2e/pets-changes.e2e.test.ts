@@ -51,7 +51,13 @@ for (const setup of SETUPS) {
 
     before(async () => {
       // Migrated once first, so the instances start on a ready schema.
-      fleet = await startFleet({ dialect: setup.dialect, instances: setup.instances, workers: setup.workers, env: { DATABASE_POOL_MAX: '5', RATE_LIMIT_PER_MINUTE: '0' }, keyName: 'writers' });
+      fleet = await startFleet({
+        dialect: setup.dialect,
+        instances: setup.instances,
+        workers: setup.workers,
+        env: { DATABASE_POOL_MAX: '5', RATE_LIMIT_PER_MINUTE: '0' },
+        keyName: 'writers',
+      });
       ({ instances: services, key } = fleet);
     });
     after(() => fleet?.stop());
@@ -86,7 +92,9 @@ for (const setup of SETUPS) {
     it(`${WRITERS} PATCHes without If-Match, spread over the processes > all apply and none is lost`, async () => {
       const { id } = await create();
       await warmUp();
-      const answers = await Promise.all(Array.from({ length: WRITERS }, (_, i) => call(at(i), 'PATCH', `/v1/pets/${id}`, key, { body: { categoryId: i + 1 } })));
+      const answers = await Promise.all(
+        Array.from({ length: WRITERS }, (_, i) => call(at(i), 'PATCH', `/v1/pets/${id}`, key, { body: { categoryId: i + 1 } })),
+      );
       assert.deepEqual(counts(answers), { 200: WRITERS });
       assert.equal(new Set(answers.map((a) => a.etag)).size, WRITERS);
       assert.equal((await read(id)).etag, `"${id}-${WRITERS + 1}"`);
@@ -101,7 +109,10 @@ for (const setup of SETUPS) {
       ]);
       const applied = answers.filter((a) => a.status === 200 || a.status === 204);
       assert.equal(applied.length, 1, JSON.stringify(counts(answers)));
-      assert.ok(answers.every((a) => [200, 204, 404, 412].includes(a.status)), JSON.stringify(counts(answers)));
+      assert.ok(
+        answers.every((a) => [200, 204, 404, 412].includes(a.status)),
+        JSON.stringify(counts(answers)),
+      );
       const after = await read(id);
       assert.equal(after.status, applied[0]!.status === 204 ? 404 : 200);
     });

@@ -72,11 +72,15 @@ for (const { title, where, fewest } of [
   { title: 'A short tour', where: 'README', fewest: 8 },
   { title: 'Walk-through', where: 'docs/api.md', fewest: 20 },
 ]) {
-  it(`${where} "${title}" > every command run in order with bash and curl on a fresh store > answers what its comment says`, { skip: NO_CURL, timeout: 120_000 }, async () => {
-    const steps = walkthroughSteps(title);
-    assert.ok(steps.length >= fewest, `only ${steps.length} commands found in "${title}"`);
-    await runWalkthrough(steps);
-  });
+  it(
+    `${where} "${title}" > every command run in order with bash and curl on a fresh store > answers what its comment says`,
+    { skip: NO_CURL, timeout: 120_000 },
+    async () => {
+      const steps = walkthroughSteps(title);
+      assert.ok(steps.length >= fewest, `only ${steps.length} commands found in "${title}"`);
+      await runWalkthrough(steps);
+    },
+  );
 }
 
 /** Runs the steps in order on a fresh store and checks each answer against its marker. */
@@ -110,15 +114,25 @@ async function runWalkthrough(steps: WalkthroughStep[]): Promise<void> {
         }
         // The docs show the real link, but for the cursor: only the service makes one.
         const link = `${README_ORIGIN}${previousLink.replace(/cursor=[^&]*/, `cursor=${FROM_LINK}`)}`;
-        assert.ok(shown.startsWith(link) && /^(&[a-z]+=[^&]*)*$/.test(shown.slice(link.length)), `the link the docs show: ${shown} is not ${link} and parameters`);
+        assert.ok(
+          shown.startsWith(link) && /^(&[a-z]+=[^&]*)*$/.test(shown.slice(link.length)),
+          `the link the docs show: ${shown} is not ${link} and parameters`,
+        );
         command = command.replace(shown, `${service.baseUrl}${previousLink}${shown.slice(link.length)}`);
       }
-      command = command.replaceAll(README_ORIGIN, service.baseUrl).replaceAll(':9000', `:${receiverPort}`).replaceAll('listen(9000)', `listen(${receiverPort})`);
+      command = command
+        .replaceAll(README_ORIGIN, service.baseUrl)
+        .replaceAll(':9000', `:${receiverPort}`)
+        .replaceAll('listen(9000)', `listen(${receiverPort})`);
       if (Array.isArray(step.status)) {
-        const receiver = spawn('bash', ['-c', command.replace(/&\s*#.*$/, '')], { env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+        const receiver = spawn('bash', ['-c', command.replace(/&\s*#.*$/, '')], {
+          env: { PATH: process.env.PATH },
+          stdio: ['ignore', 'pipe', 'inherit'],
+          detached: true,
+        });
         background.push(receiver);
         receiver.stdout.setEncoding('utf8').on('data', (chunk: string) => (receiverOutput += chunk));
-        await waitUntil(() => isListening(receiverPort), { deadlineMs: 10_000, what: 'the README\'s receiver to listen' });
+        await waitUntil(() => isListening(receiverPort), { deadlineMs: 10_000, what: "the README's receiver to listen" });
         receivers.push({ step, expected: step.status });
         continue;
       }
@@ -137,7 +151,9 @@ async function runWalkthrough(steps: WalkthroughStep[]): Promise<void> {
     // The receiver hears of the changes after their answers: delivered off the request path.
     for (const { step, expected } of receivers) {
       const printed = () => expected.filter((type) => receiverOutput.includes(`"type":"${type}"`));
-      await waitUntil(() => printed().length === expected.length, { deadlineMs: 30_000, what: `the receiver to print ${expected.join(', ')}` }).catch(() => undefined);
+      await waitUntil(() => printed().length === expected.length, { deadlineMs: 30_000, what: `the receiver to print ${expected.join(', ')}` }).catch(
+        () => undefined,
+      );
       answered.splice(steps.indexOf(step), 0, { command: step.command, status: printed(), link: undefined });
     }
     for (const child of background) if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');

@@ -21,7 +21,8 @@ const INSTANCES = 3;
 const KEY_CACHE_TTL_MS = 60_000;
 
 /** README "Rate limits in a fleet": overshoot ≤ N × R × 3 × (S + T), R being one instance's request rate. */
-const overshootBound = (ratePerInstancePerSecond: number) => Math.ceil(INSTANCES * ratePerInstancePerSecond * 3 * ((SYNC_MS + REDIS_COMMAND_TIMEOUT_MS) / 1000));
+const overshootBound = (ratePerInstancePerSecond: number) =>
+  Math.ceil(INSTANCES * ratePerInstancePerSecond * 3 * ((SYNC_MS + REDIS_COMMAND_TIMEOUT_MS) / 1000));
 
 /** The status of GET /v1/pets sent from `localAddress` (any 127.0.0.0/8 address reaches the service). */
 const statusFrom = (localAddress: string, service: RunningService, authorization: string) =>
@@ -92,8 +93,13 @@ describeOnRedis(`${INSTANCES} instances sharing Redis`, { timeout: 180_000 }, ()
     const most = Math.max(...admitted.values());
     // Counted alone, each instance would admit LIMIT: 3 × LIMIT in all, beyond the bound.
     assert.ok(bound < (INSTANCES - 1) * LIMIT, `the pace (${rate.toFixed(0)}/s per instance) is slow enough for the test to tell sharing from none`);
-    assert.ok(most <= LIMIT + bound, `${most} answered 200 in one window; the limit is ${LIMIT} and the bound ${bound} (${rate.toFixed(0)} requests/s per instance)`);
-    process.stdout.write(`# per-key: ${most} admitted for a limit of ${LIMIT} (overshoot ${most - LIMIT}, bound ${bound} at ${rate.toFixed(0)}/s per instance)\n`);
+    assert.ok(
+      most <= LIMIT + bound,
+      `${most} answered 200 in one window; the limit is ${LIMIT} and the bound ${bound} (${rate.toFixed(0)} requests/s per instance)`,
+    );
+    process.stdout.write(
+      `# per-key: ${most} admitted for a limit of ${LIMIT} (overshoot ${most - LIMIT}, bound ${bound} at ${rate.toFixed(0)}/s per instance)\n`,
+    );
   });
 
   it('made-up keys from one address on every instance > their 401s in one window stay within the limit plus the documented overshoot', async () => {
@@ -105,7 +111,9 @@ describeOnRedis(`${INSTANCES} instances sharing Redis`, { timeout: 180_000 }, ()
       instances.map(async (instance) => {
         for (;;) {
           const window = Math.floor(Date.now() / 60_000);
-          const statuses = await Promise.all(Array.from({ length: 20 }, () => get(instance, `Bearer ask_${randomBytes(32).toString('base64url')}`).then((r) => r.status)));
+          const statuses = await Promise.all(
+            Array.from({ length: 20 }, () => get(instance, `Bearer ask_${randomBytes(32).toString('base64url')}`).then((r) => r.status)),
+          );
           sent += statuses.length;
           failed.set(window, (failed.get(window) ?? 0) + statuses.filter((status) => status === 401).length);
           if (statuses.includes(429)) return;
@@ -144,7 +152,7 @@ describeOnRedis(`${INSTANCES} instances sharing Redis`, { timeout: 180_000 }, ()
     );
   });
 
-  it('keys list > shows each key\'s last use after the instances stop (the last flush)', async () => {
+  it("keys list > shows each key's last use after the instances stop (the last flush)", async () => {
     const { id, key } = await makeKey(databaseUrl, 'used');
     assert.equal((await get(instances[0]!, `Bearer ${key}`)).status, 200);
     await Promise.all(instances.map((instance) => instance.stop()));
@@ -155,6 +163,12 @@ describeOnRedis(`${INSTANCES} instances sharing Redis`, { timeout: 180_000 }, ()
     const table = await runCli(['keys', 'list'], { DATABASE_URL: databaseUrl });
     const [header, ...rows] = table.stdout.trim().split('\n');
     assert.equal(header!.split('\t').at(-1), 'LAST USED');
-    assert.equal(rows.find((row) => row.startsWith(`${id}\t`))!.split('\t').at(-1), used.lastUsedAt);
+    assert.equal(
+      rows
+        .find((row) => row.startsWith(`${id}\t`))!
+        .split('\t')
+        .at(-1),
+      used.lastUsedAt,
+    );
   });
 });

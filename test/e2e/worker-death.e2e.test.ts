@@ -15,7 +15,7 @@ describe('serve --workers 2 when a worker is killed', { timeout: 60_000 }, () =>
     for (const place of places) await place.remove();
   });
 
-  it('the primary\'s "a worker died" line > has each key once, the primary\'s pid as pid and the dead worker\'s as workerPid', async () => {
+  it("the primary's \"a worker died\" line > has each key once, the primary's pid as pid and the dead worker's as workerPid", async () => {
     const place = await createEmptyDatabaseUrl('sqlite');
     places.push(place);
     const service = await spawnService({ databaseUrl: place.url, args: ['serve', '--no-bootstrap-key', '--workers', '2'] });
@@ -26,7 +26,10 @@ describe('serve --workers 2 when a worker is killed', { timeout: 60_000 }, () =>
     // stopped); on a slow machine it may count as a later death (another is started): either
     // line must be well formed.
     const died = await service.waitForLog((line) => typeof line.msg === 'string' && line.msg.startsWith('a worker died'), 15_000);
-    const raw = service.stdout().split('\n').find((text) => text.includes(`"msg":${JSON.stringify(died.msg)}`))!;
+    const raw = service
+      .stdout()
+      .split('\n')
+      .find((text) => text.includes(`"msg":${JSON.stringify(died.msg)}`))!;
     assert.deepEqual(duplicateKeysOf(raw), [], raw);
     assert.equal(died.pid, service.process.pid);
     assert.equal(died.workerPid, workerPid);

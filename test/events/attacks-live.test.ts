@@ -6,7 +6,16 @@ import assert from 'node:assert/strict';
 import { type ClientRequest, request } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { after, before, it } from 'node:test';
-import { type Kysely, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, sql, type UnknownRow } from 'kysely';
+import {
+  type Kysely,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  sql,
+  type UnknownRow,
+} from 'kysely';
 import { onCommit } from '../../src/db/commit-listeners.js';
 import type { Database } from '../../src/db/database.js';
 import { sampleValue } from '../helpers/metrics.js';
@@ -52,7 +61,9 @@ async function writeManyPets(db: Kysely<Database>, dialect: string, count: numbe
       insert into pets (name, category_id, status, created_at) select printf('%0200d', i), 1, 'available', 1 from n`.execute(db);
   } else {
     // An id is its transaction's by default: one statement writing many pets gives them their own, below every new one.
-    await sql`insert into pets (id, name, category_id, status, created_at) select i, lpad(i::text, 200, '0'), 1, 'available', 1 from generate_series(1, ${count}) i`.execute(db);
+    await sql`insert into pets (id, name, category_id, status, created_at) select i, lpad(i::text, 200, '0'), 1, 'available', 1 from generate_series(1, ${count}) i`.execute(
+      db,
+    );
   }
 }
 
@@ -96,7 +107,12 @@ for (const dialect of ALL_DIALECTS) {
         throw new Error('a listener that fails');
       });
       try {
-        const created = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, 'content-type': 'application/json' }, payload: { name: 'Once', categoryId: 1 } });
+        const created = await t.app.inject({
+          method: 'POST',
+          url: '/v1/pets',
+          headers: { ...t.auth, 'content-type': 'application/json' },
+          payload: { name: 'Once', categoryId: 1 },
+        });
         assert.equal(created.statusCode, 201, created.body);
       } finally {
         stop();

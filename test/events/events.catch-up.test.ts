@@ -24,13 +24,13 @@ function pacedAt(clock: { now: number }, rates: { pagesPerSecond: number; keyPag
 describe('catch-up pace', () => {
   const open = new AbortController().signal;
 
-  it('turns of one key > spaced by the key\'s pace; the first is free', async () => {
+  it("turns of one key > spaced by the key's pace; the first is free", async () => {
     const { pace, waits } = pacedAt({ now: 1000 }, { pagesPerSecond: 100, keyPagesPerSecond: 10 });
     for (let i = 0; i < 4; i++) assert.equal(await pace.turn(1, open), true);
     assert.deepEqual(waits, [100, 200, 300]);
   });
 
-  it('turns of many keys > together spaced by the process\'s pace, in the order asked', async () => {
+  it("turns of many keys > together spaced by the process's pace, in the order asked", async () => {
     const { pace, waits } = pacedAt({ now: 1000 }, { pagesPerSecond: 100, keyPagesPerSecond: 20 });
     for (let key = 1; key <= 5; key++) await pace.turn(key, open);
     assert.deepEqual(waits, [10, 20, 30, 40]);
@@ -61,6 +61,10 @@ describe('catch-up pace', () => {
 describe('catch-up pace > published', () => {
   it('docs/api.md > quotes the pace the service applies', () => {
     const text = readPublishedDoc('docs/api.md').replace(/\s+/g, ' ');
-    assert.ok(text.includes(`at most ${KEY_PAGES_PER_SECOND} pages of up to 100 events a second for one key's streams and ${CATCH_UP_PAGES_PER_SECOND} for all keys together`));
+    assert.ok(
+      text.includes(
+        `at most ${KEY_PAGES_PER_SECOND} pages of up to 100 events a second for one key's streams and ${CATCH_UP_PAGES_PER_SECOND} for all keys together`,
+      ),
+    );
   });
 });

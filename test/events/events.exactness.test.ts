@@ -52,7 +52,8 @@ for (const dialect of ALL_DIALECTS) {
     const on = (i: number) => apps[i % INSTANCES]!;
     const send = async (i: number, method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) => {
       const app = on(i);
-      const headers = payload === undefined ? app.auth : { ...app.auth, 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : json['content-type'] };
+      const headers =
+        payload === undefined ? app.auth : { ...app.auth, 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : json['content-type'] };
       const response = await app.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload }) });
       assert.ok(response.statusCode < 300, `${method} ${url}: ${response.statusCode} ${response.body}`);
       return response.body === '' ? undefined : response.json();
@@ -71,10 +72,14 @@ for (const dialect of ALL_DIALECTS) {
 
     /** A pet inserted in a transaction that stays open until `until`, on instance k. */
     const lateWriter = (k: number, until: Promise<void>) =>
-      writeTransaction(on(k).database.db, async (trx) => {
-        await insertPet(trx, { name: `Late ${k}`, categoryId: 1, status: 'available', createdAt: Date.now() });
-        await until;
-      }, RECORDS_EVENTS);
+      writeTransaction(
+        on(k).database.db,
+        async (trx) => {
+          await insertPet(trx, { name: `Late ${k}`, categoryId: 1, status: 'available', createdAt: Date.now() });
+          await until;
+        },
+        RECORDS_EVENTS,
+      );
 
     /** Follows the feed from its start until it has `total()` events, once the writers are done. */
     const walk = async (reader: number, done: () => boolean, total: () => number): Promise<number[]> => {
@@ -100,16 +105,28 @@ for (const dialect of ALL_DIALECTS) {
 
     it(`${WORKFLOWS} writers on ${INSTANCES} instances, ${READERS} readers walking meanwhile > every committed event seen once, in the database's order, by every reader`, async () => {
       const db = apps[0]!.database.db;
-      const before = (await db.selectFrom('events').select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow()).count;
+      const before = (
+        await db
+          .selectFrom('events')
+          .select((eb) => eb.fn.countAll<number | string>().as('count'))
+          .executeTakeFirstOrThrow()
+      ).count;
       assert.equal(Number(before), 0);
       let done = false;
       let total = 0;
-      const readers = Array.from({ length: READERS }, (_, r) => walk(r, () => done, () => total));
+      const readers = Array.from({ length: READERS }, (_, r) =>
+        walk(
+          r,
+          () => done,
+          () => total,
+        ),
+      );
       const finished = Array.from({ length: WORKFLOWS }, () => latch());
       const writers = Array.from({ length: WORKFLOWS }, (_, n) => workflow(n).finally(() => finished[n]!.open()));
       // PostgreSQL: transactions that draw their txn early and commit only after younger writers
       // have committed. (On SQLite one open write transaction would only make the others wait.)
-      const late = dialect === 'postgres' ? Array.from({ length: WORKFLOWS / 10 }, (_, k) => lateWriter(k, finished[Math.min(WORKFLOWS - 1, k * 10 + 5)]!.wait)) : [];
+      const late =
+        dialect === 'postgres' ? Array.from({ length: WORKFLOWS / 10 }, (_, k) => lateWriter(k, finished[Math.min(WORKFLOWS - 1, k * 10 + 5)]!.wait)) : [];
       await Promise.all([...writers, ...late]);
       // Stored order: what every reader must have seen, exactly.
       const stored = (await db.selectFrom('events').select(['id', 'position', 'type']).orderBy('position').execute()).map((row) => row.id);
@@ -143,26 +160,44 @@ describeOnPostgres('the events feed and transactions that commit late on postgre
   it('an older transaction still open > younger committed events are readable at once; the older one comes after them once it commits; start=latest does not skip it', async () => {
     const inserted = latch();
     const commit = latch();
-    const older = writeTransaction(t.database.db, async (trx) => {
-      await insertPet(trx, { name: 'Older', categoryId: 1, status: 'available', createdAt: Date.now() });
-      inserted.open();
-      await commit.wait;
-    }, RECORDS_EVENTS);
+    const older = writeTransaction(
+      t.database.db,
+      async (trx) => {
+        await insertPet(trx, { name: 'Older', categoryId: 1, status: 'available', createdAt: Date.now() });
+        inserted.open();
+        await commit.wait;
+      },
+      RECORDS_EVENTS,
+    );
     await inserted.wait;
     const latest = await read('/v1/events?start=latest');
     let held: Awaited<ReturnType<typeof read>>;
     try {
-      const younger = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, 'content-type': 'application/json' }, payload: { name: 'Younger', categoryId: 1 } });
+      const younger = await t.app.inject({
+        method: 'POST',
+        url: '/v1/pets',
+        headers: { ...t.auth, 'content-type': 'application/json' },
+        payload: { name: 'Younger', categoryId: 1 },
+      });
       assert.equal(younger.statusCode, 201);
       // Answered: its event is in the feed, whatever is still open.
       held = await read('/v1/events');
-      assert.deepEqual(held.events.map((e) => e.data.name), ['Younger']);
+      assert.deepEqual(
+        held.events.map((e) => e.data.name),
+        ['Younger'],
+      );
     } finally {
       commit.open();
       await older;
     }
     const after = await read(held.next);
-    assert.deepEqual(after.events.map((e) => e.data.name), ['Older']);
-    assert.deepEqual((await read(latest.next)).events.map((e) => e.data.name), ['Younger', 'Older']);
+    assert.deepEqual(
+      after.events.map((e) => e.data.name),
+      ['Older'],
+    );
+    assert.deepEqual(
+      (await read(latest.next)).events.map((e) => e.data.name),
+      ['Younger', 'Older'],
+    );
   });
 });

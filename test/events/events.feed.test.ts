@@ -35,7 +35,9 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal(response.statusCode, 201, response.body);
       return response.json().id as number;
     };
-    const keyWith = async (...scopes: Scope[]) => ({ authorization: `Bearer ${(await issueApiKey(t.database.db, { name: scopes.join('-') || 'none', scopes })).key}` });
+    const keyWith = async (...scopes: Scope[]) => ({
+      authorization: `Bearer ${(await issueApiKey(t.database.db, { name: scopes.join('-') || 'none', scopes })).key}`,
+    });
 
     it('on an empty store > answers [] and a Link that, followed, answers [] and the same Link', async () => {
       const first = await read('/v1/events');
@@ -59,9 +61,15 @@ for (const dialect of ALL_DIALECTS) {
         if (size === 0) assert.equal(page.next, next, 'an empty answer points at the same position');
         next = page.next;
       }
-      assert.deepEqual(walked.map((e) => [e.type, e.data.id]), ids.map((id) => ['pet.created', id]));
+      assert.deepEqual(
+        walked.map((e) => [e.type, e.data.id]),
+        ids.map((id) => ['pet.created', id]),
+      );
       const later = await createPet('D');
-      assert.deepEqual((await read(next)).events.map((e) => e.data.id), [later]);
+      assert.deepEqual(
+        (await read(next)).events.map((e) => e.data.id),
+        [later],
+      );
     });
 
     it('start=latest > answers no event and starts after the newest; with a cursor as well > 400', async () => {
@@ -78,30 +86,48 @@ for (const dialect of ALL_DIALECTS) {
       const order = await t.app.inject({ method: 'POST', url: '/v1/store/orders', headers: { ...t.auth, ...json }, payload: { petId } });
       assert.equal(order.statusCode, 201);
       const orders = await read('/v1/events?type=order.*');
-      assert.deepEqual(orders.events.map((e) => e.type), ['order.placed']);
+      assert.deepEqual(
+        orders.events.map((e) => e.type),
+        ['order.placed'],
+      );
       assert.match(orders.next, /type=order\.\*/);
       const created = await read('/v1/events?type=pet.created&limit=100');
       assert.ok(created.events.length > 0 && created.events.every((e) => e.type === 'pet.created'));
       const mixed = await read('/v1/events?type=order.placed&type=pet.updated&limit=100');
-      assert.deepEqual(mixed.events.slice(-2).map((e) => e.type), ['pet.updated', 'order.placed']);
+      assert.deepEqual(
+        mixed.events.slice(-2).map((e) => e.type),
+        ['pet.updated', 'order.placed'],
+      );
     });
 
     it('a cursor with another filter, or of another listing, or altered > 400 invalid_cursor; groups and their types are one filter', async () => {
       const pets = await read('/v1/events?type=pet.*');
       const cursor = cursorOf(pets.next);
-      assertErrorBody(await t.app.inject({ method: 'GET', url: `/v1/events?cursor=${cursor}`, headers: t.auth }), { status: 400, code: 'invalid_cursor', message: /made for other filters; send the same type/ });
+      assertErrorBody(await t.app.inject({ method: 'GET', url: `/v1/events?cursor=${cursor}`, headers: t.auth }), {
+        status: 400,
+        code: 'invalid_cursor',
+        message: /made for other filters; send the same type/,
+      });
       await read(`/v1/events?type=pet.created&type=pet.deleted&type=pet.updated&cursor=${cursor}`);
       const altered = cursor.slice(0, -2) + (cursor.endsWith('AA') ? 'AB' : 'AA');
-      assertErrorBody(await t.app.inject({ method: 'GET', url: `/v1/events?type=pet.*&cursor=${altered}`, headers: t.auth }), { status: 400, code: 'invalid_cursor', message: /not a cursor this service made/ });
+      assertErrorBody(await t.app.inject({ method: 'GET', url: `/v1/events?type=pet.*&cursor=${altered}`, headers: t.auth }), {
+        status: 400,
+        code: 'invalid_cursor',
+        message: /not a cursor this service made/,
+      });
       await createPet();
       const petsListing = await t.app.inject({ method: 'GET', url: '/v1/pets?limit=1', headers: t.auth });
       const petCursor = cursorOf(nextLinkOf(petsListing.headers.link)!);
-      assertErrorBody(await t.app.inject({ method: 'GET', url: `/v1/events?cursor=${petCursor}`, headers: t.auth }), { status: 400, code: 'invalid_cursor', message: /not a cursor this service made/ });
+      assertErrorBody(await t.app.inject({ method: 'GET', url: `/v1/events?cursor=${petCursor}`, headers: t.auth }), {
+        status: 400,
+        code: 'invalid_cursor',
+        message: /not a cursor this service made/,
+      });
     });
 
     it('limit and type out of bounds > 400 validation_failed', async () => {
       for (const query of ['limit=0', 'limit=101', 'type=pet.eaten', 'type=pets.*', 'start=oldest']) {
-        assertErrorBody(await t.app.inject({ method: 'GET', url: `/v1/events?${query}`, headers: t.auth }), { status: 400, code: 'validation_failed', });
+        assertErrorBody(await t.app.inject({ method: 'GET', url: `/v1/events?${query}`, headers: t.auth }), { status: 400, code: 'validation_failed' });
       }
     });
 

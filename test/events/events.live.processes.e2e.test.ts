@@ -49,7 +49,10 @@ for (const dialect of ALL_DIALECTS) {
       const id = await createPet(1, 'elsewhere');
       const response = await withDeadline(poll, 15_000, 'the long poll was not woken by the other process');
       assert.equal(response.status, 200);
-      assert.deepEqual(((await response.json()) as Event[]).map((e) => [e.type, e.data.id]), [['pet.created', id]]);
+      assert.deepEqual(
+        ((await response.json()) as Event[]).map((e) => [e.type, e.data.id]),
+        [['pet.created', id]],
+      );
     });
 
     it('a stream on one process, pets created on another > each comes as a frame', async () => {
@@ -57,8 +60,13 @@ for (const dialect of ALL_DIALECTS) {
       try {
         assert.equal(stream.status, 200);
         const ids = [await createPet(1, 'one'), await createPet(1, 'two')];
-        const frames = (await stream.framesUntil((f) => f.data !== undefined && (JSON.parse(f.data) as Event).data.id === ids[1], 15_000)).filter((f) => f.data);
-        assert.deepEqual(frames.map((f) => (JSON.parse(f.data!) as Event).data.id), ids);
+        const frames = (await stream.framesUntil((f) => f.data !== undefined && (JSON.parse(f.data) as Event).data.id === ids[1], 15_000)).filter(
+          (f) => f.data,
+        );
+        assert.deepEqual(
+          frames.map((f) => (JSON.parse(f.data!) as Event).data.id),
+          ids,
+        );
       } finally {
         stream.close();
       }

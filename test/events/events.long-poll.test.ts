@@ -50,7 +50,10 @@ for (const dialect of ALL_DIALECTS) {
       const id = await createPet();
       const response = await withDeadline(get(`${from}&wait=30`), 10_000, 'a long poll with an event to answer did not answer at once');
       assert.equal(response.statusCode, 200);
-      assert.deepEqual((response.json() as Event[]).map((e) => [e.type, e.data.id]), [['pet.created', id]]);
+      assert.deepEqual(
+        (response.json() as Event[]).map((e) => [e.type, e.data.id]),
+        [['pet.created', id]],
+      );
     });
 
     it('a pet created through the same app while it waits > answers its event (the commit wakes it)', async () => {
@@ -59,7 +62,10 @@ for (const dialect of ALL_DIALECTS) {
       await waitUntil(async () => (await waiting()) === 1, { deadlineMs: 10_000, what: 'the long poll never waited' });
       const id = await createPet();
       const response = await withDeadline(poll, 10_000, 'the commit did not wake the long poll');
-      assert.deepEqual((response.json() as Event[]).map((e) => [e.type, e.data.id]), [['pet.created', id]]);
+      assert.deepEqual(
+        (response.json() as Event[]).map((e) => [e.type, e.data.id]),
+        [['pet.created', id]],
+      );
       assert.ok(nextLinkOf(response.headers.link));
       assert.equal(await waiting(), 0);
     });
@@ -70,7 +76,10 @@ for (const dialect of ALL_DIALECTS) {
       await waitUntil(async () => (await waiting()) === 1, { deadlineMs: 10_000, what: 'the long poll never waited' });
       const id = await createPet('after');
       const response = await withDeadline(poll, 10_000, 'the commit did not wake the long poll');
-      assert.deepEqual((response.json() as Event[]).map((e) => e.data.id), [id]);
+      assert.deepEqual(
+        (response.json() as Event[]).map((e) => e.data.id),
+        [id],
+      );
     });
 
     it('a type filter > keeps waiting past other types, then answers its own', async () => {
@@ -83,7 +92,10 @@ for (const dialect of ALL_DIALECTS) {
       const order = await t.app.inject({ method: 'POST', url: '/v1/store/orders', headers: { ...t.auth, ...json }, payload: { petId } });
       assert.equal(order.statusCode, 201);
       const response = await withDeadline(poll, 10_000, 'the order did not wake the filtered long poll');
-      assert.deepEqual((response.json() as Event[]).map((e) => e.type), ['order.placed']);
+      assert.deepEqual(
+        (response.json() as Event[]).map((e) => e.type),
+        ['order.placed'],
+      );
     });
 
     it('wait=1 and no event > answers [] and the Link at the same position', async () => {
@@ -129,7 +141,10 @@ for (const dialect of ALL_DIALECTS) {
       try {
         const from = nextLinkOf((await t.app.inject({ method: 'GET', url: '/v1/events?start=latest', headers: t.auth })).headers.link)!;
         const poll = t.app.inject({ method: 'GET', url: `${from}&wait=30`, headers: t.auth });
-        await waitUntil(async () => sampleValue(await t.app.metrics.render(), 'animal_store_event_long_polls_waiting') === 1, { deadlineMs: 10_000, what: 'the long poll never waited' });
+        await waitUntil(async () => sampleValue(await t.app.metrics.render(), 'animal_store_event_long_polls_waiting') === 1, {
+          deadlineMs: 10_000,
+          what: 'the long poll never waited',
+        });
         const closing = t.app.close();
         const response = await withDeadline(poll, 5_000, 'the long poll kept waiting through the stop');
         assert.equal(response.statusCode, 200);
@@ -168,11 +183,22 @@ for (const dialect of ALL_DIALECTS) {
     const pollAfterWrite = async (reader: Awaited<ReturnType<typeof buildApp>>) => {
       const from = nextLinkOf((await reader.inject({ method: 'GET', url: '/v1/events?start=latest', headers: writer.auth })).headers.link)!;
       const poll = reader.inject({ method: 'GET', url: `${from}&wait=30`, headers: writer.auth });
-      await waitUntil(async () => sampleValue(await reader.metrics.render(), 'animal_store_event_long_polls_waiting') === 1, { deadlineMs: 10_000, what: 'the long poll never waited' });
-      const created = await writer.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...writer.auth, ...json }, payload: { name: 'Elsewhere', categoryId: 1 } });
+      await waitUntil(async () => sampleValue(await reader.metrics.render(), 'animal_store_event_long_polls_waiting') === 1, {
+        deadlineMs: 10_000,
+        what: 'the long poll never waited',
+      });
+      const created = await writer.app.inject({
+        method: 'POST',
+        url: '/v1/pets',
+        headers: { ...writer.auth, ...json },
+        payload: { name: 'Elsewhere', categoryId: 1 },
+      });
       assert.equal(created.statusCode, 201);
-      const response = await withDeadline(poll, 10_000, 'the other app\'s commit never woke the long poll');
-      assert.deepEqual((response.json() as Event[]).map((e) => e.data.id), [created.json().id]);
+      const response = await withDeadline(poll, 10_000, "the other app's commit never woke the long poll");
+      assert.deepEqual(
+        (response.json() as Event[]).map((e) => e.data.id),
+        [created.json().id],
+      );
     };
 
     it('the other app commits, no message > the once-a-second check wakes it', async () => {
@@ -198,10 +224,21 @@ for (const dialect of ALL_DIALECTS) {
         );
         const from = nextLinkOf((await reader.inject({ method: 'GET', url: '/v1/events?start=latest', headers: writer.auth })).headers.link)!;
         const poll = reader.inject({ method: 'GET', url: `${from}&wait=30`, headers: writer.auth });
-        await waitUntil(async () => sampleValue(await reader.metrics.render(), 'animal_store_event_long_polls_waiting') === 1, { deadlineMs: 10_000, what: 'the long poll never waited' });
-        const created = await publisher.inject({ method: 'POST', url: '/v1/pets', headers: { ...writer.auth, ...json }, payload: { name: 'Published', categoryId: 1 } });
+        await waitUntil(async () => sampleValue(await reader.metrics.render(), 'animal_store_event_long_polls_waiting') === 1, {
+          deadlineMs: 10_000,
+          what: 'the long poll never waited',
+        });
+        const created = await publisher.inject({
+          method: 'POST',
+          url: '/v1/pets',
+          headers: { ...writer.auth, ...json },
+          payload: { name: 'Published', categoryId: 1 },
+        });
         const response = await withDeadline(poll, 10_000, 'the Redis message never woke the long poll');
-        assert.deepEqual((response.json() as Event[]).map((e) => e.data.id), [created.json().id]);
+        assert.deepEqual(
+          (response.json() as Event[]).map((e) => e.data.id),
+          [created.json().id],
+        );
       });
     });
   });

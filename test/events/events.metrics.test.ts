@@ -24,7 +24,9 @@ for (const dialect of ALL_DIALECTS) {
       const scrape = () => t.app.metrics.render();
       const pet = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, ...json }, payload: { name: 'Counted before', categoryId: 1 } });
       await scrape();
-      const petId = (await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, ...json }, payload: { name: 'Counted', categoryId: 1 } })).json().id as number;
+      const petId = (
+        await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, ...json }, payload: { name: 'Counted', categoryId: 1 } })
+      ).json().id as number;
       const order = await t.app.inject({ method: 'POST', url: '/v1/store/orders', headers: { ...t.auth, ...json }, payload: { petId } });
       assert.equal(order.statusCode, 201);
       assert.equal(pet.statusCode, 201);

@@ -37,7 +37,9 @@ for (const dialect of ALL_DIALECTS) {
 
     before(async () => {
       // SQLite: one instance with three workers on one file; PostgreSQL: three instances.
-      fleet = await startFleet(dialect === 'sqlite' ? { dialect, instances: 1, workers: 3, env: ENV, keyName: 'events' } : { dialect, instances: 3, env: ENV, keyName: 'events' });
+      fleet = await startFleet(
+        dialect === 'sqlite' ? { dialect, instances: 1, workers: 3, env: ENV, keyName: 'events' } : { dialect, instances: 3, env: ENV, keyName: 'events' },
+      );
       key = fleet.key;
       handle = createDb(fleet.databaseUrl, { poolMax: 1 });
     });
@@ -94,7 +96,9 @@ for (const dialect of ALL_DIALECTS) {
         const readUntil = async (names: string[]) => {
           while (!names.every((name) => seen.includes(name))) {
             const page = await call(on(1), 'GET', `${next}&wait=5`, key);
-            seen.push(...(page.body as { type: string; data: { name: string } }[]).filter((event) => event.type === 'pet.created').map((event) => event.data.name));
+            seen.push(
+              ...(page.body as { type: string; data: { name: string } }[]).filter((event) => event.type === 'pet.created').map((event) => event.data.name),
+            );
             next = /^<([^>]+)>; rel="next"$/.exec(page.link)![1]!;
           }
         };

@@ -41,10 +41,19 @@ for (const dialect of ALL_DIALECTS) {
     const db = () => t.database.db;
     const eventIds = async () => (await db().selectFrom('events').select('id').orderBy('id').execute()).map((row) => row.id);
     const createPet = async () => {
-      const response = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, 'content-type': 'application/json' }, payload: { name: 'Rex', categoryId: 1 } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/v1/pets',
+        headers: { ...t.auth, 'content-type': 'application/json' },
+        payload: { name: 'Rex', categoryId: 1 },
+      });
       assert.equal(response.statusCode, 201);
     };
-    const age = (days: number) => db().updateTable('events').set((eb) => ({ occurredAt: eb('occurredAt', '-', days * DAY_MS) })).execute();
+    const age = (days: number) =>
+      db()
+        .updateTable('events')
+        .set((eb) => ({ occurredAt: eb('occurredAt', '-', days * DAY_MS) }))
+        .execute();
 
     it('each run > purges the events older than EVENT_RETENTION_DAYS, by the database clock, with no request', async () => {
       assert.equal(schedule.intervalMs, 60_000, 'every minute');

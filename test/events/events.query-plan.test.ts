@@ -17,7 +17,9 @@ for (const dialect of ALL_DIALECTS) {
       // A feed of some size, of mixed types, with statistics: an empty table makes any plan cheap.
       const types = sql.lit('{pet.created,pet.updated,order.placed,order.cancelled}');
       if (dialect === 'postgres') {
-        await sql`insert into events (type, data, position) select (${types}::text[])[1 + n % 4], '{}', n from generate_series(1, 20000) n`.execute(database.db);
+        await sql`insert into events (type, data, position) select (${types}::text[])[1 + n % 4], '{}', n from generate_series(1, 20000) n`.execute(
+          database.db,
+        );
         await sql`analyze events`.execute(database.db);
       }
     });

@@ -28,12 +28,24 @@ for (const dialect of ALL_DIALECTS) {
     });
     after(() => t.close());
     beforeEach(async () => {
-      seen = (await t.database.db.selectFrom('events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst())?.id ?? 0;
+      seen =
+        (
+          await t.database.db
+            .selectFrom('events')
+            .select((eb) => eb.fn.max('id').as('id'))
+            .executeTakeFirst()
+        )?.id ?? 0;
     });
 
     const json = { 'content-type': 'application/json' };
-    const call = async (method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object, status = method === 'POST' && url === '/v1/pets' ? 201 : method === 'DELETE' ? 204 : 200) => {
-      const headers = payload === undefined ? t.auth : { ...t.auth, 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : json['content-type'] };
+    const call = async (
+      method: 'POST' | 'PATCH' | 'DELETE',
+      url: string,
+      payload?: object,
+      status = method === 'POST' && url === '/v1/pets' ? 201 : method === 'DELETE' ? 204 : 200,
+    ) => {
+      const headers =
+        payload === undefined ? t.auth : { ...t.auth, 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : json['content-type'] };
       const response = await t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload }) });
       assert.equal(response.statusCode, status, response.body);
       return response.body === '' ? undefined : response.json();
@@ -100,7 +112,12 @@ for (const dialect of ALL_DIALECTS) {
       const pet = await call('POST', '/v1/pets', { name: 'Sold', categoryId: 2, status: 'sold' });
       seen = (await recorded()).at(-1)!.id;
       await call('POST', '/v1/store/orders', { petId: pet.id }, 409);
-      const refused = await t.app.inject({ method: 'PATCH', url: `/v1/pets/${pet.id}`, headers: { ...t.auth, 'content-type': 'application/merge-patch+json', 'if-match': '"1-99"' }, payload: { name: 'X' } });
+      const refused = await t.app.inject({
+        method: 'PATCH',
+        url: `/v1/pets/${pet.id}`,
+        headers: { ...t.auth, 'content-type': 'application/merge-patch+json', 'if-match': '"1-99"' },
+        payload: { name: 'X' },
+      });
       assert.equal(refused.statusCode, 412);
       assert.deepEqual(await recorded(), []);
     });
@@ -119,20 +136,33 @@ for (const dialect of ALL_DIALECTS) {
       assert.deepEqual(shapes(await recorded()), [{ type: 'pet.created', data: { id: pet.id, name: 'Real', categoryId: 1, status: 'available' } }]);
     });
 
-    it('writes that arrive together (one group commit on SQLite), one of them failing after its insert > only the others\' events are kept', async () => {
+    it("writes that arrive together (one group commit on SQLite), one of them failing after its insert > only the others' events are kept", async () => {
       const write = (name: string, fail: boolean) =>
-        writeTransaction(t.database.db, async (trx) => {
-          const pet = await insertPet(trx, { name, categoryId: 1, status: 'available', createdAt: Date.now() });
-          if (fail) throw new Error(`${name} fails after its insert`);
-          return pet.id;
-        }, RECORDS_EVENTS);
+        writeTransaction(
+          t.database.db,
+          async (trx) => {
+            const pet = await insertPet(trx, { name, categoryId: 1, status: 'available', createdAt: Date.now() });
+            if (fail) throw new Error(`${name} fails after its insert`);
+            return pet.id;
+          },
+          RECORDS_EVENTS,
+        );
       const outcomes = await Promise.allSettled([write('Kept 1', false), write('Undone', true), write('Kept 2', false)]);
-      assert.deepEqual(outcomes.map((outcome) => outcome.status), ['fulfilled', 'rejected', 'fulfilled']);
+      assert.deepEqual(
+        outcomes.map((outcome) => outcome.status),
+        ['fulfilled', 'rejected', 'fulfilled'],
+      );
       const kept = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
       const stored = await t.database.db.selectFrom('events').select(['type', 'data']).where('id', '>', seen).orderBy('id').execute();
       // On PostgreSQL they are three transactions on three connections: their order is not fixed.
-      assert.deepEqual(stored.map((row) => [row.type, (JSON.parse(row.data) as { id: number; name: string }).name]).sort(), [['pet.created', 'Kept 1'], ['pet.created', 'Kept 2']]);
-      assert.deepEqual(stored.map((row) => (JSON.parse(row.data) as { id: number }).id).sort((a, b) => a - b), [...kept].sort((a, b) => a - b));
+      assert.deepEqual(stored.map((row) => [row.type, (JSON.parse(row.data) as { id: number; name: string }).name]).sort(), [
+        ['pet.created', 'Kept 1'],
+        ['pet.created', 'Kept 2'],
+      ]);
+      assert.deepEqual(
+        stored.map((row) => (JSON.parse(row.data) as { id: number }).id).sort((a, b) => a - b),
+        [...kept].sort((a, b) => a - b),
+      );
     });
   });
 }

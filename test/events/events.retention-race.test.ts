@@ -21,7 +21,8 @@ class AfterFirstEventsRead implements KyselyPlugin {
   readonly #reads = new Set<unknown>();
 
   transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
-    if (node.kind === 'SelectQueryNode' && /^events/i.test(JSON.stringify(node.from?.froms[0] ?? '').match(/"name":"([^"]+)"/)?.[1] ?? '')) this.#reads.add(queryId);
+    if (node.kind === 'SelectQueryNode' && /^events/i.test(JSON.stringify(node.from?.froms[0] ?? '').match(/"name":"([^"]+)"/)?.[1] ?? ''))
+      this.#reads.add(queryId);
     return node;
   }
 
@@ -53,7 +54,12 @@ for (const dialect of ALL_DIALECTS) {
     it('events after the cursor purged between the reads of one answer > 410 cursor_expired, not a page with a gap', async () => {
       const start = await t.app.inject({ method: 'GET', url: '/v1/events?start=latest', headers: t.auth });
       for (const name of ['A', 'B', 'C']) {
-        const created = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, 'content-type': 'application/json' }, payload: { name, categoryId: 1 } });
+        const created = await t.app.inject({
+          method: 'POST',
+          url: '/v1/pets',
+          headers: { ...t.auth, 'content-type': 'application/json' },
+          payload: { name, categoryId: 1 },
+        });
         assert.equal(created.statusCode, 201);
       }
       let purged = 0;

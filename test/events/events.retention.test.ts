@@ -33,14 +33,22 @@ for (const dialect of ALL_DIALECTS) {
     };
     const createPets = async (count: number) => {
       for (let i = 0; i < count; i++) {
-        const response = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, 'content-type': 'application/json' }, payload: { name: `Pet ${i}`, categoryId: 1 } });
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/v1/pets',
+          headers: { ...t.auth, 'content-type': 'application/json' },
+          payload: { name: `Pet ${i}`, categoryId: 1 },
+        });
         assert.equal(response.statusCode, 201, response.body);
       }
     };
     const eventPositions = async () => (await t.database.db.selectFrom('events').select('position').orderBy('position').execute()).map((row) => row.position);
     /** Makes every event stored now `days` older, as if written then. */
     const age = async (days: number) => {
-      await t.database.db.updateTable('events').set((eb) => ({ occurredAt: eb('occurredAt', '-', days * DAY_MS) })).execute();
+      await t.database.db
+        .updateTable('events')
+        .set((eb) => ({ occurredAt: eb('occurredAt', '-', days * DAY_MS) }))
+        .execute();
     };
     const cutoff = async () => (await databaseNowMs(t.database.db)) - 30 * DAY_MS;
     const purgeAll = async () => purgeEventsBefore(t.database.db, (await databaseNowMs(t.database.db)) + DAY_MS);

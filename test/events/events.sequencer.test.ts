@@ -59,22 +59,33 @@ describeOnPostgres('events sequencer on postgres > writes and rounds', {}, () =>
   });
   after(() => t.close());
 
-  it('POST /v1/pets while another session holds the sequencers\' lock > answered while the lock is still held; its event numbered only once the lock is released', async () => {
+  it("POST /v1/pets while another session holds the sequencers' lock > answered while the lock is still held; its event numbered only once the lock is released", async () => {
     const holder = await session(t.database.url);
     try {
       await holder.query('begin');
       await holder.query(SEQUENCER_LOCK);
       const response = await withDeadline(
-        t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, 'content-type': 'application/json' }, payload: { name: 'Held back', categoryId: 1 } }),
+        t.app.inject({
+          method: 'POST',
+          url: '/v1/pets',
+          headers: { ...t.auth, 'content-type': 'application/json' },
+          payload: { name: 'Held back', categoryId: 1 },
+        }),
         DEADLINE_MS,
-        'the write was not answered while the sequencers\' lock was held',
+        "the write was not answered while the sequencers' lock was held",
       );
       assert.equal(response.statusCode, 201, response.body);
       // Still held: no round can have numbered it.
-      assert.deepEqual((await events(t.database.db)).map((event) => event.position), [null]);
+      assert.deepEqual(
+        (await events(t.database.db)).map((event) => event.position),
+        [null],
+      );
       await holder.query('commit');
       // The round of the write gave up; the timer's look finds the event and a round numbers it.
-      await waitUntil(async () => (await events(t.database.db))[0]?.position !== null, { deadlineMs: DEADLINE_MS, what: 'the event was never numbered once the lock was released' });
+      await waitUntil(async () => (await events(t.database.db))[0]?.position !== null, {
+        deadlineMs: DEADLINE_MS,
+        what: 'the event was never numbered once the lock was released',
+      });
     } finally {
       await holder.end();
     }
@@ -101,7 +112,12 @@ describeOnPostgres('events sequencer on postgres > its own rounds', {}, () => {
       const holderPid = rows[0]!.pid;
       const underWay = sequencer.runNow();
       await waitUntil(
-        async () => (await sql<{ blocked: boolean }>`select exists (select 1 from pg_stat_activity where ${holderPid}::int = any(pg_blocking_pids(pid))) as blocked`.execute(database.db)).rows[0]?.blocked === true,
+        async () =>
+          (
+            await sql<{
+              blocked: boolean;
+            }>`select exists (select 1 from pg_stat_activity where ${holderPid}::int = any(pg_blocking_pids(pid))) as blocked`.execute(database.db)
+          ).rows[0]?.blocked === true,
         { deadlineMs: DEADLINE_MS, what: 'the round never reached the locked row' },
       );
       // The round under way read the events before this write committed; once it has, the row is let go.
@@ -127,9 +143,17 @@ describeOnPostgres('events sequencer on postgres > its own rounds', {}, () => {
     const earlier = (await events(database.db)).length;
     try {
       const partitioned = proxy.partitionAfter(/pg_advisory_xact_lock/);
-      const { pet } = await withDeadline(createPet(linked.db, { name: 'Stuck round', categoryId: 1 }), DEADLINE_MS, 'the write waited for a round that never ends');
+      const { pet } = await withDeadline(
+        createPet(linked.db, { name: 'Stuck round', categoryId: 1 }),
+        DEADLINE_MS,
+        'the write waited for a round that never ends',
+      );
       await withDeadline(partitioned, DEADLINE_MS, 'no round ever took the lock');
-      assert.deepEqual(logs.filter((line) => line.msg === ROUND_FAILED), [], 'the round had ended when the write was answered');
+      assert.deepEqual(
+        logs.filter((line) => line.msg === ROUND_FAILED),
+        [],
+        'the round had ended when the write was answered',
+      );
       const stored = await events(database.db);
       assert.equal(stored.length, earlier + 1);
       assert.equal(stored.at(-1)!.position, null, `pet ${pet.id}'s event was numbered`);
@@ -161,7 +185,10 @@ describeOnPostgres('events sequencer on postgres > its own rounds', {}, () => {
       await waitUntil(() => counts.looks + counts.rounds >= 5, { deadlineMs: DEADLINE_MS, what: 'the timer never ticked five times' });
       assert.equal(counts.rounds, 0, `${counts.rounds} rounds on an idle store`);
       await writeElsewhere(database.url, 'Written elsewhere');
-      await waitUntil(async () => (await events(database.db)).every((event) => event.position !== null), { deadlineMs: DEADLINE_MS, what: 'the event written elsewhere was never numbered' });
+      await waitUntil(async () => (await events(database.db)).every((event) => event.position !== null), {
+        deadlineMs: DEADLINE_MS,
+        what: 'the event written elsewhere was never numbered',
+      });
       assert.ok(counts.rounds >= 1);
     } finally {
       await sequencer.close();

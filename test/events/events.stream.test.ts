@@ -48,7 +48,8 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal(response.statusCode, 201, response.body);
       return response.json().id as number;
     };
-    const latestCursor = async () => cursorOf(nextLinkOf((await t.app.inject({ method: 'GET', url: '/v1/events?start=latest', headers: t.auth })).headers.link)!);
+    const latestCursor = async () =>
+      cursorOf(nextLinkOf((await t.app.inject({ method: 'GET', url: '/v1/events?start=latest', headers: t.auth })).headers.link)!);
     const streams = async () => sampleValue(await t.app.metrics.render(), 'animal_store_event_streams_open');
 
     it('frames > id (the cursor after the event), event (its type), data (the Event JSON); headers say no caching, no buffering', async () => {
@@ -87,7 +88,10 @@ for (const dialect of ALL_DIALECTS) {
       const resumed = await openSse(t.baseUrl, `/v1/events`, { ...t.auth, 'last-event-id': got.at(-1)!.id! });
       try {
         got.push(...(await resumed.framesUntil((f) => isEvent(f) && eventOf(f).data.name === 'f')).filter(isEvent));
-        assert.deepEqual(got.map((f) => eventOf(f).data.name), names);
+        assert.deepEqual(
+          got.map((f) => eventOf(f).data.name),
+          names,
+        );
       } finally {
         resumed.close();
       }
@@ -126,7 +130,10 @@ for (const dialect of ALL_DIALECTS) {
       const key = { authorization: `Bearer ${(await issueApiKey(t.database.db, { name: 'streams' })).key}` };
       const open = await Promise.all(Array.from({ length: 5 }, () => openSse(t.baseUrl, '/v1/events?start=latest', key)));
       try {
-        assert.deepEqual(open.map((s) => s.status), [200, 200, 200, 200, 200]);
+        assert.deepEqual(
+          open.map((s) => s.status),
+          [200, 200, 200, 200, 200],
+        );
         const sixth = await openSse(t.baseUrl, '/v1/events?start=latest', key);
         assert.equal(sixth.status, 429);
         assert.equal(sixth.headers['retry-after'], '5');
@@ -192,9 +199,14 @@ for (const dialect of ALL_DIALECTS) {
       const handle = createDb(t.database.url);
       const next = await buildApp({ db: handle.db, config: loadConfig({ LOG_LEVEL: 'silent' }) });
       try {
-        const later = (await next.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, ...json }, payload: { name: 'after stop', categoryId: 1 } })).json().id as number;
+        const later = (
+          await next.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, ...json }, payload: { name: 'after stop', categoryId: 1 } })
+        ).json().id as number;
         await next.listen({ port: 0, host: '127.0.0.1' });
-        const resumed = await openSse(`http://127.0.0.1:${(next.server.address() as AddressInfo).port}`, '/v1/events', { ...t.auth, 'last-event-id': frame!.id! });
+        const resumed = await openSse(`http://127.0.0.1:${(next.server.address() as AddressInfo).port}`, '/v1/events', {
+          ...t.auth,
+          'last-event-id': frame!.id!,
+        });
         const [rest] = (await resumed.framesUntil(isEvent)).filter(isEvent);
         assert.equal(eventOf(rest!).data.id, later);
         resumed.close();

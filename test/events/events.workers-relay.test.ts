@@ -47,7 +47,11 @@ async function serveAsWorker(): Promise<void> {
   // A port of its own (not the cluster's shared one), so the test picks the worker it speaks to.
   await app.listen({ port: 0, host: '127.0.0.1', exclusive: true });
   process.on('message', (message) => {
-    if (message === 'stop') void app.close().then(() => handle.close()).then(() => process.exit(0));
+    if (message === 'stop')
+      void app
+        .close()
+        .then(() => handle.close())
+        .then(() => process.exit(0));
   });
   process.send!({ port: (app.server.address() as AddressInfo).port });
 }
@@ -102,7 +106,10 @@ if (cluster.isWorker) {
         const id = await createPet('polled');
         const response = await withDeadline(poll, 15_000, 'the waiting worker was not woken by the relay');
         assert.equal(response.status, 200);
-        assert.deepEqual(((await response.json()) as Event[]).map((event) => [event.type, event.data.id]), [['pet.created', id]]);
+        assert.deepEqual(
+          ((await response.json()) as Event[]).map((event) => [event.type, event.data.id]),
+          [['pet.created', id]],
+        );
       });
 
       it('Attack (issue 17): a stream waiting in one worker, a pet created in the other > the relay wakes it (the check is an hour away)', async () => {
@@ -112,8 +119,15 @@ if (cluster.isWorker) {
         try {
           assert.equal(stream.status, 200);
           const id = await createPet('streamed');
-          const frames = await withDeadline(stream.framesUntil((frame) => frame.data !== undefined, 15_000), 15_000, 'the waiting worker was not woken by the relay');
-          assert.deepEqual(frames.filter((frame) => frame.data).map((frame) => [frame.event, (JSON.parse(frame.data!) as Event).data.id]), [['pet.created', id]]);
+          const frames = await withDeadline(
+            stream.framesUntil((frame) => frame.data !== undefined, 15_000),
+            15_000,
+            'the waiting worker was not woken by the relay',
+          );
+          assert.deepEqual(
+            frames.filter((frame) => frame.data).map((frame) => [frame.event, (JSON.parse(frame.data!) as Event).data.id]),
+            [['pet.created', id]],
+          );
         } finally {
           stream.close();
         }

@@ -70,7 +70,10 @@ export async function call(service: RunningService, method: string, path: string
 }
 
 export async function createPet(service: RunningService, key: string, pet: { name?: string; categoryId?: number; status?: Pet['status'] } = {}): Promise<Pet> {
-  const answer = await call(service, 'POST', '/v1/pets', { key, body: { name: pet.name ?? unique('pet'), categoryId: pet.categoryId ?? uniqueCategory(), ...(pet.status ? { status: pet.status } : {}) } });
+  const answer = await call(service, 'POST', '/v1/pets', {
+    key,
+    body: { name: pet.name ?? unique('pet'), categoryId: pet.categoryId ?? uniqueCategory(), ...(pet.status ? { status: pet.status } : {}) },
+  });
   assert.equal(answer.status, 201, answer.text);
   return answer.body as Pet;
 }
@@ -134,7 +137,11 @@ export function suitePlaces(dialect: DialectName): () => Promise<string> {
     await stopAllServices();
     const removals = await Promise.allSettled(places.map((place) => place.remove()));
     const failed = removals.filter((removal) => removal.status === 'rejected');
-    if (failed.length > 0) throw new AggregateError(failed.map((removal) => removal.reason), `${failed.length} test database(s) were not removed`);
+    if (failed.length > 0)
+      throw new AggregateError(
+        failed.map((removal) => removal.reason),
+        `${failed.length} test database(s) were not removed`,
+      );
   });
   return async () => {
     const place = await createEmptyDatabaseUrl(dialect);

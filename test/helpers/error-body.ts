@@ -45,7 +45,12 @@ export function assertErrorBody(response: InjectedAnswer | FetchedAnswer, expect
   assert.match(contentType, /^application\/json/);
   const body = (injected ? response.json() : response.body) as Record<string, unknown>;
   assert.equal(typeof body, 'object');
-  assert.deepEqual(Object.keys(body).filter((key) => key !== 'details').sort(), ['code', 'message', 'status']);
+  assert.deepEqual(
+    Object.keys(body)
+      .filter((key) => key !== 'details')
+      .sort(),
+    ['code', 'message', 'status'],
+  );
   assert.equal(body.code, code);
   assert.equal(body.status, status);
   assert.equal(typeof body.message, 'string');

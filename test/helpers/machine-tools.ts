@@ -7,7 +7,16 @@ import { existsSync } from 'node:fs';
 
 /** Debian's Chromium, driven by playwright-core (which never downloads a browser). */
 export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 export const CHROMIUM_SKIP_REASON = `${CHROMIUM} is not installed (apt-get install chromium)`;
 /** The `skip` option of a test that needs Chromium. */
 export const NO_CHROMIUM: string | false = existsSync(CHROMIUM) ? false : CHROMIUM_SKIP_REASON;

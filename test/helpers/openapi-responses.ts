@@ -65,5 +65,8 @@ export function assertDocumentedAnswer(method: string, template: string | undefi
   }
   assert.match(String(answer.headers['content-type']), /^application\/json/, `${where}: ${answer.statusCode} is not JSON`);
   const body = JSON.parse(answer.body) as unknown;
-  assert.ok(validate(body), `${where} answered ${answer.statusCode} with a body openapi.json does not allow: ${ajv.errorsText(validate.errors)}\n${answer.body}`);
+  assert.ok(
+    validate(body),
+    `${where} answered ${answer.statusCode} with a body openapi.json does not allow: ${ajv.errorsText(validate.errors)}\n${answer.body}`,
+  );
 }

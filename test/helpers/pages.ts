@@ -21,7 +21,11 @@ export async function walkPages<T>(app: FastifyInstance, headers: Record<string,
   let pages = 0;
   while (next) {
     assert.ok(pages++ < maxPages, `more than ${maxPages} pages from ${url}`);
-    const response: { statusCode: number; body: string; headers: Record<string, unknown>; json(): unknown } = await app.inject({ method: 'GET', url: next, headers });
+    const response: { statusCode: number; body: string; headers: Record<string, unknown>; json(): unknown } = await app.inject({
+      method: 'GET',
+      url: next,
+      headers,
+    });
     assert.equal(response.statusCode, 200, response.body);
     items.push(...(response.json() as T[]));
     next = nextLinkOf(response.headers.link);

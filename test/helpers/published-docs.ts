@@ -11,7 +11,9 @@ const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** README.md first, then docs/*.md in name order: paths relative to the repository's root. */
 export function publishedDocFiles(): string[] {
-  const docs = readdirSync(join(REPO_ROOT, 'docs')).filter((file) => file.endsWith('.md')).sort();
+  const docs = readdirSync(join(REPO_ROOT, 'docs'))
+    .filter((file) => file.endsWith('.md'))
+    .sort();
   return ['README.md', ...docs.map((file) => `docs/${file}`)];
 }
 
@@ -76,7 +78,9 @@ export function quotesOf(pattern: RegExp): { path: string; match: RegExpMatchArr
 export function tableRow(cell: string): string | undefined {
   const start = `| ${cell} |`;
   for (const path of publishedDocFiles()) {
-    const row = readPublishedDoc(path).split('\n').find((line) => line.startsWith(start));
+    const row = readPublishedDoc(path)
+      .split('\n')
+      .find((line) => line.startsWith(start));
     if (row !== undefined) return row;
   }
   return undefined;

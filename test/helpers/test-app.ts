@@ -58,7 +58,10 @@ export async function createTestApp(
     /** Wraps the connection the app uses (to count its queries, say); the test's own stays unwrapped. */
     wrapDb?: (db: Kysely<Database>) => Kysely<Database>;
     /** Test hooks of the app (such as onIdempotencyKeyReserved). */
-    hooks?: Pick<AppDeps, 'onIdempotencyKeyReserved' | 'eventPurgeSchedule' | 'eventKeepAliveMs' | 'eventRecheckMs' | 'webhookLookup' | 'webhookUrlDns' | 'webhookDispatcher'>;
+    hooks?: Pick<
+      AppDeps,
+      'onIdempotencyKeyReserved' | 'eventPurgeSchedule' | 'eventKeepAliveMs' | 'eventRecheckMs' | 'webhookLookup' | 'webhookUrlDns' | 'webhookDispatcher'
+    >;
     /** A database made by the test (createScratchDatabase, say) instead of a fresh one; dropped by close(). */
     database?: TestDatabase;
   } = {},
@@ -67,7 +70,14 @@ export async function createTestApp(
   const config = loadConfig({ LOG_LEVEL: 'info', ...options.env });
   const clock = { now: options.now ?? Date.now() };
   const { logs, logStream, waitForLog } = logCollector();
-  const app = await buildApp({ db: options.wrapDb ? options.wrapDb(database.db) : database.db, database, config, now: () => clock.now, logStream, ...options.hooks });
+  const app = await buildApp({
+    db: options.wrapDb ? options.wrapDb(database.db) : database.db,
+    database,
+    config,
+    now: () => clock.now,
+    logStream,
+    ...options.hooks,
+  });
   await app.ready();
   const issued = await issueApiKey(database.db, { name: 'test' }, () => clock.now);
   return {
@@ -83,4 +93,3 @@ export async function createTestApp(
     },
   };
 }
-

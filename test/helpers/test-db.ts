@@ -45,7 +45,11 @@ export function describeOnDialect(dialect: DialectName, name: string, options: T
  * A migration's suite, once per dialect: its tests share one empty database (no migration
  * applied yet), opened before them and removed after them. `empty.db` is valid inside the tests.
  */
-export function describeMigration(migration: string, options: { poolMax?: number }, body: (dialect: DialectName, empty: { readonly db: Kysely<Database> }) => void): void {
+export function describeMigration(
+  migration: string,
+  options: { poolMax?: number },
+  body: (dialect: DialectName, empty: { readonly db: Kysely<Database> }) => void,
+): void {
   for (const dialect of ALL_DIALECTS) {
     describeOnDialect(dialect, `migration ${migration} on ${dialect}`, {}, () => {
       let place: { url: string; remove(): Promise<void> } | undefined;
@@ -114,7 +118,9 @@ export async function createTestDatabase(dialect: DialectName, options: { statem
  * does to it (transactions of other databases, of other roles): no other suite's transaction is
  * ever in it. With `owner`, a role made for it, without any privilege beyond owning it, connects.
  */
-export async function createScratchDatabase(options: { owner?: boolean; statementTimeoutMs?: number } = {}): Promise<TestDatabase & { name: string; owner?: string }> {
+export async function createScratchDatabase(
+  options: { owner?: boolean; statementTimeoutMs?: number } = {},
+): Promise<TestDatabase & { name: string; owner?: string }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `animal_store_t_${randomBytes(6).toString('hex')}`;
@@ -152,4 +158,3 @@ async function withAdmin<T>(url: string, work: (client: pg.Client) => Promise<T>
     await client.end();
   }
 }
-

@@ -50,6 +50,8 @@ let claims = 0;
 export async function claimForTests(db: Kysely<Database>, leaseMs = 60_000): Promise<HeldClaim[]> {
   const owner = `test-claim:${++claims}`;
   const claimedAt = performance.now();
-  const claimed = await writeTransaction(db, (trx) => claimDueDeliveries(trx, { owner, now: Date.now(), leaseMs, limit: 100, perEndpoint: 32, skipEndpoints: [] }));
+  const claimed = await writeTransaction(db, (trx) =>
+    claimDueDeliveries(trx, { owner, now: Date.now(), leaseMs, limit: 100, perEndpoint: 32, skipEndpoints: [] }),
+  );
   return claimed.map((delivery) => ({ delivery, owner, leaseDeadline: claimedAt + leaseMs }));
 }

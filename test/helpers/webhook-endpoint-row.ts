@@ -15,7 +15,9 @@ export function newWebhookSecret(): string {
 
 export async function insertWebhookEndpoint(
   db: Kysely<Database>,
-  fields: { url: string; events?: string[]; allowedTypes?: string[]; secret?: string; now?: number } & Partial<Pick<WebhookEndpointRow, 'previousSecret' | 'previousSecretExpiresAt' | 'failingSince' | 'status'>>,
+  fields: { url: string; events?: string[]; allowedTypes?: string[]; secret?: string; now?: number } & Partial<
+    Pick<WebhookEndpointRow, 'previousSecret' | 'previousSecretExpiresAt' | 'failingSince' | 'status'>
+  >,
 ): Promise<WebhookEndpointRow> {
   const now = fields.now ?? Date.now();
   return db
@@ -24,7 +26,9 @@ export async function insertWebhookEndpoint(
       url: fields.url,
       description: null,
       events: JSON.stringify(fields.events ?? ['pet.*', 'order.*']),
-      allowedTypes: JSON.stringify(fields.allowedTypes ?? ['pet.created', 'pet.updated', 'pet.deleted', 'order.placed', 'order.approved', 'order.delivered', 'order.cancelled']),
+      allowedTypes: JSON.stringify(
+        fields.allowedTypes ?? ['pet.created', 'pet.updated', 'pet.deleted', 'order.placed', 'order.approved', 'order.delivered', 'order.cancelled'],
+      ),
       status: fields.status ?? 'enabled',
       disabledReason: null,
       secret: fields.secret ?? newWebhookSecret(),

@@ -43,15 +43,96 @@ describe('the access log line', () => {
 
   const key = generateApiKey();
   for (const [scenario, fields] of [
-    ['an authenticated answer', { method: 'GET', url: '/v1/pets?limit=20', route: '/v1/pets', statusCode: 200, durationMs: 1.25, keyId: 7, keyPrefix: key.prefix, clientAborted: false }],
-    ['an unknown path, no key', { method: 'GET', url: '/v1/nope', route: undefined, statusCode: 404, durationMs: 0, keyId: undefined, keyPrefix: undefined, clientAborted: false }],
-    ['a client that hung up before the answer', { method: 'POST', url: '/v1/pets', route: '/v1/pets', statusCode: null, durationMs: 1234.5, keyId: 1, keyPrefix: key.prefix, clientAborted: true }],
-    ['a URL with quotes and backslashes', { method: 'GET', url: '/v1/pets?q="a\\b"', route: '/v1/pets', statusCode: 400, durationMs: 12, keyId: undefined, keyPrefix: undefined, clientAborted: false }],
-    ['a URL with a control character', { method: 'GET', url: '/v1/pets?q=\u0001é', route: '/v1/pets', statusCode: 400, durationMs: 0.01, keyId: undefined, keyPrefix: undefined, clientAborted: false }],
-    ['a URL with quotes, backslashes and a control character', { method: 'GET', url: '/v1/pets?q="a\\b"\u0001é', route: '/v1/pets', statusCode: 400, durationMs: 0.01, keyId: undefined, keyPrefix: undefined, clientAborted: false }],
-    ['a long URL', { method: 'GET', url: `/v1/pets?ids=${'1,'.repeat(200)}`, route: '/v1/pets', statusCode: 200, durationMs: 3, keyId: 2, keyPrefix: key.prefix, clientAborted: false }],
-    ['a key pasted into the URL', { method: 'GET', url: `/v1/pets?key=${key.key}`, route: '/v1/pets', statusCode: 401, durationMs: 0.5, keyId: undefined, keyPrefix: undefined, clientAborted: false }],
-    ['a key percent-encoded in the URL', { method: 'GET', url: `/v1/pets?key=${key.key.replace('_', '%5F')}`, route: '/v1/pets', statusCode: 401, durationMs: 0.5, keyId: undefined, keyPrefix: undefined, clientAborted: false }],
+    [
+      'an authenticated answer',
+      { method: 'GET', url: '/v1/pets?limit=20', route: '/v1/pets', statusCode: 200, durationMs: 1.25, keyId: 7, keyPrefix: key.prefix, clientAborted: false },
+    ],
+    [
+      'an unknown path, no key',
+      { method: 'GET', url: '/v1/nope', route: undefined, statusCode: 404, durationMs: 0, keyId: undefined, keyPrefix: undefined, clientAborted: false },
+    ],
+    [
+      'a client that hung up before the answer',
+      { method: 'POST', url: '/v1/pets', route: '/v1/pets', statusCode: null, durationMs: 1234.5, keyId: 1, keyPrefix: key.prefix, clientAborted: true },
+    ],
+    [
+      'a URL with quotes and backslashes',
+      {
+        method: 'GET',
+        url: '/v1/pets?q="a\\b"',
+        route: '/v1/pets',
+        statusCode: 400,
+        durationMs: 12,
+        keyId: undefined,
+        keyPrefix: undefined,
+        clientAborted: false,
+      },
+    ],
+    [
+      'a URL with a control character',
+      {
+        method: 'GET',
+        url: '/v1/pets?q=\u0001é',
+        route: '/v1/pets',
+        statusCode: 400,
+        durationMs: 0.01,
+        keyId: undefined,
+        keyPrefix: undefined,
+        clientAborted: false,
+      },
+    ],
+    [
+      'a URL with quotes, backslashes and a control character',
+      {
+        method: 'GET',
+        url: '/v1/pets?q="a\\b"\u0001é',
+        route: '/v1/pets',
+        statusCode: 400,
+        durationMs: 0.01,
+        keyId: undefined,
+        keyPrefix: undefined,
+        clientAborted: false,
+      },
+    ],
+    [
+      'a long URL',
+      {
+        method: 'GET',
+        url: `/v1/pets?ids=${'1,'.repeat(200)}`,
+        route: '/v1/pets',
+        statusCode: 200,
+        durationMs: 3,
+        keyId: 2,
+        keyPrefix: key.prefix,
+        clientAborted: false,
+      },
+    ],
+    [
+      'a key pasted into the URL',
+      {
+        method: 'GET',
+        url: `/v1/pets?key=${key.key}`,
+        route: '/v1/pets',
+        statusCode: 401,
+        durationMs: 0.5,
+        keyId: undefined,
+        keyPrefix: undefined,
+        clientAborted: false,
+      },
+    ],
+    [
+      'a key percent-encoded in the URL',
+      {
+        method: 'GET',
+        url: `/v1/pets?key=${key.key.replace('_', '%5F')}`,
+        route: '/v1/pets',
+        statusCode: 401,
+        durationMs: 0.5,
+        keyId: undefined,
+        keyPrefix: undefined,
+        clientAborted: false,
+      },
+    ],
   ] as [string, AccessLogFields][]) {
     it(`${scenario} > is the line pino writes for the same fields with the service's logger`, () => {
       const [byHand, byPino] = bothLines(fields);
@@ -60,7 +141,16 @@ describe('the access log line', () => {
   }
 
   it('a key pasted into the URL > is logged with its display prefix only', () => {
-    const [byHand] = bothLines({ method: 'GET', url: `/v1/pets?key=${key.key}`, route: '/v1/pets', statusCode: 401, durationMs: 0.5, keyId: undefined, keyPrefix: undefined, clientAborted: false });
+    const [byHand] = bothLines({
+      method: 'GET',
+      url: `/v1/pets?key=${key.key}`,
+      route: '/v1/pets',
+      statusCode: 401,
+      durationMs: 0.5,
+      keyId: undefined,
+      keyPrefix: undefined,
+      clientAborted: false,
+    });
     assert.ok(!byHand!.includes(key.key), byHand);
     assert.match(byHand!, new RegExp(`"url":"/v1/pets\\?key=${key.prefix.replace(/[-_]/g, '\\$&')}\\[redacted\\]"`));
   });

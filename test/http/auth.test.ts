@@ -83,7 +83,10 @@ for (const dialect of ALL_DIALECTS) {
       it(`two Authorization headers, ${order} > answer 400 bad_request over a real connection`, async () => {
         const bogus = 'Bearer ask_0000000000000000000000000000000000000000000';
         const [first, second] = order === 'the valid key first' ? [t.auth.authorization, bogus] : [bogus, t.auth.authorization];
-        const answer = await rawRequest(t, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${first}\r\nauthorization: ${second}\r\nConnection: close\r\n\r\n`);
+        const answer = await rawRequest(
+          t,
+          `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${first}\r\nauthorization: ${second}\r\nConnection: close\r\n\r\n`,
+        );
         assert.match(answer, /^HTTP\/1\.1 400 /);
         assert.deepEqual(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)), {
           code: 'bad_request',

@@ -11,12 +11,18 @@ const preflight = (url: string, origin: string, method = 'GET', extra: Record<st
   url,
   headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization', ...extra },
 });
-const corsHeadersOf = (headers: Record<string, unknown>) => Object.keys(headers).filter((name) => name.startsWith('access-control-')).sort();
+const corsHeadersOf = (headers: Record<string, unknown>) =>
+  Object.keys(headers)
+    .filter((name) => name.startsWith('access-control-'))
+    .sort();
 
 describe('CORS with a list of origins', () => {
   let t: TestApp;
   before(async () => {
-    t = await createTestApp('sqlite', { env: { CORS_ORIGINS: `${SHOP},http://localhost:3000`, RATE_LIMIT_PER_MINUTE: '100' }, now: Date.parse('2027-01-01T00:00:00Z') });
+    t = await createTestApp('sqlite', {
+      env: { CORS_ORIGINS: `${SHOP},http://localhost:3000`, RATE_LIMIT_PER_MINUTE: '100' },
+      now: Date.parse('2027-01-01T00:00:00Z'),
+    });
   });
   after(() => t.close());
 
@@ -112,7 +118,11 @@ describe('CORS with a list of origins', () => {
     await t.app.inject({ method: 'POST', url: '/v1/pets', headers, payload: { name: 'Rex', categoryId: 1 } });
     const listed = await t.app.inject({ method: 'GET', url: '/v1/pets?limit=1', headers });
     const deprecated = await t.app.inject({ method: 'GET', url: `/v1/pets/${created.json().id}`, headers });
-    const exposed = new Set(String(created.headers['access-control-expose-headers']).split(', ').map((name) => name.toLowerCase()));
+    const exposed = new Set(
+      String(created.headers['access-control-expose-headers'])
+        .split(', ')
+        .map((name) => name.toLowerCase()),
+    );
     for (const response of [created, listed, deprecated]) {
       const unreadable = Object.keys(response.headers).filter(
         (name) => !name.startsWith('access-control-') && !readableAnyway.has(name) && !transport.has(name) && !exposed.has(name),
@@ -153,7 +163,10 @@ describe('CORS with a list of origins', () => {
   it('preflights > are counted in the metrics as cors_preflight', async () => {
     // Its own preflights, so the count does not rest on what the tests before it sent.
     const counted = async () =>
-      sampleValue((await t.app.inject({ method: 'GET', url: '/metrics' })).body, 'animal_store_http_requests_total', { operation: 'cors_preflight', status: '204' }) ?? 0;
+      sampleValue((await t.app.inject({ method: 'GET', url: '/metrics' })).body, 'animal_store_http_requests_total', {
+        operation: 'cors_preflight',
+        status: '204',
+      }) ?? 0;
     const before = await counted();
     for (const method of ['GET', 'POST', 'DELETE']) assert.equal((await t.app.inject(preflight('/v1/pets/1', SHOP, method))).statusCode, 204);
     assert.equal((await counted()) - before, 3);

@@ -201,7 +201,6 @@ describe('errors found before routing', () => {
   });
   after(() => t.close());
 
-
   it('a URL that does not decode > answers 400 bad_request in the Error shape with the usual headers', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/v1/pets/%E0%A4%A' });
     assertErrorBody(response, { status: 400, code: 'bad_request' });
@@ -227,13 +226,19 @@ describe('errors found before routing', () => {
     // Half the body, then the connection drops once those bytes are sent.
     await new Promise<void>((resolve) => {
       const socket = connect(port, '127.0.0.1', () => {
-        socket.write(`POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`, () => socket.destroy());
+        socket.write(
+          `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`,
+          () => socket.destroy(),
+        );
       });
       socket.on('close', () => resolve());
     });
     await t.waitForLog((line) => line.msg === 'request' && !earlier.has(line));
     const lines = t.logs.slice(before);
-    assert.ok(lines.some((line) => line.msg === 'request'), 'the aborted request has its log line');
+    assert.ok(
+      lines.some((line) => line.msg === 'request'),
+      'the aborted request has its log line',
+    );
     assert.ok(!lines.some((line) => line.msg === 'database unavailable'), JSON.stringify(lines));
   });
 

@@ -66,7 +66,6 @@ describe('parseIfMatch', () => {
     const value = Array.from({ length: MAX_IF_MATCH_TAGS }, (_, i) => `"${i}"`).join(',');
     assert.equal((parseIfMatch(value) as { strongTags: string[] }).strongTags.length, MAX_IF_MATCH_TAGS);
   });
-
 });
 
 describe('strongEtag', () => {

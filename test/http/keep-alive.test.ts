@@ -15,7 +15,12 @@ describe('keep-alive with answers sent at once', () => {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   before(async () => {
     t = await createTestApp('sqlite');
-    await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, 'content-type': 'application/json' }, payload: { name: 'Rex', categoryId: 1 } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/v1/pets',
+      headers: { ...t.auth, 'content-type': 'application/json' },
+      payload: { name: 'Rex', categoryId: 1 },
+    });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     port = (t.app.server.address() as AddressInfo).port;
   });
@@ -37,8 +42,14 @@ describe('keep-alive with answers sent at once', () => {
   it('the same page and the same pet, served again from memory, come over one connection', async () => {
     const answers = [];
     for (const path of ['/v1/pets?limit=5', '/v1/pets?limit=5', '/v1/pets/1', '/v1/pets/1', '/v1/pets?limit=5']) answers.push(await get(path));
-    assert.deepEqual(answers.map((a) => a.status), [200, 200, 200, 200, 200]);
-    assert.deepEqual(answers.map((a) => a.connection), Array(5).fill('keep-alive'));
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [200, 200, 200, 200, 200],
+    );
+    assert.deepEqual(
+      answers.map((a) => a.connection),
+      Array(5).fill('keep-alive'),
+    );
     assert.equal(new Set(answers.map((a) => a.socket)).size, 1, 'one connection served them all');
   });
 });

@@ -68,12 +68,22 @@ describe('answers kept between requests (SQLite)', () => {
   });
 
   it("this app's own changes are seen by its next request, in the same turn", async () => {
-    const created = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, 'content-type': 'application/json' }, payload: { name: 'Di', categoryId: 3 } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/pets',
+      headers: { ...t.auth, 'content-type': 'application/json' },
+      payload: { name: 'Di', categoryId: 3 },
+    });
     assert.equal(created.statusCode, 201);
     const id = created.json().id;
     assert.deepEqual(await names('/v1/pets?categoryId=3'), ['Di']);
     assert.equal((await get(`/v1/pets/${id}`)).json().name, 'Di');
-    const patched = await t.app.inject({ method: 'PATCH', url: `/v1/pets/${id}`, headers: { ...t.auth, 'content-type': 'application/json' }, payload: { name: 'Dido' } });
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/pets/${id}`,
+      headers: { ...t.auth, 'content-type': 'application/json' },
+      payload: { name: 'Dido' },
+    });
     assert.equal(patched.statusCode, 200);
     assert.deepEqual(await names('/v1/pets?categoryId=3'), ['Dido']);
     assert.equal((await get(`/v1/pets/${id}`)).json().name, 'Dido');

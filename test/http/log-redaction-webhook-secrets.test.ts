@@ -27,7 +27,13 @@ describe('redactSecrets > webhook signing secrets', () => {
   const secret = secretWithSigns();
 
   it('Attack (issue 17): a secret as written, percent-encoded, or with its + read as a space > keeps only whsec_', () => {
-    for (const text of [`/v1/x?s=${secret}&limit=2`, `/v1/x?s=${encodeURIComponent(secret)}`, `/v1/x?s=${encodeURIComponent(encodeURIComponent(secret))}`, `/v1/x?s=${secret}&q=%41`, `secret ${secret.toUpperCase()}`]) {
+    for (const text of [
+      `/v1/x?s=${secret}&limit=2`,
+      `/v1/x?s=${encodeURIComponent(secret)}`,
+      `/v1/x?s=${encodeURIComponent(encodeURIComponent(secret))}`,
+      `/v1/x?s=${secret}&q=%41`,
+      `secret ${secret.toUpperCase()}`,
+    ]) {
       const redacted = redactSecrets(text);
       for (const part of partsOf(secret)) assert.ok(!redacted.toLowerCase().includes(part.toLowerCase()), redacted);
       assert.match(redacted, /whsec_\[redacted\]/i);
@@ -60,7 +66,12 @@ describe('request and error logs > webhook signing secrets', () => {
     }
     const response = await t.app.inject({ method: 'GET', url: '/v1/pets', headers: { ...t.auth, 'x-request-id': sane } });
     assert.notEqual(response.headers['x-request-id'], sane, 'a request id that holds a secret is replaced');
-    const refused = await t.app.inject({ method: 'POST', url: '/v1/webhook-endpoints', headers: t.auth, payload: { url: secret, events: [secret], description: 7, [secret]: 1 } });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/v1/webhook-endpoints',
+      headers: t.auth,
+      payload: { url: secret, events: [secret], description: 7, [secret]: 1 },
+    });
     assert.equal(refused.statusCode, 400);
     assertSecretHidden(from);
   });

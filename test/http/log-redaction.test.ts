@@ -102,7 +102,7 @@ describe('request log > a key smuggled past the redaction', () => {
 });
 
 describe('error log', () => {
-  it('an unexpected error whose message quotes a key > is logged with only the key\'s display prefix', async () => {
+  it("an unexpected error whose message quotes a key > is logged with only the key's display prefix", async () => {
     const database = await createTestDatabase('sqlite');
     const lines: string[] = [];
     const logStream = new Writable({

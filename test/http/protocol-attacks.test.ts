@@ -24,7 +24,17 @@ describe('protocolProblem and hostile Host values', () => {
   });
 
   it('protocolProblem > Hosts as clients send them (names, ports, IPv4, IPv6 literals, empty) > no problem', () => {
-    for (const host of ['example.com', 'localhost:8080', '127.0.0.1:3000', '[::1]:3000', '[2001:db8::1]', '[fe80::1%25eth0]:80', 'example.com.', 'xn--nandu-3ra.example', '']) {
+    for (const host of [
+      'example.com',
+      'localhost:8080',
+      '127.0.0.1:3000',
+      '[::1]:3000',
+      '[2001:db8::1]',
+      '[fe80::1%25eth0]:80',
+      'example.com.',
+      'xn--nandu-3ra.example',
+      '',
+    ]) {
       assert.equal(protocolProblem(request('1.1', ['Host', host])), undefined, `Host: ${host}`);
     }
   });

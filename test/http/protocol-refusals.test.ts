@@ -35,7 +35,7 @@ describe('refusals below the routes', () => {
     assert.match(requestId ?? '', /^[0-9a-f-]{36}$/);
     // The line is written once the answer has gone out, which may be after the client read it.
     const logged = () => t.logs.some((line) => line.requestId === requestId && line.msg === 'request' && line.statusCode === status);
-    for (const deadline = Date.now() + 5000; !logged() && Date.now() < deadline; ) await new Promise((resolve) => setImmediate(resolve));
+    for (const deadline = Date.now() + 5000; !logged() && Date.now() < deadline;) await new Promise((resolve) => setImmediate(resolve));
     assert.ok(logged(), `a log line for ${requestId}`);
   };
 

@@ -43,7 +43,11 @@ describe('GET /v1/pets and /v1/store/orders with a query that is not valid perce
   });
 
   it('status=%E2%82 on the orders listing > answers 400 naming status', async () => {
-    assertErrorBody(await get('/v1/store/orders?status=%E2%82'), { status: 400, code: 'validation_failed', message: /^query\.status is not valid percent-encoded UTF-8/ });
+    assertErrorBody(await get('/v1/store/orders?status=%E2%82'), {
+      status: 400,
+      code: 'validation_failed',
+      message: /^query\.status is not valid percent-encoded UTF-8/,
+    });
   });
 
   it('without a key > answers 401 first, as for any other problem of the request', async () => {

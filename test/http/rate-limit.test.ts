@@ -63,7 +63,11 @@ describe('rate limit', () => {
       const statuses = await Promise.all(Array.from({ length: 4 }, () => list(randomKey())));
       assert.deepEqual(statuses.map((r) => r.statusCode).sort(), [401, 401, 401, 429]);
       const refused = statuses.find((r) => r.statusCode === 429)!;
-      assertErrorBody(refused, { status: 429, code: 'rate_limited', message: 'more than 3 keys from this address failed verification in one minute; retry after 60 s' });
+      assertErrorBody(refused, {
+        status: 429,
+        code: 'rate_limited',
+        message: 'more than 3 keys from this address failed verification in one minute; retry after 60 s',
+      });
       assert.equal(refused.headers['retry-after'], '60');
 
       // Keys of known prefixes are always verified: the cached one, one never used, one made just now.

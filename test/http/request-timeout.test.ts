@@ -61,7 +61,10 @@ describe('request timeout', { timeout: 30_000 }, () => {
 
   it('when the body stalls > answers 408 request_timeout and closes', { timeout: 10_000 }, async () => {
     expect408(
-      await stallAfter(port, `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`),
+      await stallAfter(
+        port,
+        `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
+      ),
     );
   });
 });

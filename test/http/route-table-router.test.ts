@@ -22,8 +22,23 @@ describe('route table against the router', () => {
     for (const method of ['get', 'patch', 'delete'] as const) app[method]('/v1/pets/:petId', async () => ({}));
     app.get('/docs/static/*', async () => ({}));
     await app.ready();
-    const probes = ['/v1/pets', '/v1/pets/', '/v1/pets/7', '/v1/pets//', '/v1//pets', '/v1/p%65ts/7', '/v1/pets/%2F', 'http://x/v1/pets',
-      'https://x:1/v1/pets/7', '/docs/static', '/docs/static/', '/docs/static/a/b.css', '/', '*', '/v1/pets/7/x'];
+    const probes = [
+      '/v1/pets',
+      '/v1/pets/',
+      '/v1/pets/7',
+      '/v1/pets//',
+      '/v1//pets',
+      '/v1/p%65ts/7',
+      '/v1/pets/%2F',
+      'http://x/v1/pets',
+      'https://x:1/v1/pets/7',
+      '/docs/static',
+      '/docs/static/',
+      '/docs/static/a/b.css',
+      '/',
+      '*',
+      '/v1/pets/7/x',
+    ];
     for (const path of probes) {
       const routed = METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
       assert.deepEqual(table.methodsAt(path), routed, `methods at ${path}`);

@@ -25,8 +25,9 @@ for (const dialect of ALL_DIALECTS) {
     });
     after(() => t.close());
 
-    const keyWith = async (...scopes: (typeof SCOPES)[number][]) =>
-      ({ authorization: `Bearer ${(await issueApiKey(t.database.db, { name: `only ${scopes.join(' ')}`, scopes })).key}` });
+    const keyWith = async (...scopes: (typeof SCOPES)[number][]) => ({
+      authorization: `Bearer ${(await issueApiKey(t.database.db, { name: `only ${scopes.join(' ')}`, scopes })).key}`,
+    });
 
     it('a read-only key > reads pets, and gets 403 insufficient_scope with the RFC 6750 challenge on POST, storing nothing', async () => {
       const reader = await keyWith('pets:read');
@@ -35,7 +36,11 @@ for (const dialect of ALL_DIALECTS) {
 
       const before = await t.database.db.selectFrom('pets').select('id').execute();
       const refused = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: reader, payload: { name: 'Nope', categoryId: 1 } });
-      assertErrorBody(refused, { status: 403, code: 'insufficient_scope', message: 'this key lacks the scope pets:write that POST /v1/pets needs; its scopes: pets:read' });
+      assertErrorBody(refused, {
+        status: 403,
+        code: 'insufficient_scope',
+        message: 'this key lacks the scope pets:write that POST /v1/pets needs; its scopes: pets:read',
+      });
       assert.equal(refused.headers['www-authenticate'], 'Bearer realm="animal-store", error="insufficient_scope", scope="pets:write"');
       assert.deepEqual(await t.database.db.selectFrom('pets').select('id').execute(), before);
     });
@@ -77,7 +82,10 @@ for (const dialect of ALL_DIALECTS) {
           .execute();
         assert.ok((await migrateToLatest(handle.db)).includes('2026-11-26T01-key-scopes'));
 
-        assert.deepEqual((await listKeys(handle.db)).map((k) => k.scopes), [[...SCOPES]]);
+        assert.deepEqual(
+          (await listKeys(handle.db)).map((k) => k.scopes),
+          [[...SCOPES]],
+        );
         const app = await buildApp({ db: handle.db, config: loadConfig({ LOG_LEVEL: 'silent' }) });
         try {
           const headers = { authorization: `Bearer ${key}` };
@@ -106,7 +114,10 @@ describe('a route in the authenticated scope', () => {
   };
 
   it('that declares no scope and is not public > stops the service at start', async () => {
-    await assert.rejects(appWith({}), /GET \/thing must declare config\.scope \(one of pets:read, pets:write, orders:read, orders:write, webhooks:read, webhooks:write\) or config\.public/);
+    await assert.rejects(
+      appWith({}),
+      /GET \/thing must declare config\.scope \(one of pets:read, pets:write, orders:read, orders:write, webhooks:read, webhooks:write\) or config\.public/,
+    );
   });
 
   it('that declares a scope no key can have > stops the service at start', async () => {

@@ -19,16 +19,24 @@ describeOnPostgres('transaction conflicts that escape the retries', {}, () => {
     it(`Attack (issue 17): a ${condition} (${code}) that no retry caught > 503 service_unavailable with Retry-After, not 500`, async () => {
       const other = await createTestApp('postgres');
       try {
-        assert.equal((await other.app.inject({ method: 'POST', url: '/v1/pets', headers: other.auth, payload: { name: 'Rex', categoryId: 1 } })).statusCode, 201);
+        assert.equal(
+          (await other.app.inject({ method: 'POST', url: '/v1/pets', headers: other.auth, payload: { name: 'Rex', categoryId: 1 } })).statusCode,
+          201,
+        );
         // Every read of a pet raises the condition, as PostgreSQL itself would.
-        await sql`create function raise_conflict() returns boolean language plpgsql as $$ begin raise exception 'as the server would' using errcode = ${sql.lit(condition)}; end $$`.execute(other.database.db);
+        await sql`create function raise_conflict() returns boolean language plpgsql as $$ begin raise exception 'as the server would' using errcode = ${sql.lit(condition)}; end $$`.execute(
+          other.database.db,
+        );
         await sql`alter table pets rename to pets_kept`.execute(other.database.db);
         await sql`create view pets as select * from pets_kept where raise_conflict()`.execute(other.database.db);
         const response = await other.app.inject({ method: 'GET', url: '/v1/pets', headers: { ...other.auth, 'x-request-id': `conflict-${code}` } });
         const body = assertErrorBody(response, { status: 503, code: 'service_unavailable' });
         assert.equal(body.message, 'the request collided with concurrent changes; retry later');
         assert.equal(response.headers['retry-after'], '5');
-        assert.ok(other.logs.some((line) => line.requestId === `conflict-${code}` && line.level === 40), 'logged as a warning, not an error');
+        assert.ok(
+          other.logs.some((line) => line.requestId === `conflict-${code}` && line.level === 40),
+          'logged as a warning, not an error',
+        );
       } finally {
         await other.close();
       }

@@ -28,7 +28,11 @@ describe('POST /v1/pets with many unknown fields', () => {
       .filter((name) => name !== 'name' && name !== 'categoryId')
       .slice(0, MAX_DETAILS)
       .map((name) => `body.${name}`);
-    assertErrorBody(response, { status: 400, code: 'validation_failed', message: `${first.map((f) => `${f} is not a known field`).join('; ')}; and 8,329 more` });
+    assertErrorBody(response, {
+      status: 400,
+      code: 'validation_failed',
+      message: `${first.map((f) => `${f} is not a known field`).join('; ')}; and 8,329 more`,
+    });
     assert.deepEqual(
       response.json().details,
       first.map((field) => ({ field, message: `${field} is not a known field` })),
@@ -48,7 +52,13 @@ describe('POST /v1/pets with many unknown fields', () => {
   it('a few unknown fields beside a wrong type > are all told, with the wrong type', async () => {
     const response = await post({ name: 'Rex', categoryId: '1', colour: 'red', stauts: 'sold' });
     assertErrorBody(response, { status: 400, code: 'validation_failed', message: /body\.categoryId must be an integer/ });
-    assert.deepEqual(response.json().details.map((d: { field: string }) => d.field).sort(), ['body.categoryId', 'body.colour', 'body.stauts']);
+    assert.deepEqual(
+      response
+        .json()
+        .details.map((d: { field: string }) => d.field)
+        .sort(),
+      ['body.categoryId', 'body.colour', 'body.stauts'],
+    );
   });
 
   it('11 unknown fields, one more than are listed > lists 10 and says "and 1 more"', async () => {

@@ -47,15 +47,21 @@ describe('fingerprintOf', () => {
 
 describe('isKeptStatus', () => {
   it('isKeptStatus > answers that report the state > are kept; those that changed nothing are not', () => {
-    assert.deepEqual(
-      [200, 201, 204, 404, 409].map(isKeptStatus),
-      [true, true, true, true, true],
-    );
+    assert.deepEqual([200, 201, 204, 404, 409].map(isKeptStatus), [true, true, true, true, true]);
     // A 412 is not kept: the client's recovery (read again, retry with the new ETag) keeps its key.
-    assert.deepEqual(
-      [400, 401, 403, 408, 412, 413, 415, 422, 429, 500, 503].map(isKeptStatus),
-      [false, false, false, false, false, false, false, false, false, false, false],
-    );
+    assert.deepEqual([400, 401, 403, 408, 412, 413, 415, 422, 429, 500, 503].map(isKeptStatus), [
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });
 

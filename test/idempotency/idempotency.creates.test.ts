@@ -193,7 +193,8 @@ for (const dialect of ALL_DIALECTS) {
       });
 
       it('GET /metrics > after a replay > counts it by operation', async () => {
-        const metrics = async () => sampleValue((await t.app.inject({ method: 'GET', url: '/metrics' })).body, 'animal_store_idempotent_replays_total', { operation: 'createPet' }) ?? 0;
+        const metrics = async () =>
+          sampleValue((await t.app.inject({ method: 'GET', url: '/metrics' })).body, 'animal_store_idempotent_replays_total', { operation: 'createPet' }) ?? 0;
         const before = await metrics();
         const key = newKey();
         const body = { name: uniqueName(), categoryId: 7 };

@@ -47,7 +47,12 @@ export function idempotencySuite(dialect: DialectName, onReady: (ready: { t: Tes
   const newKey = () => `k-${randomUUID()}`;
   const uniqueName = () => `Rex ${randomUUID().slice(0, 8)}`;
   const create = (key: string | undefined, body: unknown, auth = t.auth) =>
-    t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...auth, ...json, ...(key === undefined ? {} : { 'idempotency-key': key }) }, payload: JSON.stringify(body) });
+    t.app.inject({
+      method: 'POST',
+      url: '/v1/pets',
+      headers: { ...auth, ...json, ...(key === undefined ? {} : { 'idempotency-key': key }) },
+      payload: JSON.stringify(body),
+    });
   const petsNamed = (name: string) => t.database.db.selectFrom('pets').selectAll().where('name', '=', name).execute();
   const storedKey = (key: string) => t.database.db.selectFrom('idempotencyKeys').selectAll().where('idempotencyKey', '=', key).execute();
   const createdPet = async () => {

@@ -20,7 +20,12 @@ for (const dialect of ALL_DIALECTS) {
         const pet = await createdPet();
         const key = newKey();
         const patch = (ifMatch: string) =>
-          t.app.inject({ method: 'PATCH', url: `/v1/pets/${pet.id}`, headers: { ...t.auth, ...json, 'if-match': ifMatch, 'idempotency-key': key }, payload: '{"status":"sold"}' });
+          t.app.inject({
+            method: 'PATCH',
+            url: `/v1/pets/${pet.id}`,
+            headers: { ...t.auth, ...json, 'if-match': ifMatch, 'idempotency-key': key },
+            payload: '{"status":"sold"}',
+          });
         const first = await patch(`"${pet.id}-99"`);
         assertErrorBody(first, { status: 412, code: 'precondition_failed', message: /changed/ });
         assert.deepEqual(await storedKey(key), [], 'the key is released, as after a 400');
@@ -39,7 +44,8 @@ for (const dialect of ALL_DIALECTS) {
       it('DELETE /v1/pets/{id} > refused for a stale If-Match > the 412 is not kept: the same key with * removes the pet', async () => {
         const pet = await createdPet();
         const key = newKey();
-        const remove = (ifMatch: string) => t.app.inject({ method: 'DELETE', url: `/v1/pets/${pet.id}`, headers: { ...t.auth, 'if-match': ifMatch, 'idempotency-key': key } });
+        const remove = (ifMatch: string) =>
+          t.app.inject({ method: 'DELETE', url: `/v1/pets/${pet.id}`, headers: { ...t.auth, 'if-match': ifMatch, 'idempotency-key': key } });
         assertErrorBody(await remove(`"${pet.id}-99"`), { status: 412, code: 'precondition_failed', message: /changed/ });
         assert.deepEqual(await storedKey(key), []);
         const retry = await remove('*');
@@ -52,7 +58,12 @@ for (const dialect of ALL_DIALECTS) {
         const pet = await createdPet();
         const key = newKey();
         const patch = () =>
-          t.app.inject({ method: 'PATCH', url: `/v1/pets/${pet.id}`, headers: { ...t.auth, ...json, 'idempotency-key': key }, payload: '{"status":"pending"}' });
+          t.app.inject({
+            method: 'PATCH',
+            url: `/v1/pets/${pet.id}`,
+            headers: { ...t.auth, ...json, 'idempotency-key': key },
+            payload: '{"status":"pending"}',
+          });
         const first = await patch();
         assert.equal(first.statusCode, 200);
         const retry = await patch();
@@ -88,7 +99,8 @@ for (const dialect of ALL_DIALECTS) {
       it('POST /v1/store/orders > retried > replays 201 with Location and places one order', async () => {
         const pet = await createdPet();
         const key = newKey();
-        const place = () => t.app.inject({ method: 'POST', url: '/v1/store/orders', headers: { ...t.auth, ...json, 'idempotency-key': key }, payload: { petId: pet.id } });
+        const place = () =>
+          t.app.inject({ method: 'POST', url: '/v1/store/orders', headers: { ...t.auth, ...json, 'idempotency-key': key }, payload: { petId: pet.id } });
         const first = await place();
         assert.equal(first.statusCode, 201, first.body);
         const retry = await place();
@@ -102,7 +114,9 @@ for (const dialect of ALL_DIALECTS) {
       for (const action of ['approve', 'cancel'] as const) {
         it(`POST /v1/store/orders/{id}/${action} > retried > replays 200 instead of 409 order_state_conflict`, async () => {
           const pet = await createdPet();
-          const order = (await t.app.inject({ method: 'POST', url: '/v1/store/orders', headers: { ...t.auth, ...json }, payload: { petId: pet.id } })).json() as { id: number };
+          const order = (
+            await t.app.inject({ method: 'POST', url: '/v1/store/orders', headers: { ...t.auth, ...json }, payload: { petId: pet.id } })
+          ).json() as { id: number };
           const key = newKey();
           const act = () => t.app.inject({ method: 'POST', url: `/v1/store/orders/${order.id}/${action}`, headers: { ...t.auth, 'idempotency-key': key } });
           const first = await act();
@@ -116,7 +130,9 @@ for (const dialect of ALL_DIALECTS) {
 
       it('POST /v1/store/orders/{id}/deliver > refused with 409, then retried > replays the 409', async () => {
         const pet = await createdPet();
-        const order = (await t.app.inject({ method: 'POST', url: '/v1/store/orders', headers: { ...t.auth, ...json }, payload: { petId: pet.id } })).json() as { id: number };
+        const order = (await t.app.inject({ method: 'POST', url: '/v1/store/orders', headers: { ...t.auth, ...json }, payload: { petId: pet.id } })).json() as {
+          id: number;
+        };
         const key = newKey();
         const deliver = () => t.app.inject({ method: 'POST', url: `/v1/store/orders/${order.id}/deliver`, headers: { ...t.auth, 'idempotency-key': key } });
         const first = await deliver();
@@ -132,9 +148,19 @@ for (const dialect of ALL_DIALECTS) {
       it('GET /metrics > animal_store_orders > counts the orders of each status as stored', async () => {
         const scrape = async () => (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
         const stored = async (status: string) =>
-          Number((await t.database.db.selectFrom('orders').select((eb) => eb.fn.countAll().as('n')).where('status', '=', status as 'placed').executeTakeFirstOrThrow()).n);
+          Number(
+            (
+              await t.database.db
+                .selectFrom('orders')
+                .select((eb) => eb.fn.countAll().as('n'))
+                .where('status', '=', status as 'placed')
+                .executeTakeFirstOrThrow()
+            ).n,
+          );
         const pet = await createdPet();
-        const order = (await t.app.inject({ method: 'POST', url: '/v1/store/orders', headers: { ...t.auth, ...json }, payload: { petId: pet.id } })).json() as { id: number };
+        const order = (await t.app.inject({ method: 'POST', url: '/v1/store/orders', headers: { ...t.auth, ...json }, payload: { petId: pet.id } })).json() as {
+          id: number;
+        };
         await t.app.inject({ method: 'POST', url: `/v1/store/orders/${order.id}/cancel`, headers: t.auth });
         const exposition = await scrape();
         for (const status of ['placed', 'approved', 'delivered', 'cancelled']) {

@@ -20,7 +20,19 @@ for (const dialect of ALL_DIALECTS) {
     it('Attack (issue 16): flushes of 1 to 12 keys send one statement text, and each key gets its own time, never an earlier one', async () => {
       const ids: number[] = [];
       for (let i = 0; i < 12; i += 1) {
-        ids.push((await insertApiKey(t.db, { name: `k${i}`, prefix: `p${i}`, secretHash: `h${i}`, createdAt: 1, expiresAt: null, revokedAt: null, scopes: 'pets:read' })).id);
+        ids.push(
+          (
+            await insertApiKey(t.db, {
+              name: `k${i}`,
+              prefix: `p${i}`,
+              secretHash: `h${i}`,
+              createdAt: 1,
+              expiresAt: null,
+              revokedAt: null,
+              scopes: 'pets:read',
+            })
+          ).id,
+        );
       }
       const writes = recordingTexts(t.db);
       for (let count = 1; count <= ids.length; count += 1) {
@@ -30,7 +42,10 @@ for (const dialect of ALL_DIALECTS) {
       // A late flush with older times moves nothing back.
       await recordKeysLastUsed(t.db, new Map(ids.map((id) => [id, 5])));
       const lastUsed = new Map((await listApiKeys(t.db)).map((key) => [key.id, key.lastUsedAt]));
-      assert.deepEqual(ids.map((id) => lastUsed.get(id)), ids.map((_, i) => 1_000_000 + ids.length * 100 + i));
+      assert.deepEqual(
+        ids.map((id) => lastUsed.get(id)),
+        ids.map((_, i) => 1_000_000 + ids.length * 100 + i),
+      );
     });
   });
 }

@@ -29,7 +29,10 @@ for (const dialect of ALL_DIALECTS) {
         assert.equal(counts!.lastUseWrites, 0, 'no write per request');
         await t.app.keyUsage.flush();
         assert.equal(counts!.lastUseWrites, 1);
-        assert.deepEqual((await listKeys(t.database.db)).map((k) => k.lastUsedAt?.toISOString()), [new Date(start + 990).toISOString()]);
+        assert.deepEqual(
+          (await listKeys(t.database.db)).map((k) => k.lastUsedAt?.toISOString()),
+          [new Date(start + 990).toISOString()],
+        );
 
         // Nothing used since: the next flush writes nothing.
         await t.app.keyUsage.flush();

@@ -95,14 +95,18 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal(counts.keyLookups, lookups);
     });
 
-    it('a verifier > refuses a token that copies a usable key\'s prefix with another secret, without a lookup of its own', async () => {
+    it("a verifier > refuses a token that copies a usable key's prefix with another secret, without a lookup of its own", async () => {
       const { db, counts } = countQueries(database.db);
       const verifier = createKeyVerifier(db, { cacheTtlMs: 5000 });
       const issued = await issueApiKey(database.db, { name: 'known prefix' });
       assert.ok((await verifier.verify(issued.key)).key);
       const lookups = counts.keyLookups;
       // The display prefix is public (logs, keys list): a prober keeps it and guesses the rest.
-      const forged = issued.key.slice(0, issued.prefix.length) + randomBytes(32).toString('base64url').slice(0, issued.key.length - issued.prefix.length);
+      const forged =
+        issued.key.slice(0, issued.prefix.length) +
+        randomBytes(32)
+          .toString('base64url')
+          .slice(0, issued.key.length - issued.prefix.length);
       assert.equal(forged.length, issued.key.length);
       assert.deepEqual(await verifier.verify(forged), { key: undefined, failure: 'unknown_key' });
       assert.equal(counts.keyLookups, lookups);

@@ -146,7 +146,10 @@ describe('GET /metrics > the API document', () => {
 
   it('the OpenAPI document > does not list /metrics', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as { paths: Record<string, unknown> };
-    assert.deepEqual(Object.keys(document.paths).filter((path) => path.includes('metrics')), []);
+    assert.deepEqual(
+      Object.keys(document.paths).filter((path) => path.includes('metrics')),
+      [],
+    );
   });
 });
 

@@ -66,7 +66,11 @@ for (const dialect of ALL_DIALECTS) {
 
       it('with a body that has fields > answers 400 naming them, and changes nothing', async () => {
         const order = await placed(await createPet());
-        assertErrorBody(await act(order.id, 'cancel', '{"reason":"changed my mind"}'), { status: 400, code: 'validation_failed', message: /body\.reason is not accepted/ });
+        assertErrorBody(await act(order.id, 'cancel', '{"reason":"changed my mind"}'), {
+          status: 400,
+          code: 'validation_failed',
+          message: /body\.reason is not accepted/,
+        });
         assertErrorBody(await act(order.id, 'cancel', '[]'), { status: 400, code: 'validation_failed', message: /takes no body/ });
         assert.equal((await getOrder(order.id)).json().status, 'placed');
       });
@@ -90,7 +94,11 @@ for (const dialect of ALL_DIALECTS) {
           const order = await orderIn(status);
           const before = await storedPet(order.petId);
           for (const newStatus of ['available', 'sold']) {
-            assertErrorBody(await patchPet(order.petId, { status: newStatus }), { status: 409, code: 'pet_has_open_order', message: new RegExp(`pet ${order.petId} has an open order ${order.id} \\(${status}\\)`) });
+            assertErrorBody(await patchPet(order.petId, { status: newStatus }), {
+              status: 409,
+              code: 'pet_has_open_order',
+              message: new RegExp(`pet ${order.petId} has an open order ${order.id} \\(${status}\\)`),
+            });
           }
           assert.deepEqual(await storedPet(order.petId), before);
         }
@@ -125,7 +133,11 @@ for (const dialect of ALL_DIALECTS) {
 
       it('after a delivery > the status stays sold (409 pet_sold_by_order) but the pet may be removed, and its order stays readable', async () => {
         const order = await orderIn('delivered');
-        assertErrorBody(await patchPet(order.petId, { status: 'available' }), { status: 409, code: 'pet_sold_by_order', message: new RegExp(`sold by order ${order.id}`) });
+        assertErrorBody(await patchPet(order.petId, { status: 'available' }), {
+          status: 409,
+          code: 'pet_sold_by_order',
+          message: new RegExp(`sold by order ${order.id}`),
+        });
         assert.equal((await patchPet(order.petId, { name: 'Sold Rex', status: 'sold' })).statusCode, 200);
         assert.equal((await deletePet(order.petId)).statusCode, 204);
         const read = await getOrder(order.id);

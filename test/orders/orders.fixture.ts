@@ -39,13 +39,23 @@ export function ordersSuite(dialect: DialectName, onReady: (ready: { t: TestApp 
     return response.json();
   };
   const act = (orderId: number, action: string, payload?: string) =>
-    t.app.inject({ method: 'POST', url: `/v1/store/orders/${orderId}/${action}`, headers: { ...t.auth, ...(payload === undefined ? {} : json) }, ...(payload === undefined ? {} : { payload }) });
+    t.app.inject({
+      method: 'POST',
+      url: `/v1/store/orders/${orderId}/${action}`,
+      headers: { ...t.auth, ...(payload === undefined ? {} : json) },
+      ...(payload === undefined ? {} : { payload }),
+    });
   const getOrder = (id: number) => t.app.inject({ method: 'GET', url: `/v1/store/orders/${id}`, headers: t.auth });
   const getPet = (id: number) => t.app.inject({ method: 'GET', url: `/v1/pets/${id}`, headers: t.auth });
   const storedPet = (id: number) => t.database.db.selectFrom('pets').selectAll().where('id', '=', id).executeTakeFirst();
   const storedOrders = (petId: number) => t.database.db.selectFrom('orders').selectAll().where('petId', '=', petId).orderBy('id').execute();
   const patchPet = (id: number, body: unknown, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'PATCH', url: `/v1/pets/${id}`, headers: { ...t.auth, 'content-type': 'application/merge-patch+json', ...headers }, payload: JSON.stringify(body) });
+    t.app.inject({
+      method: 'PATCH',
+      url: `/v1/pets/${id}`,
+      headers: { ...t.auth, 'content-type': 'application/merge-patch+json', ...headers },
+      payload: JSON.stringify(body),
+    });
   const deletePet = (id: number) => t.app.inject({ method: 'DELETE', url: `/v1/pets/${id}`, headers: t.auth });
   /** An order in the given status, on a pet of its own. */
   const orderIn = async (status: string): Promise<Order> => {
@@ -73,7 +83,9 @@ export async function mixedActions(t: TestApp, petCount: number, requests: numbe
   const json = { 'content-type': 'application/json' };
   const pets: number[] = [];
   for (let i = 0; i < petCount; i++) {
-    pets.push((await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, ...json }, payload: { name: `Mixed ${i}`, categoryId: 1 } })).json().id);
+    pets.push(
+      (await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, ...json }, payload: { name: `Mixed ${i}`, categoryId: 1 } })).json().id,
+    );
   }
   const orders: number[] = [];
   const pick = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)]!;
@@ -86,7 +98,11 @@ export async function mixedActions(t: TestApp, petCount: number, requests: numbe
       return response.statusCode;
     }
     if (roll < 0.85) {
-      const response = await t.app.inject({ method: 'POST', url: `/v1/store/orders/${pick(orders)}/${pick(['approve', 'deliver', 'cancel'])}`, headers: t.auth });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `/v1/store/orders/${pick(orders)}/${pick(['approve', 'deliver', 'cancel'])}`,
+        headers: t.auth,
+      });
       assert.ok([200, 409].includes(response.statusCode), response.body);
       return response.statusCode;
     }

@@ -26,12 +26,20 @@ for (const dialect of ALL_DIALECTS) {
           if (i < 2) assert.equal((await act(order.id, 'cancel')).statusCode, 200);
         }
         const { items, pages } = await walkPages<Order>(t.app, t.auth, `/v1/store/orders?petId=${petId}&limit=1`);
-        assert.deepEqual(items.map((o) => o.id), orders.map((o) => o.id));
+        assert.deepEqual(
+          items.map((o) => o.id),
+          orders.map((o) => o.id),
+        );
         assert.equal(pages, 3);
         const cancelled = await t.app.inject({ method: 'GET', url: `/v1/store/orders?petId=${petId}&status=cancelled`, headers: t.auth });
-        assert.deepEqual(cancelled.json().map((o: Order) => o.id), orders.slice(0, 2).map((o) => o.id));
+        assert.deepEqual(
+          cancelled.json().map((o: Order) => o.id),
+          orders.slice(0, 2).map((o) => o.id),
+        );
         assert.equal(nextLinkOf(cancelled.headers.link), undefined);
-        const link = nextLinkOf((await t.app.inject({ method: 'GET', url: `/v1/store/orders?status=cancelled&petId=${petId}&limit=1`, headers: t.auth })).headers.link);
+        const link = nextLinkOf(
+          (await t.app.inject({ method: 'GET', url: `/v1/store/orders?status=cancelled&petId=${petId}&limit=1`, headers: t.auth })).headers.link,
+        );
         assert.match(link!, new RegExp(`^/v1/store/orders\\?limit=1&status=cancelled&petId=${petId}&cursor=[A-Za-z0-9_-]+$`));
       });
 
@@ -40,9 +48,19 @@ for (const dialect of ALL_DIALECTS) {
         assert.equal(response.statusCode, 200);
         const ids = response.json().map((o: Order) => o.id);
         assert.ok(ids.length <= 20);
-        assert.deepEqual(ids, [...ids].sort((a: number, b: number) => a - b));
+        assert.deepEqual(
+          ids,
+          [...ids].sort((a: number, b: number) => a - b),
+        );
         const { items } = await walkPages<Order>(t.app, t.auth, '/v1/store/orders?limit=100');
-        assert.equal(items.length, await t.database.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n)));
+        assert.equal(
+          items.length,
+          await t.database.db
+            .selectFrom('orders')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+            .then((r) => Number(r.n)),
+        );
       });
 
       it('a cursor with other filters, or a cursor of the pets listing > answers 400 invalid_cursor', async () => {
@@ -50,12 +68,20 @@ for (const dialect of ALL_DIALECTS) {
         for (let i = 0; i < 2; i++) await act((await placed(petId)).id, 'cancel');
         const link = nextLinkOf((await t.app.inject({ method: 'GET', url: `/v1/store/orders?petId=${petId}&limit=1`, headers: t.auth })).headers.link)!;
         const cursor = new URL(link, 'http://x').searchParams.get('cursor')!;
-        assertErrorBody(await t.app.inject({ method: 'GET', url: `/v1/store/orders?petId=${petId}&status=placed&cursor=${cursor}`, headers: t.auth }), { status: 400, code: 'invalid_cursor', message: /other filters/ });
+        assertErrorBody(await t.app.inject({ method: 'GET', url: `/v1/store/orders?petId=${petId}&status=placed&cursor=${cursor}`, headers: t.auth }), {
+          status: 400,
+          code: 'invalid_cursor',
+          message: /other filters/,
+        });
         await createPet();
         await createPet();
         const petsLink = nextLinkOf((await t.app.inject({ method: 'GET', url: '/v1/pets?limit=1', headers: t.auth })).headers.link)!;
         const petsCursor = new URL(petsLink, 'http://x').searchParams.get('cursor')!;
-        assertErrorBody(await t.app.inject({ method: 'GET', url: `/v1/store/orders?cursor=${petsCursor}`, headers: t.auth }), { status: 400, code: 'invalid_cursor', message: /not a cursor this service made/ });
+        assertErrorBody(await t.app.inject({ method: 'GET', url: `/v1/store/orders?cursor=${petsCursor}`, headers: t.auth }), {
+          status: 400,
+          code: 'invalid_cursor',
+          message: /not a cursor this service made/,
+        });
       });
 
       for (const query of ['limit=0', 'limit=101', 'limit=1e1', 'status=sold', 'petId=0', 'petId=abc', 'petId=1&petId=2', 'name=Rex', 'cursor=']) {
@@ -88,7 +114,10 @@ for (const dialect of ALL_DIALECTS) {
 
       it('mixed random actions on a few pets > no 5xx, only documented answers, and the invariant holds', async () => {
         const answers = await mixedActions(t, 4, 200);
-        assert.deepEqual(answers.filter((status) => status >= 500), []);
+        assert.deepEqual(
+          answers.filter((status) => status >= 500),
+          [],
+        );
         await assertStoreInvariant(t.database.db);
       });
     });
@@ -102,8 +131,14 @@ for (const dialect of ALL_DIALECTS) {
         await t.database.db.insertInto('orders').values({ petId, status: 'placed', createdAt: at, updatedAt: at }).execute();
         await t.database.db.insertInto('orders').values({ petId: soldId, status: 'approved', createdAt: at, updatedAt: at }).execute();
         const breaches = await storeInvariantBreaches(t.database.db);
-        assert.ok(breaches.some((b) => b.startsWith(`pet ${petId} is available but its order`)), breaches.join('\n'));
-        assert.ok(breaches.some((b) => b.startsWith(`pet ${soldId} is sold but its order`)), breaches.join('\n'));
+        assert.ok(
+          breaches.some((b) => b.startsWith(`pet ${petId} is available but its order`)),
+          breaches.join('\n'),
+        );
+        assert.ok(
+          breaches.some((b) => b.startsWith(`pet ${soldId} is sold but its order`)),
+          breaches.join('\n'),
+        );
         // Put right again, so the other tests' checks see a consistent store.
         await t.database.db.deleteFrom('orders').where('petId', 'in', [petId, soldId]).execute();
         assert.deepEqual(await storeInvariantBreaches(t.database.db), []);

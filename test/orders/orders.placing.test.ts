@@ -28,7 +28,10 @@ for (const dialect of ALL_DIALECTS) {
         const pet = await getPet(petId);
         assert.equal(pet.json().status, 'pending');
         assert.notEqual(pet.headers.etag, before.headers.etag, 'the order changed the pet, so its ETag changed');
-        assert.deepEqual((await storedOrders(petId)).map((o) => o.status), ['placed']);
+        assert.deepEqual(
+          (await storedOrders(petId)).map((o) => o.status),
+          ['placed'],
+        );
         t.clock.now = Date.now();
       });
 
@@ -76,7 +79,12 @@ for (const dialect of ALL_DIALECTS) {
       }
 
       it('with a petId beyond 2^53−1 > answers 400 malformed_json rather than rounding it', async () => {
-        const response = await t.app.inject({ method: 'POST', url: '/v1/store/orders', headers: { ...t.auth, ...json }, payload: '{"petId":9007199254740993}' });
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/v1/store/orders',
+          headers: { ...t.auth, ...json },
+          payload: '{"petId":9007199254740993}',
+        });
         assertErrorBody(response, { status: 400, code: 'malformed_json' });
       });
 
@@ -100,7 +108,11 @@ for (const dialect of ALL_DIALECTS) {
       });
 
       it('a malformed id or a query parameter > answers 400', async () => {
-        assertErrorBody(await t.app.inject({ method: 'GET', url: '/v1/store/orders/abc', headers: t.auth }), { status: 400, code: 'validation_failed', message: /orderId/ });
+        assertErrorBody(await t.app.inject({ method: 'GET', url: '/v1/store/orders/abc', headers: t.auth }), {
+          status: 400,
+          code: 'validation_failed',
+          message: /orderId/,
+        });
         assertErrorBody(await t.app.inject({ method: 'GET', url: '/v1/store/orders/1?x=1', headers: t.auth }), { status: 400, code: 'validation_failed' });
       });
     });

@@ -17,7 +17,8 @@ function assertRefused(decode: () => unknown, message: RegExp) {
   });
 }
 const NOT_OURS = /^cursor is not a cursor this service made; use the Link header of the previous page$/;
-const OTHER_FILTERS = /^cursor was made for other filters; send the same status, name, id as the request whose Link header it came from \(limit may change\), or start again without a cursor$/;
+const OTHER_FILTERS =
+  /^cursor was made for other filters; send the same status, name, id as the request whose Link header it came from \(limit may change\), or start again without a cursor$/;
 
 describe('cursor codec', () => {
   it('encode then decode with the same filters > answers the position', () => {
@@ -86,7 +87,14 @@ describe('cursor codec', () => {
   it('a cursor used with other filters > is refused saying so, for each filter', () => {
     const made: Filters = { status: 'sold', name: 'rex', id: [7, 9] };
     const cursor = codec().encode(40, made);
-    for (const other of [{}, { ...made, status: 'available' }, { ...made, status: undefined }, { ...made, name: 're' }, { ...made, id: [7] }, { ...made, id: [7, 9, 11] }]) {
+    for (const other of [
+      {},
+      { ...made, status: 'available' },
+      { ...made, status: undefined },
+      { ...made, name: 're' },
+      { ...made, id: [7] },
+      { ...made, id: [7, 9, 11] },
+    ]) {
       assertRefused(() => codec().decode(cursor, other), OTHER_FILTERS);
     }
   });

@@ -34,7 +34,8 @@ export function petChangesSuite(dialect: DialectName, onReady: (ready: { t: Test
       headers: { ...t.auth, 'content-type': MERGE_PATCH, ...headers },
       payload: typeof body === 'string' ? body : JSON.stringify(body),
     });
-  const remove = (id: number, headers: Record<string, string> = {}) => t.app.inject({ method: 'DELETE', url: `/v1/pets/${id}`, headers: { ...t.auth, ...headers } });
+  const remove = (id: number, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'DELETE', url: `/v1/pets/${id}`, headers: { ...t.auth, ...headers } });
   const get = (id: number) => t.app.inject({ method: 'GET', url: `/v1/pets/${id}`, headers: t.auth });
   const stored = (id: number) => t.database.db.selectFrom('pets').selectAll().where('id', '=', id).executeTakeFirst();
   before(() => onReady({ t }));

@@ -62,7 +62,10 @@ for (const dialect of ALL_DIALECTS) {
         assert.match(String(response.headers['content-type']), /^application\/json/);
         assert.deepEqual(response.json(), { ...pet, status: 'pending' });
         const row = await stored(pet.id);
-        assert.deepEqual({ name: row?.name, categoryId: row?.categoryId, status: row?.status, version: row?.version }, { name: 'Rex', categoryId: 3, status: 'pending', version: 2 });
+        assert.deepEqual(
+          { name: row?.name, categoryId: row?.categoryId, status: row?.status, version: row?.version },
+          { name: 'Rex', categoryId: 3, status: 'pending', version: 2 },
+        );
         assert.deepEqual((await get(pet.id)).json(), { ...pet, status: 'pending' });
       });
 
@@ -131,7 +134,10 @@ for (const dialect of ALL_DIALECTS) {
       it('when name and categoryId are both null > names both', async () => {
         const { pet } = await create();
         const error = assertErrorBody(await patch(pet.id, { name: null, categoryId: null }), { status: 400, code: 'validation_failed' });
-        assert.deepEqual(error.details?.map((d) => d.field), ['body.name', 'body.categoryId']);
+        assert.deepEqual(
+          error.details?.map((d) => d.field),
+          ['body.name', 'body.categoryId'],
+        );
       });
 
       for (const contentType of ['text/plain', 'application/json-patch+json', 'application/x-www-form-urlencoded']) {
@@ -139,14 +145,27 @@ for (const dialect of ALL_DIALECTS) {
           const { pet } = await create();
           const before = await stored(pet.id);
           const response = await patch(pet.id, '{"status":"sold"}', { 'content-type': contentType });
-          assertErrorBody(response, { status: 415, code: 'unsupported_media_type', message: /^body must be application\/merge-patch\+json or application\/json, not / });
+          assertErrorBody(response, {
+            status: 415,
+            code: 'unsupported_media_type',
+            message: /^body must be application\/merge-patch\+json or application\/json, not /,
+          });
           assert.deepEqual(await stored(pet.id), before);
         });
       }
 
       it('when createPet is sent a merge patch media type > still answers 415, as before', async () => {
-        const response = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, 'content-type': MERGE_PATCH }, payload: '{"name":"Rex","categoryId":1}' });
-        assertErrorBody(response, { status: 415, code: 'unsupported_media_type', message: /^body must be application\/json, not application\/merge-patch\+json$/ });
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/v1/pets',
+          headers: { ...t.auth, 'content-type': MERGE_PATCH },
+          payload: '{"name":"Rex","categoryId":1}',
+        });
+        assertErrorBody(response, {
+          status: 415,
+          code: 'unsupported_media_type',
+          message: /^body must be application\/json, not application\/merge-patch\+json$/,
+        });
       });
 
       it('when no pet has the id > answers 404 pet_not_found, with or without If-Match', async () => {
@@ -157,13 +176,26 @@ for (const dialect of ALL_DIALECTS) {
 
       for (const petId of ['abc', '0', '1.5', '9007199254740992']) {
         it(`when petId is ${petId} > answers 400 validation_failed naming path.petId`, async () => {
-          assertErrorBody(await t.app.inject({ method: 'PATCH', url: `/v1/pets/${petId}`, headers: { ...t.auth, 'content-type': MERGE_PATCH }, payload: '{"status":"sold"}' }), { status: 400, code: 'validation_failed', message: /path\.petId/ });
+          assertErrorBody(
+            await t.app.inject({
+              method: 'PATCH',
+              url: `/v1/pets/${petId}`,
+              headers: { ...t.auth, 'content-type': MERGE_PATCH },
+              payload: '{"status":"sold"}',
+            }),
+            { status: 400, code: 'validation_failed', message: /path\.petId/ },
+          );
         });
       }
 
       it('when a query parameter is sent > answers 400 naming it', async () => {
         const { pet } = await create();
-        const response = await t.app.inject({ method: 'PATCH', url: `/v1/pets/${pet.id}?status=sold`, headers: { ...t.auth, 'content-type': MERGE_PATCH }, payload: '{"status":"sold"}' });
+        const response = await t.app.inject({
+          method: 'PATCH',
+          url: `/v1/pets/${pet.id}?status=sold`,
+          headers: { ...t.auth, 'content-type': MERGE_PATCH },
+          payload: '{"status":"sold"}',
+        });
         assertErrorBody(response, { status: 400, code: 'validation_failed', message: /^query\.status is not a known query parameter$/ });
       });
 

@@ -26,7 +26,11 @@ for (const dialect of ALL_DIALECTS) {
         assert.equal((await patch(pet.id, { name: 'First' }, { 'if-match': etag })).statusCode, 200);
         const before = await stored(pet.id);
         const response = await patch(pet.id, { name: 'Second' }, { 'if-match': etag });
-        assertErrorBody(response, { status: 412, code: 'precondition_failed', message: new RegExp(`^pet ${pet.id} has changed since the ETag in If-Match was read`) });
+        assertErrorBody(response, {
+          status: 412,
+          code: 'precondition_failed',
+          message: new RegExp(`^pet ${pet.id} has changed since the ETag in If-Match was read`),
+        });
         assert.deepEqual(await stored(pet.id), before);
         assert.equal((await get(pet.id)).json().name, 'First');
       });
@@ -56,12 +60,14 @@ for (const dialect of ALL_DIALECTS) {
         const { pet, etag } = await create();
         assert.equal((await patch(pet.id, { name: 'First' }, { 'if-match': etag })).statusCode, 200);
         const response = await patch(pet.id, { name: 'Second' }, { 'if-match': `${etag}, W/"${pet.id}-2"` });
-        assertErrorBody(response, { status: 412, code: 'precondition_failed', message: new RegExp(`^pet ${pet.id} has changed since the ETag in If-Match was read; .*weak entity tags \\(W/"…"\\) never match`) });
+        assertErrorBody(response, {
+          status: 412,
+          code: 'precondition_failed',
+          message: new RegExp(`^pet ${pet.id} has changed since the ETag in If-Match was read; .*weak entity tags \\(W/"…"\\) never match`),
+        });
       });
 
-      const refused: [string, (created: Created) => string][] = [
-        ["another pet's ETag with the same version", ({ pet }) => `"${pet.id + 1000000}-1"`],
-      ];
+      const refused: [string, (created: Created) => string][] = [["another pet's ETag with the same version", ({ pet }) => `"${pet.id + 1000000}-1"`]];
       for (const [scenario, tagOf] of refused) {
         it(`when it is ${scenario} > answers 412 and changes nothing`, async () => {
           const created = await create();
@@ -79,7 +85,10 @@ for (const dialect of ALL_DIALECTS) {
           const { pet } = await create();
           const response = await patch(pet.id, { status: 'sold' }, { 'if-match': value === 'UNQUOTED' ? `${pet.id}-1` : value });
           const error = assertErrorBody(response, { status: 400, code: 'validation_failed', message: /^header\.If-Match / });
-          assert.deepEqual(error.details?.map((d) => d.field), ['header.If-Match']);
+          assert.deepEqual(
+            error.details?.map((d) => d.field),
+            ['header.If-Match'],
+          );
           assert.equal((await stored(pet.id))?.version, 1);
         });
       }
@@ -130,7 +139,11 @@ for (const dialect of ALL_DIALECTS) {
 
       it('with If-Match naming the weak form of the current ETag > answers 412 saying weak tags are never accepted, and keeps the pet', async () => {
         const { pet, etag } = await create();
-        assertErrorBody(await remove(pet.id, { 'if-match': `W/${etag}` }), { status: 412, code: 'precondition_failed', message: /only weak entity tags .*never match/ });
+        assertErrorBody(await remove(pet.id, { 'if-match': `W/${etag}` }), {
+          status: 412,
+          code: 'precondition_failed',
+          message: /only weak entity tags .*never match/,
+        });
         assert.equal((await stored(pet.id))?.version, 1);
       });
 
@@ -192,7 +205,10 @@ for (const dialect of ALL_DIALECTS) {
 
       it(`a DELETE and ${N} PATCHes with the same If-Match at once > exactly one of them applies`, async () => {
         const { pet, etag } = await create();
-        const answers = await Promise.all([remove(pet.id, { 'if-match': etag }), ...Array.from({ length: N }, () => patch(pet.id, { status: 'sold' }, { 'if-match': etag }))]);
+        const answers = await Promise.all([
+          remove(pet.id, { 'if-match': etag }),
+          ...Array.from({ length: N }, () => patch(pet.id, { status: 'sold' }, { 'if-match': etag })),
+        ]);
         const succeeded = answers.filter((a) => a.statusCode === 200 || a.statusCode === 204);
         assert.equal(succeeded.length, 1, JSON.stringify(answers.map((a) => a.statusCode)));
         for (const refused of answers.filter((a) => a !== succeeded[0])) {

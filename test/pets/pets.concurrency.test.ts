@@ -65,58 +65,71 @@ describeOnPostgres('GET /v1/pets while creates are committing on postgres', {}, 
     assert.deepEqual(await page(`limit=100&cursor=${cursor}`), [slowId, fastId]);
   });
 
-  it('many creates from several connections while a client walks the pages > the walk meets every pet that existed when it began exactly once, in id order, and no pet twice', { timeout: 60_000 }, async () => {
-    const existing: number[] = [];
-    for (let i = 0; i < 30; i++) {
-      const response = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, 'content-type': 'application/json' }, payload: { name: `old ${i}`, categoryId: 8 } });
-      existing.push(response.json().id as number);
-    }
-    const writers = await Promise.all(
-      Array.from({ length: 4 }, async () => {
-        const handle = createDb(t.database.url, { poolMax: 3 });
-        await sql`select 1`.execute(handle.db);
-        return handle;
-      }),
-    );
-    try {
-      let writing = true;
-      const created: number[] = [];
-      // Each create waits one more round trip before its commit, as a busy service's would, so
-      // commits often land out of id order.
-      const writes = Promise.all(
-        writers.flatMap((writer) =>
-          Array.from({ length: 3 }, async () => {
-            for (let i = 0; i < 25; i++) {
-              const id = await writer.db.transaction().execute(async (trx) => {
-                const pet = await insertPet(trx, { name: `many ${i}`, categoryId: 8, status: 'available', createdAt: Date.now() });
-                await sql`select 1`.execute(trx);
-                return pet.id;
-              });
-              created.push(id);
-            }
-          }),
-        ),
-      ).finally(() => (writing = false));
+  it(
+    'many creates from several connections while a client walks the pages > the walk meets every pet that existed when it began exactly once, in id order, and no pet twice',
+    { timeout: 60_000 },
+    async () => {
+      const existing: number[] = [];
+      for (let i = 0; i < 30; i++) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/v1/pets',
+          headers: { ...t.auth, 'content-type': 'application/json' },
+          payload: { name: `old ${i}`, categoryId: 8 },
+        });
+        existing.push(response.json().id as number);
+      }
+      const writers = await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          const handle = createDb(t.database.url, { poolMax: 3 });
+          await sql`select 1`.execute(handle.db);
+          return handle;
+        }),
+      );
+      try {
+        let writing = true;
+        const created: number[] = [];
+        // Each create waits one more round trip before its commit, as a busy service's would, so
+        // commits often land out of id order.
+        const writes = Promise.all(
+          writers.flatMap((writer) =>
+            Array.from({ length: 3 }, async () => {
+              for (let i = 0; i < 25; i++) {
+                const id = await writer.db.transaction().execute(async (trx) => {
+                  const pet = await insertPet(trx, { name: `many ${i}`, categoryId: 8, status: 'available', createdAt: Date.now() });
+                  await sql`select 1`.execute(trx);
+                  return pet.id;
+                });
+                created.push(id);
+              }
+            }),
+          ),
+        ).finally(() => (writing = false));
 
-      const seen: number[] = [];
-      let after = 0;
-      const walkOn = async () => {
-        const ids = await page(`limit=5&categoryId=8&cursor=${cursors.encode(after, { categoryId: 8 })}`);
-        seen.push(...ids);
-        if (ids.length > 0) after = ids.at(-1)!;
-        return ids.length;
-      };
-      while (writing) await walkOn();
-      await writes;
-      while ((await walkOn()) > 0);
+        const seen: number[] = [];
+        let after = 0;
+        const walkOn = async () => {
+          const ids = await page(`limit=5&categoryId=8&cursor=${cursors.encode(after, { categoryId: 8 })}`);
+          seen.push(...ids);
+          if (ids.length > 0) after = ids.at(-1)!;
+          return ids.length;
+        };
+        while (writing) await walkOn();
+        await writes;
+        while ((await walkOn()) > 0);
 
-      assert.equal(created.length, 4 * 3 * 25);
-      assert.equal(new Set(seen).size, seen.length, 'no pet twice');
-      assert.deepEqual(seen, [...seen].sort((a, b) => a - b), 'in id order');
-      for (const id of existing) assert.ok(seen.includes(id), `pet ${id}, there before the walk, was met`);
-      assert.ok(seen.every((id) => existing.includes(id) || created.includes(id)));
-    } finally {
-      await Promise.all(writers.map((writer) => writer.close()));
-    }
-  });
+        assert.equal(created.length, 4 * 3 * 25);
+        assert.equal(new Set(seen).size, seen.length, 'no pet twice');
+        assert.deepEqual(
+          seen,
+          [...seen].sort((a, b) => a - b),
+          'in id order',
+        );
+        for (const id of existing) assert.ok(seen.includes(id), `pet ${id}, there before the walk, was met`);
+        assert.ok(seen.every((id) => existing.includes(id) || created.includes(id)));
+      } finally {
+        await Promise.all(writers.map((writer) => writer.close()));
+      }
+    },
+  );
 });

@@ -17,7 +17,29 @@ export interface Pet {
   status: string;
 }
 
-export const NAMES = ['Ñandú', 'ñame', 'Nandu', 'Ελένη', 'Ελπίδα', 'Κασσάνδρα', 'Straße', 'Strauss', 'Ｒｅｘ', 'Rexy', 'rex', 'Big Rex', 'Big Rita', 'Bigby', '🐈 Tom', '🐈‍⬛ Luna', 'İris', 'Émile', 'emil', 'ẞtrasse', 'İzmir'];
+export const NAMES = [
+  'Ñandú',
+  'ñame',
+  'Nandu',
+  'Ελένη',
+  'Ελπίδα',
+  'Κασσάνδρα',
+  'Straße',
+  'Strauss',
+  'Ｒｅｘ',
+  'Rexy',
+  'rex',
+  'Big Rex',
+  'Big Rita',
+  'Bigby',
+  '🐈 Tom',
+  '🐈‍⬛ Luna',
+  'İris',
+  'Émile',
+  'emil',
+  'ẞtrasse',
+  'İzmir',
+];
 
 export function petFiltersSuite(dialect: DialectName, onReady: (ready: { t: TestApp }) => void) {
   let t: TestApp;

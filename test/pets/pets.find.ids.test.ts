@@ -8,7 +8,6 @@ import { petFiltersSuite } from './pets.find.fixture.js';
 
 for (const dialect of ALL_DIALECTS) {
   describeOnDialect(dialect, `GET /v1/pets filters on ${dialect}`, {}, () => {
-
     const { pets, get, walk, assertBadRequest } = petFiltersSuite(dialect, () => {});
 
     describe('by id', () => {
@@ -71,12 +70,16 @@ for (const dialect of ALL_DIALECTS) {
         ['id=7&id=9007199254740992', /^query\.id\[1\] must be at most 9007199254740991$/],
         ['id=99999999999999999999999', /^query\.id\[0\] must be at most 9007199254740991$/],
       ]) {
-        it(`when the query is ${query} > answers 400 validation_failed naming the value`, () => assertBadRequest(`/v1/pets?${query}`, 'validation_failed', message));
+        it(`when the query is ${query} > answers 400 validation_failed naming the value`, () =>
+          assertBadRequest(`/v1/pets?${query}`, 'validation_failed', message));
       }
 
       it('when ids are walked page by page > answers each of them once, in order', async () => {
         const chosen = pets.filter((_, i) => i % 2 === 0);
-        const ids = [...chosen].reverse().map((p) => `id=${p.id}`).join('&');
+        const ids = [...chosen]
+          .reverse()
+          .map((p) => `id=${p.id}`)
+          .join('&');
         assert.deepEqual(await walk(`/v1/pets?limit=3&${ids}`), chosen);
       });
     });
@@ -107,7 +110,8 @@ for (const dialect of ALL_DIALECTS) {
         ['categoryId=1&categoryId=2', /^query\.categoryId must be given once$/],
         ['categoryid=1', /^query\.categoryid is not a known query parameter$/],
       ]) {
-        it(`when the query is ${query} > answers 400 validation_failed naming the parameter`, () => assertBadRequest(`/v1/pets?${query}`, 'validation_failed', message));
+        it(`when the query is ${query} > answers 400 validation_failed naming the parameter`, () =>
+          assertBadRequest(`/v1/pets?${query}`, 'validation_failed', message));
       }
     });
   });

@@ -71,7 +71,10 @@ for (const dialect of ALL_DIALECTS) {
         const status = expected[0]!.status;
         const categoryId = expected[0]!.categoryId;
         const response = await get(`/v1/pets?name=rex&status=${status}&categoryId=${categoryId}`);
-        assert.deepEqual(response.json(), expected.filter((p) => p.status === status && p.categoryId === categoryId));
+        assert.deepEqual(
+          response.json(),
+          expected.filter((p) => p.status === status && p.categoryId === categoryId),
+        );
       });
 
       it('when a pet is stored > its search key is stored beside the name', async () => {
@@ -86,7 +89,8 @@ for (const dialect of ALL_DIALECTS) {
         ['name=a%00b', /^query\.name must not hold a NUL character or an unpaired UTF-16 surrogate$/],
         ['name=a&name=b', /^query\.name must be given once$/],
       ]) {
-        it(`when the query is ${query.slice(0, 30)} > answers 400 validation_failed naming the parameter`, () => assertBadRequest(`/v1/pets?${query}`, 'validation_failed', message));
+        it(`when the query is ${query.slice(0, 30)} > answers 400 validation_failed naming the parameter`, () =>
+          assertBadRequest(`/v1/pets?${query}`, 'validation_failed', message));
       }
 
       it('when the prefix is 1 MB of characters that grow under NFKC and folding > answers 400 naming the limit, computing no key', async () => {
@@ -110,15 +114,30 @@ for (const dialect of ALL_DIALECTS) {
 
       it('when a cursor is used with other filters > answers 400 invalid_cursor saying it was made for other filters', async () => {
         const cursor = cursorOf(await firstLink('/v1/pets?limit=1&name=rex&status=available'));
-        for (const query of ['name=rex', 'status=available', 'name=re&status=available', 'name=rex&status=pending', 'name=rex&status=available&categoryId=10', `name=rex&status=available&id=${pets[8]!.id}`, '']) {
-          await assertBadRequest(`/v1/pets?limit=1&${query}&cursor=${cursor}`, 'invalid_cursor', /^cursor was made for other filters; send the same status, categoryId, name, id as the request/);
+        for (const query of [
+          'name=rex',
+          'status=available',
+          'name=re&status=available',
+          'name=rex&status=pending',
+          'name=rex&status=available&categoryId=10',
+          `name=rex&status=available&id=${pets[8]!.id}`,
+          '',
+        ]) {
+          await assertBadRequest(
+            `/v1/pets?limit=1&${query}&cursor=${cursor}`,
+            'invalid_cursor',
+            /^cursor was made for other filters; send the same status, categoryId, name, id as the request/,
+          );
         }
       });
 
       it('when a cursor is used with the same filters written otherwise and another limit > continues the walk', async () => {
         const chosen = pets.slice(0, 4);
         const link = await firstLink(`/v1/pets?limit=1&${chosen.map((p) => `id=${p.id}`).join('&')}`);
-        const reordered = [...chosen].reverse().map((p) => `id=${p.id}`).join('&');
+        const reordered = [...chosen]
+          .reverse()
+          .map((p) => `id=${p.id}`)
+          .join('&');
         const response = await get(`/v1/pets?limit=100&${reordered}&cursor=${cursorOf(link)}`);
         assert.equal(response.statusCode, 200, response.body);
         assert.deepEqual(response.json(), chosen.slice(1));
@@ -143,12 +162,19 @@ for (const dialect of ALL_DIALECTS) {
         try {
           const link = nextLinkOf((await other.app.inject({ method: 'GET', url: '/v1/pets?limit=1', headers: other.auth })).headers.link);
           // The other store is empty but for its key; make it two pets so it has a next page.
-          const made = link ?? (await (async () => {
-            for (const name of ['a', 'b']) {
-              await other.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...other.auth, 'content-type': 'application/json' }, payload: { name, categoryId: 1 } });
-            }
-            return nextLinkOf((await other.app.inject({ method: 'GET', url: '/v1/pets?limit=1', headers: other.auth })).headers.link);
-          })());
+          const made =
+            link ??
+            (await (async () => {
+              for (const name of ['a', 'b']) {
+                await other.app.inject({
+                  method: 'POST',
+                  url: '/v1/pets',
+                  headers: { ...other.auth, 'content-type': 'application/json' },
+                  payload: { name, categoryId: 1 },
+                });
+              }
+              return nextLinkOf((await other.app.inject({ method: 'GET', url: '/v1/pets?limit=1', headers: other.auth })).headers.link);
+            })());
           assert.ok(made);
           await assertBadRequest(`/v1/pets?limit=1&cursor=${cursorOf(made)}`, 'invalid_cursor', /^cursor is not a cursor this service made/);
         } finally {

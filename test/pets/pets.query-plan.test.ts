@@ -42,14 +42,20 @@ describe('pets listing query plans on sqlite', () => {
   for (const [name, filter, index] of FILTERS) {
     it(`filter ${name} > searches ${index.source}, never scans the table`, async () => {
       const plan = await explain(database, filter, 'explain query plan');
-      assert.ok(plan.some((line) => /^SEARCH pets USING /.test(line) && index.test(line)), plan.join('\n'));
+      assert.ok(
+        plan.some((line) => /^SEARCH pets USING /.test(line) && index.test(line)),
+        plan.join('\n'),
+      );
       assert.ok(!plan.some((line) => /^SCAN pets\b/.test(line)), plan.join('\n'));
     });
   }
   for (const [name, filter] of COMBINED) {
     it(`filters ${name} > search an index, never scan the table`, async () => {
       const plan = await explain(database, filter, 'explain query plan');
-      assert.ok(plan.some((line) => /^SEARCH pets USING /.test(line)), plan.join('\n'));
+      assert.ok(
+        plan.some((line) => /^SEARCH pets USING /.test(line)),
+        plan.join('\n'),
+      );
       assert.ok(!plan.some((line) => /^SCAN pets\b/.test(line)), plan.join('\n'));
     });
   }
@@ -79,13 +85,20 @@ describe('pets listing query plans on postgres', { skip: NO_POSTGRES ?? false },
       assert.ok(!plan.some((line) => /Seq Scan on pets/.test(line)), plan.join('\n'));
       // A third of the pets have each status: walking the primary key in order meets 21 of
       // them at once, and PostgreSQL may rightly prefer that; the other filters are selective.
-      if (name !== 'status') assert.ok(plan.some((line) => index.test(line)), plan.join('\n'));
+      if (name !== 'status')
+        assert.ok(
+          plan.some((line) => index.test(line)),
+          plan.join('\n'),
+        );
     });
   }
   for (const [name, filter] of COMBINED) {
     it(`filters ${name} > scan an index, never the table`, async () => {
       const plan = await explain(database, filter, 'explain');
-      assert.ok(plan.some((line) => /Index (Only )?Scan|Bitmap Index Scan/.test(line)), plan.join('\n'));
+      assert.ok(
+        plan.some((line) => /Index (Only )?Scan|Bitmap Index Scan/.test(line)),
+        plan.join('\n'),
+      );
       assert.ok(!plan.some((line) => /Seq Scan on pets/.test(line)), plan.join('\n'));
     });
   }

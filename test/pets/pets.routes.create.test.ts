@@ -73,7 +73,11 @@ for (const dialect of ALL_DIALECTS) {
         ['name is too long', { name: 'x'.repeat(201), categoryId: 1 }, /body\.name must have at most 200 characters/],
         ['name is only zero-width spaces', { name: '\u200B\u200B', categoryId: 1 }, /^body\.name must contain a visible character/],
         ['name is only a right-to-left mark', { name: '\u200F', categoryId: 1 }, /^body\.name must contain a visible character/],
-        ['name starts with a right-to-left override', { name: '\u202Egnp.exe', categoryId: 1 }, /^body\.name must not contain the bidirectional control U\+202E/],
+        [
+          'name starts with a right-to-left override',
+          { name: '\u202Egnp.exe', categoryId: 1 },
+          /^body\.name must not contain the bidirectional control U\+202E/,
+        ],
         ['name holds a right-to-left isolate', { name: 'Rex\u2067', categoryId: 1 }, /^body\.name must not contain the bidirectional control U\+2067/],
         ['name is a number', { name: 5, categoryId: 1 }, /body\.name must be a string/],
         ['name is null', { name: null, categoryId: 1 }, /body\.name must be a string/],

@@ -35,7 +35,10 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal(response.statusCode, 200);
       const pets = response.json() as { id: number }[];
       assert.equal(pets.length, 20);
-      assert.deepEqual(pets.map((p) => p.id), [...pets.map((p) => p.id)].sort((a, b) => a - b));
+      assert.deepEqual(
+        pets.map((p) => p.id),
+        [...pets.map((p) => p.id)].sort((a, b) => a - b),
+      );
       assert.ok(nextLink(response.headers.link));
     });
 
@@ -47,7 +50,10 @@ for (const dialect of ALL_DIALECTS) {
 
     it('when status is sold > answers only sold pets', async () => {
       const pets = (await get('/v1/pets?status=sold&limit=100')).json() as { id: number; status: string }[];
-      assert.deepEqual(pets.map((p) => p.id), ids.sold);
+      assert.deepEqual(
+        pets.map((p) => p.id),
+        ids.sold,
+      );
       assert.ok(pets.every((p) => p.status === 'sold'));
     });
 
@@ -61,7 +67,10 @@ for (const dialect of ALL_DIALECTS) {
         seen.push(...(response.json() as { id: number }[]).map((p) => p.id));
         url = nextLink(response.headers.link);
       }
-      assert.deepEqual(seen, [...ids.available!, ...ids.pending!, ...ids.sold!].sort((a, b) => a - b));
+      assert.deepEqual(
+        seen,
+        [...ids.available!, ...ids.pending!, ...ids.sold!].sort((a, b) => a - b),
+      );
     });
 
     it('when walking a status filter while pets are being added > returns each existing pet once and the new ones at the end', async () => {

@@ -57,7 +57,12 @@ describeWithOwnRedis('rate limits shared through Redis', { timeout: 60_000 }, ()
   after(() => redis.kill());
 
   // A long sync interval: the tests push with syncNow(), so no timer races them.
-  const envFor = (limit: number) => ({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: `t${randomBytes(4).toString('hex')}:`, RATE_LIMIT_PER_MINUTE: String(limit), RATE_LIMIT_SYNC_MS: '10000' });
+  const envFor = (limit: number) => ({
+    REDIS_URL: redis.url,
+    REDIS_KEY_PREFIX: `t${randomBytes(4).toString('hex')}:`,
+    RATE_LIMIT_PER_MINUTE: String(limit),
+    RATE_LIMIT_SYNC_MS: '10000',
+  });
 
   it('two instances > each decides on the fleet total of the last sync plus its own count since', async () => {
     const env = envFor(5);
@@ -150,7 +155,7 @@ describeWithOwnRedis('rate limits shared through Redis', { timeout: 60_000 }, ()
 });
 
 describe('rate limits without REDIS_URL', () => {
-  it('syncNow > does nothing, and counts stay this process\'s', async () => {
+  it("syncNow > does nothing, and counts stay this process's", async () => {
     const t = await createTestApp('sqlite', { env: { RATE_LIMIT_PER_MINUTE: '2' }, now: WINDOW_START });
     try {
       await t.app.counterSync.syncNow();

@@ -31,10 +31,15 @@ for (const dialect of ALL_DIALECTS) {
 
     it('obtainServiceSecret from several instances at once > every one answers the one secret stored', async () => {
       const name = `test-${randomUUID()}`;
-      const answers = await Promise.all([database, ...others].flatMap((handle) => [obtainServiceSecret(handle.db, name), obtainServiceSecret(handle.db, name)]));
+      const answers = await Promise.all(
+        [database, ...others].flatMap((handle) => [obtainServiceSecret(handle.db, name), obtainServiceSecret(handle.db, name)]),
+      );
       assert.equal(new Set(answers).size, 1, answers.join(' '));
       const rows = await database.db.selectFrom('serviceSecrets').selectAll().where('name', '=', name).execute();
-      assert.deepEqual(rows.map((row) => row.value), [answers[0]]);
+      assert.deepEqual(
+        rows.map((row) => row.value),
+        [answers[0]],
+      );
     });
 
     it('cursorSecretSource with CURSOR_SECRET set > answers it and stores nothing', async () => {

@@ -26,7 +26,10 @@ for (const dialect of ALL_DIALECTS) {
     let t: TestApp;
     const receivers: WebhookReceiver[] = [];
     before(async () => {
-      t = await createTestApp(dialect, { env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE: '0' }, hooks: { webhookDispatcher: { pollMs: 20 } } });
+      t = await createTestApp(dialect, {
+        env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE: '0' },
+        hooks: { webhookDispatcher: { pollMs: 20 } },
+      });
     });
     afterEach(async () => {
       await t.database.db.deleteFrom('webhookEndpoints').execute();
@@ -35,7 +38,8 @@ for (const dialect of ALL_DIALECTS) {
     after(() => t.close());
 
     const sendTest = (endpointId: number) => t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpointId}/test`, headers: t.auth });
-    const retry = (endpointId: number, deliveryId: number) => t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpointId}/deliveries/${deliveryId}/retry`, headers: t.auth });
+    const retry = (endpointId: number, deliveryId: number) =>
+      t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpointId}/deliveries/${deliveryId}/retry`, headers: t.auth });
     const delivery = async (endpointId: number, id: number) => {
       const response = await t.app.inject({ method: 'GET', url: `/v1/webhook-endpoints/${endpointId}/deliveries`, headers: t.auth });
       return (response.json() as Delivery[]).find((d) => d.id === id)!;
@@ -61,7 +65,11 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal(sent.statusCode, 202, sent.body);
       const { id } = sent.json() as Delivery;
       const [held] = await withDeadline(hooks.waitFor(1), WAIT_MS, 'the first attempt to arrive');
-      assertErrorBody(await retry(endpoint.id, id), { status: 409, code: 'webhook_delivery_in_flight', message: `an attempt of delivery ${id} is being sent now; retry after it ends` });
+      assertErrorBody(await retry(endpoint.id, id), {
+        status: 409,
+        code: 'webhook_delivery_in_flight',
+        message: `an attempt of delivery ${id} is being sent now; retry after it ends`,
+      });
       held!.answer(500);
       await waitUntil(async () => (await delivery(endpoint.id, id)).state === 'failed', { deadlineMs: WAIT_MS, what: 'the held attempt to be recorded' });
       const again = await retry(endpoint.id, id);
@@ -73,7 +81,13 @@ for (const dialect of ALL_DIALECTS) {
 
     it('retry > a lease that ended (its dispatcher died mid-attempt) does not block a retry by hand', async () => {
       const endpoint = await insertWebhookEndpoint(t.database.db, { url: 'http://127.0.0.1:9/never' });
-      const stale = await insertWebhookDelivery(t.database.db, { endpointId: endpoint.id, state: 'pending', nextAttemptAt: t.clock.now + 60_000, leaseOwner: 'dead:1', leaseUntil: t.clock.now - 1 });
+      const stale = await insertWebhookDelivery(t.database.db, {
+        endpointId: endpoint.id,
+        state: 'pending',
+        nextAttemptAt: t.clock.now + 60_000,
+        leaseOwner: 'dead:1',
+        leaseUntil: t.clock.now - 1,
+      });
       const response = await retry(endpoint.id, stale.id);
       assert.equal(response.statusCode, 202, response.body);
       assert.equal((response.json() as Delivery).state, 'pending');
@@ -97,7 +111,9 @@ for (const dialect of ALL_DIALECTS) {
         const answer = sendTest(endpoint.id);
         // The test message's statement waits for the removal's lock: only then does the removal commit.
         await waitUntil(
-          async () => (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where ${pid} = any(pg_blocking_pids(pid))`.execute(t.database.db)).rows[0]!.n > 0,
+          async () =>
+            (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where ${pid} = any(pg_blocking_pids(pid))`.execute(t.database.db))
+              .rows[0]!.n > 0,
           { deadlineMs: WAIT_MS, what: 'the test message to wait for the removal' },
         );
         release();

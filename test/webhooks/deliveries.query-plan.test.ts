@@ -18,12 +18,25 @@ for (const dialect of ALL_DIALECTS) {
       // 20,000 deliveries, the 100 oldest before the cutoff.
       const { id } = await database.db
         .insertInto('webhookEndpoints')
-        .values({ url: 'https://hooks.example.com/', events: '["pet.*"]', allowedTypes: '["pet.created"]', status: 'enabled', secret: 'whsec_x', createdAt: 1, updatedAt: 1 })
+        .values({
+          url: 'https://hooks.example.com/',
+          events: '["pet.*"]',
+          allowedTypes: '["pet.created"]',
+          status: 'enabled',
+          secret: 'whsec_x',
+          createdAt: 1,
+          updatedAt: 1,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
-      const numbers = dialect === 'sqlite' ? sql`(with recursive n(i) as (select 1 union all select i + 1 from n where i < 20000) select i from n)` : sql`(select generate_series(1, 20000) as i)`;
+      const numbers =
+        dialect === 'sqlite'
+          ? sql`(with recursive n(i) as (select 1 union all select i + 1 from n where i < 20000) select i from n)`
+          : sql`(select generate_series(1, 20000) as i)`;
       await sql`insert into webhook_deliveries (endpoint_id, message_id, event_type, payload, state, attempts, created_at)
-        select ${id}, 'evt_' || i, 'pet.created', '{}', case when i % 10 = 0 then 'pending' else 'succeeded' end, 1, i * 1000 from ${numbers} as numbers`.execute(database.db);
+        select ${id}, 'evt_' || i, 'pet.created', '{}', case when i % 10 = 0 then 'pending' else 'succeeded' end, 1, i * 1000 from ${numbers} as numbers`.execute(
+        database.db,
+      );
       await sql`analyze`.execute(database.db);
     });
     after(() => database.drop());
@@ -40,7 +53,11 @@ for (const dialect of ALL_DIALECTS) {
         assert.match(plan, /SEARCH webhook_deliveries USING (COVERING )?INDEX webhook_deliveries_created_idx \(created_at<\?\)/, plan);
         assert.doesNotMatch(plan, /SCAN webhook_deliveries\b/, plan);
       } else {
-        assert.match(plan, /(Index|Index Only) Scan using webhook_deliveries_created_idx on webhook_deliveries|Bitmap Index Scan on webhook_deliveries_created_idx/, plan);
+        assert.match(
+          plan,
+          /(Index|Index Only) Scan using webhook_deliveries_created_idx on webhook_deliveries|Bitmap Index Scan on webhook_deliveries_created_idx/,
+          plan,
+        );
         assert.doesNotMatch(plan, /Seq Scan on webhook_deliveries/, plan);
       }
     });

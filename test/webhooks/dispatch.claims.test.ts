@@ -37,9 +37,11 @@ for (const dialect of ALL_DIALECTS) {
     };
     let claims = 0;
     const claim = (query: Partial<ClaimQuery> = {}) =>
-      writeTransaction(database.db, (trx) => claimDueDeliveries(trx, { owner: `test:${++claims}`, now, leaseMs: 60_000, limit: 100, perEndpoint: 16, skipEndpoints: [], ...query }));
+      writeTransaction(database.db, (trx) =>
+        claimDueDeliveries(trx, { owner: `test:${++claims}`, now, leaseMs: 60_000, limit: 100, perEndpoint: 16, skipEndpoints: [], ...query }),
+      );
 
-    it('Attack (issue 17): one endpoint\'s backlog > a claim takes at most its share, and the other endpoints\' due deliveries with it', async () => {
+    it("Attack (issue 17): one endpoint's backlog > a claim takes at most its share, and the other endpoints' due deliveries with it", async () => {
       const flooded = await insertWebhookEndpoint(database.db, { url: 'https://flooded.example/in' });
       const quiet = await insertWebhookEndpoint(database.db, { url: 'https://quiet.example/in' });
       await addDeliveries(flooded.id, 60);
@@ -57,7 +59,10 @@ for (const dialect of ALL_DIALECTS) {
       const [kept] = await addDeliveries(narrowed.id, 1);
       const [test] = await addDeliveries(narrowed.id, 1, { eventType: 'webhook.test' });
       const claimed = await claim();
-      assert.deepEqual(claimed.map((row) => row.id).sort((a, b) => a - b), [kept!.id, test!.id]);
+      assert.deepEqual(
+        claimed.map((row) => row.id).sort((a, b) => a - b),
+        [kept!.id, test!.id],
+      );
       assert.ok(dropped);
       assert.equal(await anyDeliveryDue(database.db, { now, skipEndpoints: [] }), false, 'nothing left that a claim would take');
     });
@@ -73,7 +78,7 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal(await anyDeliveryDue(database.db, { now, skipEndpoints: [enabled.id] }), false, 'an endpoint holding its share is not looked for');
     });
 
-    it('the due deliveries gauge > counts what the dispatcher would send: not a disabled endpoint\'s, nor a type its endpoint no longer receives', async () => {
+    it("the due deliveries gauge > counts what the dispatcher would send: not a disabled endpoint's, nor a type its endpoint no longer receives", async () => {
       const disabled = await insertWebhookEndpoint(database.db, { url: 'https://disabled.example/in', status: 'disabled' });
       await addDeliveries(disabled.id, 4);
       const enabled = await insertWebhookEndpoint(database.db, { url: 'https://enabled.example/in', allowedTypes: ['pet.created'] });
@@ -84,15 +89,18 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal(await countDueDeliveries(database.db, now, 2), 2, 'counted up to the cap');
     });
 
-    it('Attack (issue 17): a process whose clock is an hour ahead > cannot take a delivery another holds the lease of (the database\'s clock decides)', async () => {
+    it("Attack (issue 17): a process whose clock is an hour ahead > cannot take a delivery another holds the lease of (the database's clock decides)", async () => {
       const endpoint = await insertWebhookEndpoint(database.db, { url: 'https://leased.example/in' });
       const [row] = await addDeliveries(endpoint.id, 1);
-      assert.deepEqual((await claim()).map((claimed) => claimed.id), [row!.id]);
+      assert.deepEqual(
+        (await claim()).map((claimed) => claimed.id),
+        [row!.id],
+      );
       const ahead = now + 3_600_000;
       assert.equal(await anyDeliveryDue(database.db, { now: ahead, skipEndpoints: [] }), false);
-      assert.deepEqual(await claim({ now: ahead }), [], 'the lease holds whatever the claimer\'s clock says');
+      assert.deepEqual(await claim({ now: ahead }), [], "the lease holds whatever the claimer's clock says");
       const leased = await database.db.selectFrom('webhookDeliveries').select('leaseUntil').where('id', '=', row!.id).executeTakeFirstOrThrow();
-      assert.ok(leased.leaseUntil! < ahead, 'the lease ends by the database\'s clock, not the claimer\'s');
+      assert.ok(leased.leaseUntil! < ahead, "the lease ends by the database's clock, not the claimer's");
     });
   });
 }

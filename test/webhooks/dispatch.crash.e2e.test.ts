@@ -27,13 +27,21 @@ for (const dialect of ALL_DIALECTS) {
     it('killed while the receiver holds the request > sent again under the same webhook-id after the lease, by the restarted process', async () => {
       const place = await createEmptyDatabaseUrl(dialect);
       const receiver = await startWebhookReceiver(({ index }) => (index === 0 ? 'hold' : { status: 200 }));
-      const env = { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_LEASE_SECONDS: String(LEASE_SECONDS), DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS) };
+      const env = {
+        WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+        WEBHOOK_LEASE_SECONDS: String(LEASE_SECONDS),
+        DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
+      };
       const handle = createDb(place.url, { poolMax: 1 });
       try {
         const first = await spawnService({ databaseUrl: place.url, env });
         const { key } = await makeKey(place.url, 'crash');
         const endpoint = await insertWebhookEndpoint(handle.db, { url: receiver.url, events: ['pet.created'] });
-        const created = await fetch(`${first.baseUrl}/v1/pets`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Survivor', categoryId: 1 }) });
+        const created = await fetch(`${first.baseUrl}/v1/pets`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'Survivor', categoryId: 1 }),
+        });
         assert.equal(created.status, 201);
         const [held] = await withDeadline(receiver.waitFor(1), 15_000, 'the first attempt to arrive');
         first.process.kill('SIGKILL');
@@ -47,10 +55,14 @@ for (const dialect of ALL_DIALECTS) {
           const [, again] = await withDeadline(receiver.waitFor(2), 60_000, 'the message to be sent again after the lease');
           assert.equal(again!.headers['webhook-id'], held!.headers['webhook-id']);
           assert.equal(again!.body, held!.body);
-          await waitUntil(async () => (await handle.db.selectFrom('webhookDeliveries').select('state').where('endpointId', '=', endpoint.id).executeTakeFirst())?.state === 'succeeded', {
-            deadlineMs: 15_000,
-            what: 'the delivery to be recorded as succeeded',
-          });
+          await waitUntil(
+            async () =>
+              (await handle.db.selectFrom('webhookDeliveries').select('state').where('endpointId', '=', endpoint.id).executeTakeFirst())?.state === 'succeeded',
+            {
+              deadlineMs: 15_000,
+              what: 'the delivery to be recorded as succeeded',
+            },
+          );
           const delivery = await handle.db.selectFrom('webhookDeliveries').select(['attempts', 'leaseOwner']).executeTakeFirstOrThrow();
           assert.deepEqual(delivery, { attempts: 1, leaseOwner: null });
         } finally {

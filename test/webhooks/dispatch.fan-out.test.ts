@@ -39,9 +39,13 @@ for (const dialect of ALL_DIALECTS) {
       while ((await fanOut()).events > 0);
     };
 
-    it('events > one delivery per receiving endpoint, of the types it asked for that its creator could read; the feed\'s Event as payload', async () => {
+    it("events > one delivery per receiving endpoint, of the types it asked for that its creator could read; the feed's Event as payload", async () => {
       const everything = await insertWebhookEndpoint(database.db, { url: 'https://a.example.com/' });
-      const narrowed = await insertWebhookEndpoint(database.db, { url: 'https://b.example.com/', events: ['pet.*'], allowedTypes: ['pet.created', 'order.placed'] });
+      const narrowed = await insertWebhookEndpoint(database.db, {
+        url: 'https://b.example.com/',
+        events: ['pet.*'],
+        allowedTypes: ['pet.created', 'order.placed'],
+      });
       await insertWebhookEndpoint(database.db, { url: 'https://c.example.com/', status: 'disabled' });
       const created = await pet('Fanned');
       await database.db.updateTable('pets').set({ name: 'Renamed' }).where('id', '=', created.id).execute();
@@ -81,7 +85,10 @@ for (const dialect of ALL_DIALECTS) {
       const later = await pet('Heard');
       await fanOut();
       const rows = await deliveries();
-      assert.deepEqual(rows.map((row) => [row.endpointId, (JSON.parse(row.payload) as { data: { id: number } }).data.id]), [[endpoint.id, later.id]]);
+      assert.deepEqual(
+        rows.map((row) => [row.endpointId, (JSON.parse(row.payload) as { data: { id: number } }).data.id]),
+        [[endpoint.id, later.id]],
+      );
       await clear();
     });
 
@@ -92,7 +99,10 @@ for (const dialect of ALL_DIALECTS) {
       const kept = await pet('Kept');
       const batch = await fanOut();
       assert.ok(batch.skippedPurgedFrom, 'the skip is told');
-      assert.deepEqual((await deliveries()).map((row) => (JSON.parse(row.payload) as { data: { id: number } }).data.id), [kept.id]);
+      assert.deepEqual(
+        (await deliveries()).map((row) => (JSON.parse(row.payload) as { data: { id: number } }).data.id),
+        [kept.id],
+      );
       assert.equal((await fanOut()).skippedPurgedFrom, undefined, 'told once');
       await clear();
     });
@@ -105,7 +115,10 @@ for (const dialect of ALL_DIALECTS) {
       const heard = await pet('Heard after');
       assert.equal(await passOverWhenNobodyReceives(database.db), false);
       await fanOut();
-      assert.deepEqual((await deliveries()).map((row) => [row.endpointId, (JSON.parse(row.payload) as { data: { id: number } }).data.id]), [[endpoint.id, heard.id]]);
+      assert.deepEqual(
+        (await deliveries()).map((row) => [row.endpointId, (JSON.parse(row.payload) as { data: { id: number } }).data.id]),
+        [[endpoint.id, heard.id]],
+      );
       await clear();
     });
 
@@ -114,18 +127,45 @@ for (const dialect of ALL_DIALECTS) {
       const insert = (state: 'pending' | 'succeeded' | 'failed', createdAt: number) =>
         database.db
           .insertInto('webhookDeliveries')
-          .values({ endpointId: endpoint.id, messageId: `m_${state}_${createdAt}`, eventId: null, eventType: 'webhook.test', payload: '{}', state, nextAttemptAt: null, createdAt })
+          .values({
+            endpointId: endpoint.id,
+            messageId: `m_${state}_${createdAt}`,
+            eventId: null,
+            eventType: 'webhook.test',
+            payload: '{}',
+            state,
+            nextAttemptAt: null,
+            createdAt,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
       const oldDone = await insert('succeeded', 1000);
-      await database.db.insertInto('webhookAttempts').values({ deliveryId: oldDone.id, attemptedAt: 1000, durationMs: 3, statusCode: 200, error: null, outcome: 'succeeded' }).execute();
+      await database.db
+        .insertInto('webhookAttempts')
+        .values({ deliveryId: oldDone.id, attemptedAt: 1000, durationMs: 3, statusCode: 200, error: null, outcome: 'succeeded' })
+        .execute();
       await insert('failed', 1000);
       const oldPending = await insert('pending', 1000);
       const recent = await insert('failed', 5000);
       const disabled = await insertWebhookEndpoint(database.db, { url: 'https://f.example.com/', status: 'disabled' });
-      await database.db.insertInto('webhookDeliveries').values({ endpointId: disabled.id, messageId: 'm_disabled', eventId: null, eventType: 'webhook.test', payload: '{}', state: 'pending', nextAttemptAt: 1000, createdAt: 1000 }).execute();
+      await database.db
+        .insertInto('webhookDeliveries')
+        .values({
+          endpointId: disabled.id,
+          messageId: 'm_disabled',
+          eventId: null,
+          eventType: 'webhook.test',
+          payload: '{}',
+          state: 'pending',
+          nextAttemptAt: 1000,
+          createdAt: 1000,
+        })
+        .execute();
       assert.equal(await purgeOldDeliveries(database.db, 2000, { batchSize: 1 }), 3, 'an old pending delivery of a disabled endpoint goes too');
-      assert.deepEqual((await deliveries()).map((row) => row.id), [oldPending.id, recent.id]);
+      assert.deepEqual(
+        (await deliveries()).map((row) => row.id),
+        [oldPending.id, recent.id],
+      );
       assert.equal((await database.db.selectFrom('webhookAttempts').select('id').execute()).length, 0);
       await clear();
     });

@@ -31,21 +31,27 @@ for (const dialect of ALL_DIALECTS) {
         const apps = [first.app, second];
         await Promise.all(
           Array.from({ length: EVENTS }, (_, i) =>
-            apps[i % 2]!.inject({ method: 'POST', url: '/v1/pets', headers: { ...first.auth, 'content-type': 'application/json' }, payload: { name: `Pet ${i}`, categoryId: 1 } }).then((response) => {
+            apps[i % 2]!.inject({
+              method: 'POST',
+              url: '/v1/pets',
+              headers: { ...first.auth, 'content-type': 'application/json' },
+              payload: { name: `Pet ${i}`, categoryId: 1 },
+            }).then((response) => {
               assert.equal(response.statusCode, 201, response.body);
             }),
           ),
         );
         const db = first.database.db;
-        await waitUntil(
-          async () => (await db.selectFrom('webhookDeliveries').select('id').where('state', '=', 'succeeded').execute()).length === EVENTS,
-          { deadlineMs: 30_000, what: `${EVENTS} deliveries to succeed` },
-        );
+        await waitUntil(async () => (await db.selectFrom('webhookDeliveries').select('id').where('state', '=', 'succeeded').execute()).length === EVENTS, {
+          deadlineMs: 30_000,
+          what: `${EVENTS} deliveries to succeed`,
+        });
         const deliveries = await db.selectFrom('webhookDeliveries').select(['messageId', 'attempts', 'endpointId']).execute();
         assert.equal(deliveries.length, EVENTS, 'one delivery per event: fanned out once');
         assert.ok(deliveries.every((d) => d.attempts === 1 && d.endpointId === endpoint.id));
         const arrivals = new Map<string, number>();
-        for (const message of receiver.received) arrivals.set(String(message.headers['webhook-id']), (arrivals.get(String(message.headers['webhook-id'])) ?? 0) + 1);
+        for (const message of receiver.received)
+          arrivals.set(String(message.headers['webhook-id']), (arrivals.get(String(message.headers['webhook-id'])) ?? 0) + 1);
         assert.equal(receiver.received.length, EVENTS, 'no attempt sent twice');
         assert.deepEqual([...arrivals.keys()].sort(), deliveries.map((d) => d.messageId).sort());
         assert.equal((await db.selectFrom('webhookAttempts').select('id').execute()).length, EVENTS);

@@ -36,7 +36,12 @@ for (const dialect of ALL_DIALECTS) {
     };
     const createPets = async (count: number, prefix: string) => {
       for (let i = 0; i < count; i++) {
-        const response = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, 'content-type': 'application/json' }, payload: { name: `${prefix} ${i}`, categoryId: 3 } });
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/v1/pets',
+          headers: { ...t.auth, 'content-type': 'application/json' },
+          payload: { name: `${prefix} ${i}`, categoryId: 3 },
+        });
         assert.equal(response.statusCode, 201, response.body);
       }
     };
@@ -54,11 +59,20 @@ for (const dialect of ALL_DIALECTS) {
       await createPets(3, 'Healthy');
       await withDeadline(healthy.waitFor(3), WAIT_MS, 'the healthy endpoint to get its deliveries while the others hang');
       // Its deliveries (of the backlog's events too, when the fan-out came after it existed) all succeed.
-      await waitUntil(async () => (await t.database.db.selectFrom('webhookDeliveries').select('state').where('endpointId', '=', endpoint.id).execute()).every((row) => row.state === 'succeeded'), {
-        deadlineMs: WAIT_MS,
-        what: 'the healthy endpoint\'s deliveries to be recorded',
-      });
-      assert.ok(hanging.every((hooks) => hooks.received.length <= PER_ENDPOINT_IN_FLIGHT), 'no hanging endpoint holds more than its own slots');
+      await waitUntil(
+        async () =>
+          (await t.database.db.selectFrom('webhookDeliveries').select('state').where('endpointId', '=', endpoint.id).execute()).every(
+            (row) => row.state === 'succeeded',
+          ),
+        {
+          deadlineMs: WAIT_MS,
+          what: "the healthy endpoint's deliveries to be recorded",
+        },
+      );
+      assert.ok(
+        hanging.every((hooks) => hooks.received.length <= PER_ENDPOINT_IN_FLIGHT),
+        'no hanging endpoint holds more than its own slots',
+      );
     });
 
     it('Attack (issue 17): the URL changed while claimed deliveries waited for a slot > they go to the new URL, none to the old one', async () => {
@@ -66,20 +80,30 @@ for (const dialect of ALL_DIALECTS) {
       const endpoint = await insertWebhookEndpoint(t.database.db, { url: old.url });
       const backlog = PER_ENDPOINT_IN_FLIGHT + 4;
       await createPets(backlog, 'Moved');
-      await withDeadline(old.waitFor(PER_ENDPOINT_IN_FLIGHT), WAIT_MS, 'the old receiver to hold the endpoint\'s slots');
+      await withDeadline(old.waitFor(PER_ENDPOINT_IN_FLIGHT), WAIT_MS, "the old receiver to hold the endpoint's slots");
       // Every delivery claimed: the ones beyond the slots wait in the process.
-      await waitUntil(async () => (await t.database.db.selectFrom('webhookDeliveries').select('id').where('endpointId', '=', endpoint.id).where('leaseOwner', 'is not', null).execute()).length === backlog, {
-        deadlineMs: WAIT_MS,
-        what: 'every delivery to be claimed',
-      });
+      await waitUntil(
+        async () =>
+          (await t.database.db.selectFrom('webhookDeliveries').select('id').where('endpointId', '=', endpoint.id).where('leaseOwner', 'is not', null).execute())
+            .length === backlog,
+        {
+          deadlineMs: WAIT_MS,
+          what: 'every delivery to be claimed',
+        },
+      );
       const moved = await receiver();
       await t.database.db.updateTable('webhookEndpoints').set({ url: moved.url }).where('id', '=', endpoint.id).execute();
       for (const request of old.received) request.answer(200);
       await withDeadline(moved.waitFor(backlog - PER_ENDPOINT_IN_FLIGHT), WAIT_MS, 'the waiting deliveries to reach the new URL');
-      await waitUntil(async () => (await t.database.db.selectFrom('webhookDeliveries').select('id').where('endpointId', '=', endpoint.id).where('state', '=', 'succeeded').execute()).length === backlog, {
-        deadlineMs: WAIT_MS,
-        what: 'every delivery to succeed',
-      });
+      await waitUntil(
+        async () =>
+          (await t.database.db.selectFrom('webhookDeliveries').select('id').where('endpointId', '=', endpoint.id).where('state', '=', 'succeeded').execute())
+            .length === backlog,
+        {
+          deadlineMs: WAIT_MS,
+          what: 'every delivery to succeed',
+        },
+      );
       assert.equal(old.received.length, PER_ENDPOINT_IN_FLIGHT, 'nothing was sent to the old URL once it changed');
     });
 
@@ -88,21 +112,40 @@ for (const dialect of ALL_DIALECTS) {
       const endpoint = await insertWebhookEndpoint(t.database.db, { url: hooks.url });
       const backlog = PER_ENDPOINT_IN_FLIGHT + 4;
       await createPets(backlog, 'Disabled');
-      await withDeadline(hooks.waitFor(PER_ENDPOINT_IN_FLIGHT), WAIT_MS, 'the receiver to hold the endpoint\'s slots');
-      await waitUntil(async () => (await t.database.db.selectFrom('webhookDeliveries').select('id').where('endpointId', '=', endpoint.id).where('leaseOwner', 'is not', null).execute()).length === backlog, {
-        deadlineMs: WAIT_MS,
-        what: 'every delivery to be claimed',
-      });
+      await withDeadline(hooks.waitFor(PER_ENDPOINT_IN_FLIGHT), WAIT_MS, "the receiver to hold the endpoint's slots");
+      await waitUntil(
+        async () =>
+          (await t.database.db.selectFrom('webhookDeliveries').select('id').where('endpointId', '=', endpoint.id).where('leaseOwner', 'is not', null).execute())
+            .length === backlog,
+        {
+          deadlineMs: WAIT_MS,
+          what: 'every delivery to be claimed',
+        },
+      );
       // As PATCH {"status":"disabled"} leaves the row (what it does to the deliveries is the endpoints' service's).
       await t.database.db.updateTable('webhookEndpoints').set({ status: 'disabled' }).where('id', '=', endpoint.id).execute();
       for (const request of hooks.received) request.answer(200);
-      await waitUntil(async () => (await t.database.db.selectFrom('webhookDeliveries').select('id').where('endpointId', '=', endpoint.id).where('leaseOwner', 'is not', null).execute()).length === 0, {
-        deadlineMs: WAIT_MS,
-        what: 'the waiting deliveries to be given back',
-      });
+      await waitUntil(
+        async () =>
+          (await t.database.db.selectFrom('webhookDeliveries').select('id').where('endpointId', '=', endpoint.id).where('leaseOwner', 'is not', null).execute())
+            .length === 0,
+        {
+          deadlineMs: WAIT_MS,
+          what: 'the waiting deliveries to be given back',
+        },
+      );
       assert.equal(hooks.received.length, PER_ENDPOINT_IN_FLIGHT, 'nothing was sent once the endpoint was disabled');
-      const pending = await t.database.db.selectFrom('webhookDeliveries').select(['attempts']).where('endpointId', '=', endpoint.id).where('state', '=', 'pending').execute();
-      assert.deepEqual(pending.map((row) => row.attempts), Array(backlog - PER_ENDPOINT_IN_FLIGHT).fill(0), 'given back unsent, no attempt counted');
+      const pending = await t.database.db
+        .selectFrom('webhookDeliveries')
+        .select(['attempts'])
+        .where('endpointId', '=', endpoint.id)
+        .where('state', '=', 'pending')
+        .execute();
+      assert.deepEqual(
+        pending.map((row) => row.attempts),
+        Array(backlog - PER_ENDPOINT_IN_FLIGHT).fill(0),
+        'given back unsent, no attempt counted',
+      );
     });
   });
 }

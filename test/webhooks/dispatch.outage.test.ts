@@ -40,7 +40,12 @@ describeOnPostgres('webhook dispatcher during a PostgreSQL outage', { timeout: 6
 
   const startApp = async () => {
     const logs = logCollector();
-    const app: FastifyInstance = await buildApp({ db: handle.db, config: loadConfig({ LOG_LEVEL: 'info' }), logStream: logs.logStream, webhookDispatcher: { pollMs: POLL_MS, closeWaitMs: 200 } });
+    const app: FastifyInstance = await buildApp({
+      db: handle.db,
+      config: loadConfig({ LOG_LEVEL: 'info' }),
+      logStream: logs.logStream,
+      webhookDispatcher: { pollMs: POLL_MS, closeWaitMs: 200 },
+    });
     await app.ready();
     return { app, ...logs };
   };
@@ -49,14 +54,22 @@ describeOnPostgres('webhook dispatcher during a PostgreSQL outage', { timeout: 6
     const { app, logs, waitForLog } = await startApp();
     try {
       await proxy.cut();
-      await withDeadline(waitForLog(() => logs.filter((line) => line.msg === ROUND_FAILED).length >= 4), 15_000, 'four failed rounds');
+      await withDeadline(
+        waitForLog(() => logs.filter((line) => line.msg === ROUND_FAILED).length >= 4),
+        15_000,
+        'four failed rounds',
+      );
       const failed = logs.filter((line) => line.msg === ROUND_FAILED).slice(0, 4);
       assert.deepEqual(
         failed.map((line) => [line.failedRounds, line.retryInMs]),
         [1, 2, 3, 4].map((n) => [n, POLL_MS * 2 ** n]),
       );
       await proxy.restore();
-      await withDeadline(waitForLog((line) => line.msg === 'webhook dispatch rounds succeed again'), 15_000, 'the rounds to succeed again');
+      await withDeadline(
+        waitForLog((line) => line.msg === 'webhook dispatch rounds succeed again'),
+        15_000,
+        'the rounds to succeed again',
+      );
     } finally {
       await proxy.restore();
       await app.close();
@@ -69,7 +82,11 @@ describeOnPostgres('webhook dispatcher during a PostgreSQL outage', { timeout: 6
     // A round's query has reached the silent network: the round is stuck in it.
     await withDeadline(proxy.heldBytes(), 15_000, 'a query to reach the silent network');
     await withDeadline(app.close(), 15_000, 'the app to close with the database silent');
-    await withDeadline(waitForLog((line) => String(line.msg).startsWith('the webhook dispatcher stopped without giving its deliveries back')), 1000, 'the warning');
+    await withDeadline(
+      waitForLog((line) => String(line.msg).startsWith('the webhook dispatcher stopped without giving its deliveries back')),
+      1000,
+      'the warning',
+    );
     // The held query never reached the database: cut, its connection fails, and the pool can close.
     await proxy.cut();
     await proxy.restore();

@@ -23,9 +23,14 @@ for (const dialect of ALL_DIALECTS) {
       hanging = (await insertWebhookEndpoint(database.db, { url: 'https://hanging.example/in' })).id;
       const healthy = await insertWebhookEndpoint(database.db, { url: 'https://healthy.example/in' });
       for (let i = 0; i < 5; i++) await insertWebhookEndpoint(database.db, { url: `https://idle-${i}.example/in` });
-      const numbers = dialect === 'sqlite' ? sql`(with recursive n(i) as (select 1 union all select i + 1 from n where i < 20000) select i from n)` : sql`(select generate_series(1, 20000) as i)`;
+      const numbers =
+        dialect === 'sqlite'
+          ? sql`(with recursive n(i) as (select 1 union all select i + 1 from n where i < 20000) select i from n)`
+          : sql`(select generate_series(1, 20000) as i)`;
       await sql`insert into webhook_deliveries (endpoint_id, message_id, event_type, payload, state, attempts, next_attempt_at, created_at)
-        select ${hanging}, 'evt_' || i, 'pet.created', '{}', case when i % 4 = 0 then 'succeeded' else 'pending' end, 0, 1000 + i, 1 from ${numbers} as numbers`.execute(database.db);
+        select ${hanging}, 'evt_' || i, 'pet.created', '{}', case when i % 4 = 0 then 'succeeded' else 'pending' end, 0, 1000 + i, 1 from ${numbers} as numbers`.execute(
+        database.db,
+      );
       await sql`insert into webhook_deliveries (endpoint_id, message_id, event_type, payload, state, attempts, next_attempt_at, created_at)
         values (${healthy.id}, 'evt_healthy', 'pet.created', '{}', 'pending', 0, ${Date.now() - 10}, 1)`.execute(database.db);
       await sql`analyze`.execute(database.db);
@@ -45,14 +50,18 @@ for (const dialect of ALL_DIALECTS) {
         assert.match(plan, /SEARCH d USING (COVERING )?INDEX webhook_deliveries_endpoint_due_idx \(endpoint_id=\? AND next_attempt_at<\?\)/, plan);
         assert.doesNotMatch(plan, /SCAN (webhook_deliveries|d|c)\b/, plan);
       } else {
-        assert.match(plan, /Nested Loop[\s\S]*Seq Scan on webhook_endpoints e[\s\S]*Index Scan using webhook_deliveries_endpoint_due_idx on webhook_deliveries d\w*\s[^\n]*\n\s*Index Cond: \(\(endpoint_id = e\.id\)/, plan);
+        assert.match(
+          plan,
+          /Nested Loop[\s\S]*Seq Scan on webhook_endpoints e[\s\S]*Index Scan using webhook_deliveries_endpoint_due_idx on webhook_deliveries d\w*\s[^\n]*\n\s*Index Cond: \(\(endpoint_id = e\.id\)/,
+          plan,
+        );
         assert.doesNotMatch(plan, /Seq Scan on webhook_deliveries/, plan);
       }
       assert.doesNotMatch(plan, /webhook_deliveries_due_idx/, plan);
     };
     const filter = () => ({ now: Date.now(), skipEndpoints: [hanging] });
 
-    it('Attack (issue 17): a claim with a hanging endpoint\'s backlog left out > seeks each other endpoint\'s soonest due in its index, never reads the backlog', async () => {
+    it("Attack (issue 17): a claim with a hanging endpoint's backlog left out > seeks each other endpoint's soonest due in its index, never reads the backlog", async () => {
       const plan = await planOf(claimStatement(database.db, { ...filter(), owner: 'plan', leaseMs: 60_000, limit: 100, perEndpoint: 32 }).compile());
       assertPerEndpoint(plan);
       if (dialect === 'postgres') {

@@ -52,59 +52,110 @@ for (const dialect of ALL_DIALECTS) {
       assert.ok(claim);
       return { endpoint, claim, receiver };
     };
-    const deliveryRow = (id: number) => db().selectFrom('webhookDeliveries').select(['state', 'attempts', 'nextAttemptAt', 'leaseOwner', 'leaseUntil']).where('id', '=', id).executeTakeFirstOrThrow();
+    const deliveryRow = (id: number) =>
+      db()
+        .selectFrom('webhookDeliveries')
+        .select(['state', 'attempts', 'nextAttemptAt', 'leaseOwner', 'leaseUntil'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
     const attemptRows = (id: number) => db().selectFrom('webhookAttempts').select(['statusCode', 'outcome']).where('deliveryId', '=', id).execute();
 
     const stops = {
-      'its endpoint disabled (a PATCH, or a 410 of another attempt)': (endpointId: number) => writeTransaction(db(), (trx) => disableEndpoint(trx, endpointId, 'receiver_gone', Date.now())),
-      'its type no longer received (a PATCH narrowed the types)': (endpointId: number) => writeTransaction(db(), (trx) => stopDeliveriesOutside(trx, endpointId, ['order.placed'])),
+      'its endpoint disabled (a PATCH, or a 410 of another attempt)': (endpointId: number) =>
+        writeTransaction(db(), (trx) => disableEndpoint(trx, endpointId, 'receiver_gone', Date.now())),
+      'its type no longer received (a PATCH narrowed the types)': (endpointId: number) =>
+        writeTransaction(db(), (trx) => stopDeliveriesOutside(trx, endpointId, ['order.placed'])),
     };
-    for (const [[why, stop], answer] of Object.entries(stops).flatMap((entry) => [[entry, 200], [entry, 500]] as const)) {
+    for (const [[why, stop], answer] of Object.entries(stops).flatMap(
+      (entry) =>
+        [
+          [entry, 200],
+          [entry, 500],
+        ] as const,
+    )) {
       it(`Attack (issue 17): an attempt in flight when its delivery is stopped (${why}), answered ${answer} > its attempt is recorded, the delivery is succeeded (a 2xx) or stays failed, retryable once the attempt ends`, async () => {
         const { endpoint, claim, receiver: hooks } = await claimedDeliveryAtHoldingReceiver();
         const sent = attemptDelivery(attempts.context, claim, new AbortController().signal);
         const [request] = await withDeadline(hooks.waitFor(1), 10_000, 'the attempt to reach the receiver');
         await stop(endpoint.id);
-        assert.equal(await makeDeliveryDue(db(), endpoint.id, claim.delivery.id, Date.now()), undefined, 'a retry by hand waits while the attempt is in flight');
+        assert.equal(
+          await makeDeliveryDue(db(), endpoint.id, claim.delivery.id, Date.now()),
+          undefined,
+          'a retry by hand waits while the attempt is in flight',
+        );
         request!.answer(answer);
-        await (await sent).recorded;
+        await (
+          await sent
+        ).recorded;
 
         const outcome = answer === 200 ? 'succeeded' : 'failed';
         assert.deepEqual(await attemptRows(claim.delivery.id), [{ statusCode: answer, outcome }], 'the attempt the receiver got is in the history');
         assert.deepEqual(await deliveryRow(claim.delivery.id), { state: outcome, attempts: 1, nextAttemptAt: null, leaseOwner: null, leaseUntil: null });
-        assert.equal((await makeDeliveryDue(db(), endpoint.id, claim.delivery.id, Date.now()))?.state, 'pending', 'retryable by hand once the attempt has ended');
+        assert.equal(
+          (await makeDeliveryDue(db(), endpoint.id, claim.delivery.id, Date.now()))?.state,
+          'pending',
+          'retryable by hand once the attempt has ended',
+        );
       });
     }
 
     it('Attack (issue 17): a stopped delivery whose attempt died with its process > retryable by hand once its lease ends, not before', async () => {
       const endpoint = await insertWebhookEndpoint(db(), { url: 'https://gone.example/in' });
       const clock = await databaseNowMs(db());
-      const live = await insertWebhookDelivery(db(), { endpointId: endpoint.id, eventType: 'pet.created', state: 'pending', nextAttemptAt: 1, leaseOwner: 'dead:1', leaseUntil: clock + 600_000 });
-      const ended = await insertWebhookDelivery(db(), { endpointId: endpoint.id, eventType: 'pet.created', state: 'pending', nextAttemptAt: 1, leaseOwner: 'dead:2', leaseUntil: clock - 1 });
+      const live = await insertWebhookDelivery(db(), {
+        endpointId: endpoint.id,
+        eventType: 'pet.created',
+        state: 'pending',
+        nextAttemptAt: 1,
+        leaseOwner: 'dead:1',
+        leaseUntil: clock + 600_000,
+      });
+      const ended = await insertWebhookDelivery(db(), {
+        endpointId: endpoint.id,
+        eventType: 'pet.created',
+        state: 'pending',
+        nextAttemptAt: 1,
+        leaseOwner: 'dead:2',
+        leaseUntil: clock - 1,
+      });
       await writeTransaction(db(), (trx) => stopPendingDeliveries(trx, endpoint.id));
       assert.equal((await deliveryRow(live.id)).state, 'failed');
       assert.equal(await makeDeliveryDue(db(), endpoint.id, live.id, Date.now()), undefined, 'its lease still holds');
       assert.equal((await makeDeliveryDue(db(), endpoint.id, ended.id, Date.now()))?.state, 'pending');
-      assert.deepEqual(await deliveryRow(ended.id), { state: 'pending', attempts: 0, nextAttemptAt: (await deliveryRow(ended.id)).nextAttemptAt, leaseOwner: null, leaseUntil: null });
+      assert.deepEqual(await deliveryRow(ended.id), {
+        state: 'pending',
+        attempts: 0,
+        nextAttemptAt: (await deliveryRow(ended.id)).nextAttemptAt,
+        leaseOwner: null,
+        leaseUntil: null,
+      });
     });
 
-    it('Attack (issue 17): the endpoint\'s read before the send ended too near the lease\'s end > the delivery is given back unsent', async () => {
+    it("Attack (issue 17): the endpoint's read before the send ended too near the lease's end > the delivery is given back unsent", async () => {
       const { claim, receiver: hooks } = await claimedDeliveryAtHoldingReceiver();
       // As if the read had waited (for a pool connection, or a lock) until less than half the attempt's timeout was left.
       const late = { ...claim, leaseDeadline: performance.now() + RECORD_MARGIN_MS + attempts.context.timeoutMs / 4 };
-      await (await attemptDelivery(attempts.context, late, new AbortController().signal)).recorded;
+      await (
+        await attemptDelivery(attempts.context, late, new AbortController().signal)
+      ).recorded;
       assert.equal(hooks.received.length, 0, 'nothing was sent');
       assert.equal(attempts.unstarted(), 1, 'counted as unstarted');
-      assert.deepEqual(await deliveryRow(claim.delivery.id), { state: 'pending', attempts: 0, nextAttemptAt: (await deliveryRow(claim.delivery.id)).nextAttemptAt, leaseOwner: null, leaseUntil: null }, 'given back: claimable at once');
+      assert.deepEqual(
+        await deliveryRow(claim.delivery.id),
+        { state: 'pending', attempts: 0, nextAttemptAt: (await deliveryRow(claim.delivery.id)).nextAttemptAt, leaseOwner: null, leaseUntil: null },
+        'given back: claimable at once',
+      );
     });
 
-    it('Attack (issue 17): less than the attempt\'s timeout left of the lease after the endpoint\'s read > the send is given only what is left', async () => {
+    it("Attack (issue 17): less than the attempt's timeout left of the lease after the endpoint's read > the send is given only what is left", async () => {
       const short = attemptContextForTests(db(), { timeoutMs: 2000 });
       try {
         const { claim } = await claimedDeliveryAtHoldingReceiver();
         // 1.5 s of the 2 s timeout left once the record's margin is kept: the held request times out with the lease, not after it.
         const late = { ...claim, leaseDeadline: performance.now() + RECORD_MARGIN_MS + 1500 };
-        await (await attemptDelivery(short.context, late, new AbortController().signal)).recorded;
+        await (
+          await attemptDelivery(short.context, late, new AbortController().signal)
+        ).recorded;
         const [attempt] = await db().selectFrom('webhookAttempts').select('error').where('deliveryId', '=', claim.delivery.id).execute();
         const within = Number(/^timeout: no answer within ([\d.]+) s$/.exec(attempt?.error ?? '')?.[1]);
         assert.ok(within >= 1 && within <= 1.5, attempt?.error ?? 'no attempt recorded');
@@ -113,11 +164,18 @@ for (const dialect of ALL_DIALECTS) {
       }
     });
 
-    const answers = { 'a failure (500)': { status: 500, outcome: 'failed' }, 'a success ending a failing spell (200)': { status: 200, outcome: 'succeeded' } } as const;
+    const answers = {
+      'a failure (500)': { status: 500, outcome: 'failed' },
+      'a success ending a failing spell (200)': { status: 200, outcome: 'succeeded' },
+    } as const;
     for (const [what, answer] of dialect === 'postgres' ? Object.entries(answers) : []) {
       it(`Attack (issue 17): ${what} records while a PATCH or DELETE holds its endpoint > it waits for the endpoint before locking its delivery (no deadlock)`, async () => {
         const { endpoint, claim, receiver: hooks } = await claimedDeliveryAtHoldingReceiver();
-        await db().updateTable('webhookEndpoints').set({ failingSince: Date.now() - 1000 }).where('id', '=', endpoint.id).execute();
+        await db()
+          .updateTable('webhookEndpoints')
+          .set({ failingSince: Date.now() - 1000 })
+          .where('id', '=', endpoint.id)
+          .execute();
         const sent = attemptDelivery(attempts.context, claim, new AbortController().signal);
         const [request] = await withDeadline(hooks.waitFor(1), 10_000, 'the attempt to reach the receiver');
         let release!: () => void;
@@ -139,10 +197,15 @@ for (const dialect of ALL_DIALECTS) {
         await holding;
         request!.answer(answer.status);
         const recorded = (await sent).recorded;
-        await waitUntil(async () => (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where ${holderPid} = any(pg_blocking_pids(pid))`.execute(database.db)).rows[0]!.n > 0, {
-          deadlineMs: 10_000,
-          what: 'the record to wait for the endpoint held by the PATCH',
-        });
+        await waitUntil(
+          async () =>
+            (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where ${holderPid} = any(pg_blocking_pids(pid))`.execute(database.db))
+              .rows[0]!.n > 0,
+          {
+            deadlineMs: 10_000,
+            what: 'the record to wait for the endpoint held by the PATCH',
+          },
+        );
         release();
         assert.equal(await patch, 1, 'the PATCH locked the delivery: the waiting record held nothing of it');
         await recorded;

@@ -81,7 +81,11 @@ async function startStore(dialect: 'sqlite' | 'postgres', options: { descriptors
       const maker = async () => {
         while (next < count) {
           const name = `Drip ${next++}`;
-          const made = await onNewConnection(service.baseUrl, '/v1/pets', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name, categoryId: 1 }) });
+          const made = await onNewConnection(service.baseUrl, '/v1/pets', {
+            method: 'POST',
+            headers: { ...auth, 'content-type': 'application/json' },
+            body: JSON.stringify({ name, categoryId: 1 }),
+          });
           if (!('status' in made) || made.status !== 201) failed.push(made);
         }
       };
@@ -107,7 +111,10 @@ function probe(store: Store): { stop(): Promise<{ answered: number; failures: st
   const failures: string[] = [];
   const running = (async () => {
     while (!stopped) {
-      for (const [path, headers] of [['/readyz', {}], ['/v1/pets?limit=1', { authorization: `Bearer ${store.key}` }]] as const) {
+      for (const [path, headers] of [
+        ['/readyz', {}],
+        ['/v1/pets?limit=1', { authorization: `Bearer ${store.key}` }],
+      ] as const) {
         const answer = await onNewConnection(store.service.baseUrl, path, { headers });
         if ('status' in answer && answer.status === 200) answered++;
         else failures.push(`${path}: ${'status' in answer ? `${answer.status} ${answer.body.slice(0, 200)}` : answer.error}`);
@@ -139,7 +146,10 @@ describe('webhook sockets', { concurrency: ALL_DIALECTS.length }, () => {
           // The first sends end at their timeout (15 s), their bodies never done, and the next ones
           // start: the probes run through a whole timeout of receivers holding every connection.
           const slots = endpoints * PER_ENDPOINT_IN_FLIGHT;
-          await waitUntil(() => store.connections.closed >= slots, { deadlineMs: WAIT_MS, what: `${slots} connections to the receivers to be closed by the service` });
+          await waitUntil(() => store.connections.closed >= slots, {
+            deadlineMs: WAIT_MS,
+            what: `${slots} connections to the receivers to be closed by the service`,
+          });
           // Each is recorded as the 200 it got.
           await waitUntil(async () => ((await store.metric('animal_store_webhook_attempts_total', { outcome: 'succeeded' })) ?? 0) >= slots, {
             deadlineMs: WAIT_MS,
@@ -151,7 +161,10 @@ describe('webhook sockets', { concurrency: ALL_DIALECTS.length }, () => {
           assert.deepEqual(failures, [], 'every probe is answered 200');
           assert.ok(answered > 0);
           // Until the first timeout no send's connection ends: each is one of the slots the dispatcher counts.
-          assert.ok(store.connections.peakBeforeAnyClosed <= slots, `at most ${slots} connections to the receivers at once (got ${store.connections.peakBeforeAnyClosed})`);
+          assert.ok(
+            store.connections.peakBeforeAnyClosed <= slots,
+            `at most ${slots} connections to the receivers at once (got ${store.connections.peakBeforeAnyClosed})`,
+          );
           assert.equal(await store.metric('animal_store_webhook_sends_refused_total', { reason: 'descriptors' }), 0);
           assert.equal(await store.metric('animal_store_webhook_attempts_total', { outcome: 'failed' }), 0);
         } finally {
@@ -164,7 +177,10 @@ describe('webhook sockets', { concurrency: ALL_DIALECTS.length }, () => {
         try {
           assert.deepEqual(await store.makePets(4), []);
           // 16 endpoints get a send each; the other 8 wait (none of their receivers hears from the service).
-          await waitUntil(() => store.receivers.reduce((sum, receiver) => sum + receiver.received.length, 0) >= 16, { deadlineMs: WAIT_MS, what: '16 sends to arrive' });
+          await waitUntil(() => store.receivers.reduce((sum, receiver) => sum + receiver.received.length, 0) >= 16, {
+            deadlineMs: WAIT_MS,
+            what: '16 sends to arrive',
+          });
           await waitUntil(async () => ((await store.metric('animal_store_webhook_sends_refused_total', { reason: 'sockets' })) ?? 0) >= 8, {
             deadlineMs: WAIT_MS,
             everyMs: 100,
@@ -190,7 +206,8 @@ describe('webhook sockets', { concurrency: ALL_DIALECTS.length }, () => {
           for (let i = 0; i < 4; i++) assert.equal((await fetch(`${store.service.baseUrl}/v1/pets?limit=1`, { headers: auth })).status, 200);
           const spare = 16;
           execFileSync('prlimit', ['--pid', String(pid), `--nofile=${readdirSync(`/proc/${pid}/fd`).length + spare}:`]);
-          for (let i = 0; i < 8; i++) await fetch(`${store.service.baseUrl}/v1/pets`, { method: 'POST', headers: auth, body: JSON.stringify({ name: `Starved ${i}`, categoryId: 1 }) });
+          for (let i = 0; i < 8; i++)
+            await fetch(`${store.service.baseUrl}/v1/pets`, { method: 'POST', headers: auth, body: JSON.stringify({ name: `Starved ${i}`, categoryId: 1 }) });
           const warning = await store.service.waitForLog((line) => isWarning(line, /^webhook connections failed for want of file descriptors/), WAIT_MS);
           assert.ok(Number(warning.count) >= 1);
           execFileSync('prlimit', ['--pid', String(pid), `--nofile=${DESCRIPTORS}:`]);

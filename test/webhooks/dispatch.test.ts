@@ -23,7 +23,10 @@ for (const dialect of ALL_DIALECTS) {
     let t: TestApp;
     const receivers: WebhookReceiver[] = [];
     before(async () => {
-      t = await createTestApp(dialect, { env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE: '0,0,0' }, hooks: { webhookDispatcher: { pollMs: 20 } } });
+      t = await createTestApp(dialect, {
+        env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE: '0,0,0' },
+        hooks: { webhookDispatcher: { pollMs: 20 } },
+      });
     });
     afterEach(async () => {
       // Each test's endpoints go (their deliveries with them), so the next test's events reach only its own.
@@ -38,11 +41,17 @@ for (const dialect of ALL_DIALECTS) {
       return started;
     };
     const createPet = async (name = 'Rex') => {
-      const response = await t.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...t.auth, 'content-type': 'application/json' }, payload: { name, categoryId: 3 } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/v1/pets',
+        headers: { ...t.auth, 'content-type': 'application/json' },
+        payload: { name, categoryId: 3 },
+      });
       assert.equal(response.statusCode, 201, response.body);
       return response.json().id as number;
     };
-    const deliveriesOf = (endpointId: number) => t.database.db.selectFrom('webhookDeliveries').selectAll().where('endpointId', '=', endpointId).orderBy('id').execute();
+    const deliveriesOf = (endpointId: number) =>
+      t.database.db.selectFrom('webhookDeliveries').selectAll().where('endpointId', '=', endpointId).orderBy('id').execute();
     const endpointRow = (id: number) => t.database.db.selectFrom('webhookEndpoints').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     /** Resolves once the fan-out has passed every event written so far (so any delivery of them exists). */
     const fannedOutEverything = () =>
@@ -73,7 +82,10 @@ for (const dialect of ALL_DIALECTS) {
       // The library checks the timestamp against its own clock: the app's is fixed near the real one.
       assert.deepEqual(new Webhook(endpoint.secret).verify(message!.body, headers), body);
       assert.throws(() => new Webhook(newWebhookSecret()).verify(message!.body, headers), /No matching signature/);
-      await waitUntil(async () => (await deliveriesOf(endpoint.id))[0]?.state === 'succeeded', { deadlineMs: WAIT_MS, what: 'the delivery to be recorded as succeeded' });
+      await waitUntil(async () => (await deliveriesOf(endpoint.id))[0]?.state === 'succeeded', {
+        deadlineMs: WAIT_MS,
+        what: 'the delivery to be recorded as succeeded',
+      });
     });
 
     it('during a rotation > two signatures, each verifying with its own secret; none of the old one once expired', async () => {
@@ -85,7 +97,10 @@ for (const dialect of ALL_DIALECTS) {
       const headers = message!.headers as Record<string, string>;
       const signatures = headers['webhook-signature']!.split(' ');
       assert.equal(signatures.length, 2);
-      for (const [secret, signature] of [[endpoint.secret, signatures[0]], [previousSecret, signatures[1]]] as const) {
+      for (const [secret, signature] of [
+        [endpoint.secret, signatures[0]],
+        [previousSecret, signatures[1]],
+      ] as const) {
         new Webhook(secret).verify(message!.body, { ...headers, 'webhook-signature': signature! });
       }
       t.clock.now += 1;
@@ -104,7 +119,12 @@ for (const dialect of ALL_DIALECTS) {
       await waitUntil(async () => (await deliveriesOf(endpoint.id))[0]?.state === 'succeeded', { deadlineMs: WAIT_MS, what: 'the delivery to succeed' });
       const [delivery] = await deliveriesOf(endpoint.id);
       assert.equal(delivery!.attempts, 2);
-      const attempts = await t.database.db.selectFrom('webhookAttempts').select(['statusCode', 'outcome', 'error']).where('deliveryId', '=', delivery!.id).orderBy('id').execute();
+      const attempts = await t.database.db
+        .selectFrom('webhookAttempts')
+        .select(['statusCode', 'outcome', 'error'])
+        .where('deliveryId', '=', delivery!.id)
+        .orderBy('id')
+        .execute();
       assert.deepEqual(attempts, [
         { statusCode: 500, outcome: 'failed', error: 'answered 500' },
         { statusCode: 200, outcome: 'succeeded', error: null },
@@ -158,9 +178,15 @@ for (const dialect of ALL_DIALECTS) {
       const old = await insertWebhookEndpoint(t.database.db, { url: hooks.url, failingSince: t.clock.now - fiveDays });
       const recent = await insertWebhookEndpoint(t.database.db, { url: hooks.url, failingSince: t.clock.now - fiveDays + 1 });
       await createPet('Failing');
-      await waitUntil(async () => (await endpointRow(old.id)).status === 'disabled', { deadlineMs: WAIT_MS, what: 'the endpoint failing for 5 days to be disabled' });
+      await waitUntil(async () => (await endpointRow(old.id)).status === 'disabled', {
+        deadlineMs: WAIT_MS,
+        what: 'the endpoint failing for 5 days to be disabled',
+      });
       assert.equal((await endpointRow(old.id)).disabledReason, 'failing');
-      await waitUntil(async () => (await deliveriesOf(recent.id))[0]?.state === 'failed', { deadlineMs: WAIT_MS, what: 'the other endpoint to fail its schedule' });
+      await waitUntil(async () => (await deliveriesOf(recent.id))[0]?.state === 'failed', {
+        deadlineMs: WAIT_MS,
+        what: 'the other endpoint to fail its schedule',
+      });
       assert.equal((await endpointRow(recent.id)).status, 'enabled');
       const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
       assert.match(metrics, /animal_store_webhook_endpoints_disabled_total\{reason="failing"\} [1-9]/);
@@ -175,12 +201,17 @@ for (const dialect of ALL_DIALECTS) {
       await insertWebhookEndpoint(t.database.db, { url: quick.url });
       for (let i = 0; i < 3; i++) await createPet(`Busy ${i}`);
       await withDeadline(quick.waitFor(3), WAIT_MS, 'the other endpoint to get its deliveries while the first hangs');
-      assert.equal(hanging.received.length, PER_ENDPOINT_IN_FLIGHT, 'the hanging endpoint\'s other deliveries wait for its slots');
+      assert.equal(hanging.received.length, PER_ENDPOINT_IN_FLIGHT, "the hanging endpoint's other deliveries wait for its slots");
       // The other endpoint's deliveries all settle; the hanging one's stay pending, every one due (the clock is fixed).
-      await waitUntil(async () => (await t.database.db.selectFrom('webhookDeliveries').select('id').where('endpointId', '!=', stuck.id).where('state', '=', 'pending').execute()).length === 0, {
-        deadlineMs: WAIT_MS,
-        what: 'the other endpoint\'s deliveries to settle',
-      });
+      await waitUntil(
+        async () =>
+          (await t.database.db.selectFrom('webhookDeliveries').select('id').where('endpointId', '!=', stuck.id).where('state', '=', 'pending').execute())
+            .length === 0,
+        {
+          deadlineMs: WAIT_MS,
+          what: "the other endpoint's deliveries to settle",
+        },
+      );
       const pending = await t.database.db.selectFrom('webhookDeliveries').select('id').where('state', '=', 'pending').execute();
       assert.ok(pending.length >= PER_ENDPOINT_IN_FLIGHT + 4);
       assert.equal(sampleValue((await t.app.inject({ method: 'GET', url: '/metrics' })).body, 'animal_store_webhook_deliveries_due'), pending.length);
@@ -205,11 +236,18 @@ for (const dialect of ALL_DIALECTS) {
       try {
         const named = await insertWebhookEndpoint(refusing.database.db, { url: 'https://hooks.example.com/in' });
         const literal = await insertWebhookEndpoint(refusing.database.db, { url: 'https://169.254.169.254/latest' });
-        const response = await refusing.app.inject({ method: 'POST', url: '/v1/pets', headers: { ...refusing.auth, 'content-type': 'application/json' }, payload: { name: 'Ssrf', categoryId: 3 } });
+        const response = await refusing.app.inject({
+          method: 'POST',
+          url: '/v1/pets',
+          headers: { ...refusing.auth, 'content-type': 'application/json' },
+          payload: { name: 'Ssrf', categoryId: 3 },
+        });
         assert.equal(response.statusCode, 201);
         for (const endpoint of [named, literal]) {
           await waitUntil(
-            async () => (await refusing.database.db.selectFrom('webhookDeliveries').select('state').where('endpointId', '=', endpoint.id).executeTakeFirst())?.state === 'failed',
+            async () =>
+              (await refusing.database.db.selectFrom('webhookDeliveries').select('state').where('endpointId', '=', endpoint.id).executeTakeFirst())?.state ===
+              'failed',
             { deadlineMs: WAIT_MS, what: 'the refused delivery to fail' },
           );
           const attempt = await refusing.database.db
@@ -228,7 +266,7 @@ for (const dialect of ALL_DIALECTS) {
       }
     });
 
-    it('an endpoint deleted while an attempt is in flight > its deliveries go, and the attempt\'s outcome is dropped without an error', async () => {
+    it("an endpoint deleted while an attempt is in flight > its deliveries go, and the attempt's outcome is dropped without an error", async () => {
       const hooks = await receiver(() => 'hold');
       const endpoint = await insertWebhookEndpoint(t.database.db, { url: hooks.url });
       await createPet('Deleted mid-flight');
@@ -236,7 +274,11 @@ for (const dialect of ALL_DIALECTS) {
       await t.database.db.deleteFrom('webhookEndpoints').where('id', '=', endpoint.id).execute();
       assert.equal((await deliveriesOf(endpoint.id)).length, 0);
       held!.answer(200);
-      await withDeadline(t.waitForLog((line) => line.deliveryId !== undefined && String(line.msg).includes('its outcome is not recorded')), WAIT_MS, 'the dropped outcome to be logged');
+      await withDeadline(
+        t.waitForLog((line) => line.deliveryId !== undefined && String(line.msg).includes('its outcome is not recorded')),
+        WAIT_MS,
+        'the dropped outcome to be logged',
+      );
       assert.equal(t.logs.filter((line) => String(line.msg).startsWith('could not record a webhook attempt')).length, 0);
     });
   });

@@ -27,7 +27,10 @@ for (const dialect of ALL_DIALECTS) {
     let writeOnly: { authorization: string };
     const receivers: WebhookReceiver[] = [];
     before(async () => {
-      t = await createTestApp(dialect, { env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE: '0,0' }, hooks: { webhookDispatcher: { pollMs: 20 } } });
+      t = await createTestApp(dialect, {
+        env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE: '0,0' },
+        hooks: { webhookDispatcher: { pollMs: 20 } },
+      });
       petsOnly = await keyWith('pets:read', 'webhooks:read', 'webhooks:write');
       writeOnly = await keyWith('webhooks:write');
     });
@@ -49,15 +52,15 @@ for (const dialect of ALL_DIALECTS) {
       t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpointId}/deliveries/${deliveryId}/retry`, headers: auth });
     const states = async (endpointId: number) =>
       Object.fromEntries(
-        (await t.database.db.selectFrom('webhookDeliveries').select(['eventType', 'state', 'nextAttemptAt']).where('endpointId', '=', endpointId).execute()).map((row) => [
-          row.eventType,
-          [row.state, row.nextAttemptAt],
-        ]),
+        (
+          await t.database.db.selectFrom('webhookDeliveries').select(['eventType', 'state', 'nextAttemptAt']).where('endpointId', '=', endpointId).execute()
+        ).map((row) => [row.eventType, [row.state, row.nextAttemptAt]]),
       );
     /** Deliveries queued for the endpoint, due in an hour of the app's clock (which stands still until the test moves it). */
     const queue = async (endpointId: number, ...eventTypes: string[]) => {
       const rows = [];
-      for (const eventType of eventTypes) rows.push(await insertWebhookDelivery(t.database.db, { endpointId, eventType, state: 'pending', nextAttemptAt: t.clock.now + HOUR_MS }));
+      for (const eventType of eventTypes)
+        rows.push(await insertWebhookDelivery(t.database.db, { endpointId, eventType, state: 'pending', nextAttemptAt: t.clock.now + HOUR_MS }));
       return rows;
     };
 
@@ -76,7 +79,10 @@ for (const dialect of ALL_DIALECTS) {
       t.clock.now += HOUR_MS;
       const arrived = await withDeadline(mine.waitFor(2), WAIT_MS, 'the pet event and the test message');
       const settled = async () => Object.values(await states(endpoint.id)).map(([state]) => state);
-      await waitUntil(async () => (await settled()).filter((state) => state === 'succeeded').length === 2, { deadlineMs: WAIT_MS, what: 'both to be recorded' });
+      await waitUntil(async () => (await settled()).filter((state) => state === 'succeeded').length === 2, {
+        deadlineMs: WAIT_MS,
+        what: 'both to be recorded',
+      });
       assert.deepEqual(arrived.map((message) => JSON.parse(message.body).type).sort(), ['pet.created', 'webhook.test']);
       assert.equal(mine.received.length, 2, 'no order event reached the new receiver');
     });
@@ -88,12 +94,17 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal((await states(endpoint.id))['order.delivered']![0], 'pending', 'a description changes nothing queued');
       const narrowed = await patch(endpoint.id, { events: ['pet.deleted'] });
       assert.deepEqual(narrowed.json<{ allowedTypes: string[] }>().allowedTypes, ['pet.deleted']);
-      assert.deepEqual(Object.fromEntries(Object.entries(await states(endpoint.id)).map(([type, [state]]) => [type, state])), { 'order.delivered': 'failed', 'pet.deleted': 'pending' });
+      assert.deepEqual(Object.fromEntries(Object.entries(await states(endpoint.id)).map(([type, [state]]) => [type, state])), {
+        'order.delivered': 'failed',
+        'pet.deleted': 'pending',
+      });
     });
 
     it('Attack (issue 17): a retry by hand needs the scope that reads the delivery type, and the endpoint must still receive it; webhook.test needs neither', async () => {
       const endpoint = await insertWebhookEndpoint(t.database.db, { url: (await receiver()).url, events: ['pet.*', 'order.*'] });
-      const [order, pet, test] = await Promise.all(['order.placed', 'pet.updated', 'webhook.test'].map((eventType) => insertWebhookDelivery(t.database.db, { endpointId: endpoint.id, eventType })));
+      const [order, pet, test] = await Promise.all(
+        ['order.placed', 'pet.updated', 'webhook.test'].map((eventType) => insertWebhookDelivery(t.database.db, { endpointId: endpoint.id, eventType })),
+      );
 
       assert.equal((await retry(endpoint.id, pet!.id, petsOnly)).statusCode, 202);
       assert.equal((await retry(endpoint.id, test!.id, writeOnly)).statusCode, 202);
@@ -102,7 +113,11 @@ for (const dialect of ALL_DIALECTS) {
       await t.database.db.updateTable('webhookDeliveries').set({ state: 'failed', nextAttemptAt: null }).where('id', '=', order!.id).execute();
       assert.equal((await patch(endpoint.id, { events: ['pet.*', 'order.*'] }, petsOnly)).statusCode, 200);
       const narrowed = await retry(endpoint.id, order!.id);
-      assertErrorBody(narrowed, { status: 403, code: 'insufficient_scope', message: `webhook endpoint ${endpoint.id} no longer receives order.placed events (its allowedTypes were narrowed when its url or events were last set): a key with orders:read must set its url or events again first` });
+      assertErrorBody(narrowed, {
+        status: 403,
+        code: 'insufficient_scope',
+        message: `webhook endpoint ${endpoint.id} no longer receives order.placed events (its allowedTypes were narrowed when its url or events were last set): a key with orders:read must set its url or events again first`,
+      });
       assert.match(String(narrowed.headers['www-authenticate']), /scope="orders:read"/);
       assert.equal((await states(endpoint.id))['order.placed']![0], 'failed');
     });
@@ -113,7 +128,11 @@ for (const dialect of ALL_DIALECTS) {
       const hidden = await retry(endpoint.id, order.id, petsOnly);
       const missing = await retry(endpoint.id, order.id + 1000, petsOnly);
       assertErrorBody(hidden, { status: 404, code: 'webhook_delivery_not_found', message: `webhook endpoint ${endpoint.id} has no delivery ${order.id}` });
-      assertErrorBody(missing, { status: 404, code: 'webhook_delivery_not_found', message: `webhook endpoint ${endpoint.id} has no delivery ${order.id + 1000}` });
+      assertErrorBody(missing, {
+        status: 404,
+        code: 'webhook_delivery_not_found',
+        message: `webhook endpoint ${endpoint.id} has no delivery ${order.id + 1000}`,
+      });
       assert.equal(hidden.headers['www-authenticate'], undefined, 'no challenge names the scope that would read it');
       assert.equal((await states(endpoint.id))['order.placed']![0], 'failed', 'nothing was revived');
     });
@@ -149,7 +168,9 @@ for (const dialect of ALL_DIALECTS) {
         const pid = await holder;
         let answered = false;
         const narrowing = patch(endpoint.id, { url: 'http://127.0.0.1:9/elsewhere' }, petsOnly).then((response) => ((answered = true), response));
-        const blocked = async () => (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where ${pid} = any(pg_blocking_pids(pid))`.execute(t.database.db)).rows[0]!.n > 0;
+        const blocked = async () =>
+          (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where ${pid} = any(pg_blocking_pids(pid))`.execute(t.database.db)).rows[0]!
+            .n > 0;
         await waitUntil(async () => answered || (await blocked()), { deadlineMs: WAIT_MS, what: 'the PATCH to answer or wait for the batch' });
         insert();
         await batch;

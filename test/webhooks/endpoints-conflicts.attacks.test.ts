@@ -33,10 +33,15 @@ describeOnPostgres('webhook endpoint writes meeting concurrent ones', {}, () => 
       await trx.selectFrom('webhookDeliveries').select('id').where('id', '=', delivery.id).forUpdate().execute();
       removal = t.app.inject({ method: 'DELETE', url: `/v1/webhook-endpoints/${endpoint.id}`, headers: t.auth });
       // …then, once the removal holds the endpoint and waits for the delivery, the endpoint.
-      await waitUntil(async () => (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where ${pid}::int = any(pg_blocking_pids(pid))`.execute(t.database.db)).rows[0]!.n > 0, {
-        deadlineMs: WAIT_MS,
-        what: 'the removal to wait for the delivery',
-      });
+      await waitUntil(
+        async () =>
+          (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where ${pid}::int = any(pg_blocking_pids(pid))`.execute(t.database.db))
+            .rows[0]!.n > 0,
+        {
+          deadlineMs: WAIT_MS,
+          what: 'the removal to wait for the delivery',
+        },
+      );
       await trx.updateTable('webhookEndpoints').set({ failingSince: 1 }).where('id', '=', endpoint.id).execute();
     });
     const response = await removal;

@@ -24,8 +24,14 @@ for (const dialect of ALL_DIALECTS) {
     const newKey = () => `"endpoint-${++keys}"`;
     const NEW_ENDPOINT = { url: 'https://receiver.example/hooks', events: ['pet.*'] };
     const send = (method: 'POST' | 'DELETE', url: string, key: string, payload?: object) =>
-      t.app.inject({ method, url, headers: { ...t.auth, 'idempotency-key': key, ...(payload ? { 'content-type': 'application/json' } : {}) }, ...(payload ? { payload } : {}) });
-    const keptBodies = async () => (await t.database.db.selectFrom('idempotencyKeys').select('responseBody').execute()).map((row) => row.responseBody ?? '').join('\n');
+      t.app.inject({
+        method,
+        url,
+        headers: { ...t.auth, 'idempotency-key': key, ...(payload ? { 'content-type': 'application/json' } : {}) },
+        ...(payload ? { payload } : {}),
+      });
+    const keptBodies = async () =>
+      (await t.database.db.selectFrom('idempotencyKeys').select('responseBody').execute()).map((row) => row.responseBody ?? '').join('\n');
 
     it('Attack (issue 17): create and rotate under a key > keep no secret in the idempotency record; a replay answers the first answer, secret included', async () => {
       const createKey = newKey();

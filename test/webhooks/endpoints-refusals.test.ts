@@ -39,7 +39,11 @@ for (const dialect of ALL_DIALECTS) {
       assertErrorBody(refused, { status: 403, code: 'insufficient_scope', message: /webhooks:write/ });
       assert.match(String(refused.headers['www-authenticate']), /scope="webhooks:write"/);
       const petsOnly = await keyWith('pets:read', 'pets:write');
-      assertErrorBody(await t.app.inject({ method: 'GET', url: '/v1/webhook-endpoints', headers: petsOnly }), { status: 403, code: 'insufficient_scope', message: /webhooks:read/ });
+      assertErrorBody(await t.app.inject({ method: 'GET', url: '/v1/webhook-endpoints', headers: petsOnly }), {
+        status: 403,
+        code: 'insufficient_scope',
+        message: /webhooks:read/,
+      });
     });
 
     it('a key reading pets only > asks for pet.* and order.*: the endpoint receives pet types only; order.* alone is 403 naming orders:read', async () => {
@@ -47,7 +51,11 @@ for (const dialect of ALL_DIALECTS) {
       const created = await post({ ...GOOD, events: ['pet.*', 'order.*'] }, writer);
       assert.equal(created.statusCode, 201, created.body);
       assert.deepEqual(created.json<{ allowedTypes: string[] }>().allowedTypes, ['pet.created', 'pet.updated', 'pet.deleted']);
-      const stored = await t.database.db.selectFrom('webhookEndpoints').select('allowedTypes').where('id', '=', created.json<{ id: number }>().id).executeTakeFirstOrThrow();
+      const stored = await t.database.db
+        .selectFrom('webhookEndpoints')
+        .select('allowedTypes')
+        .where('id', '=', created.json<{ id: number }>().id)
+        .executeTakeFirstOrThrow();
       assert.equal(stored.allowedTypes, '["pet.created","pet.updated","pet.deleted"]');
 
       const refused = await post({ ...GOOD, events: ['order.*'] }, writer);
@@ -93,7 +101,18 @@ for (const dialect of ALL_DIALECTS) {
     // 127.0.0.1 and ::1 are this suite's allowed hosts: url-policy.test.ts refuses them without.
     it('SSRF > non-public IP literals, IPv4-mapped ones included, are refused without any lookup', async () => {
       const asked = lookup.asked.length;
-      for (const url of ['https://127.0.0.2/', 'https://10.0.0.1/', 'https://169.254.169.254/latest/meta-data', 'https://[fe80::1]/', 'https://[fc00::1]/', 'https://[::ffff:10.0.0.1]/', 'https://0x7f000002/', 'https://100.64.0.1/', 'https://0.0.0.0/', 'https://224.0.0.1/']) {
+      for (const url of [
+        'https://127.0.0.2/',
+        'https://10.0.0.1/',
+        'https://169.254.169.254/latest/meta-data',
+        'https://[fe80::1]/',
+        'https://[fc00::1]/',
+        'https://[::ffff:10.0.0.1]/',
+        'https://0x7f000002/',
+        'https://100.64.0.1/',
+        'https://0.0.0.0/',
+        'https://224.0.0.1/',
+      ]) {
         await refusedUrl(url, /^body\.url must not point at a non-public address: .+ is one \(/);
       }
       assert.equal(lookup.asked.length, asked, 'literals need no lookup');
@@ -104,13 +123,17 @@ for (const dialect of ALL_DIALECTS) {
       for (const url of ['https://[::127.0.0.1]/', 'https://[::10.0.0.1]/', 'https://[::169.254.169.254]/latest/meta-data', 'https://[0::7f00:1]/']) {
         await refusedUrl(url, /^body\.url must not point at a non-public address: .+ is one \(ipv4 compatible\)$/);
       }
-      for (const url of ['https://localhost../hooks', 'https://receiver..example/hooks']) await refusedUrl(url, /^body\.url must not have an empty label in its host name/);
+      for (const url of ['https://localhost../hooks', 'https://receiver..example/hooks'])
+        await refusedUrl(url, /^body\.url must not have an empty label in its host name/);
       assert.equal(lookup.asked.length, asked, 'none needs a lookup');
     });
 
     it('SSRF > a name resolving to any non-public address is refused, without telling the address', async () => {
       for (const name of ['internal.example', 'mixed.example', 'v6-internal.example', 'metadata.example', 'compat.example']) {
-        await refusedUrl(`https://${name}/hooks`, new RegExp(`^body\\.url must not point at a non-public address: ${name.replace('.', '\\.')} resolves to one \\([a-z0-9 ]+\\)$`));
+        await refusedUrl(
+          `https://${name}/hooks`,
+          new RegExp(`^body\\.url must not point at a non-public address: ${name.replace('.', '\\.')} resolves to one \\([a-z0-9 ]+\\)$`),
+        );
       }
     });
 
@@ -131,12 +154,24 @@ for (const dialect of ALL_DIALECTS) {
     });
 
     it('the cap > past WEBHOOK_ENDPOINTS_MAX endpoints, also when the last ones are asked for at once, 409 webhook_endpoint_limit; after a removal one may be added again', async () => {
-      const stored = async () => Number((await t.database.db.selectFrom('webhookEndpoints').select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow()).count);
+      const stored = async () =>
+        Number(
+          (
+            await t.database.db
+              .selectFrom('webhookEndpoints')
+              .select((eb) => eb.fn.countAll<number | string>().as('count'))
+              .executeTakeFirstOrThrow()
+          ).count,
+        );
       for (let n = await stored(); n < WEBHOOK_ENDPOINTS_MAX - 4; n++) assert.equal((await post(GOOD)).statusCode, 201);
       const racing = await Promise.all(Array.from({ length: 12 }, () => post(GOOD)));
       assert.deepEqual(racing.map((response) => response.statusCode).sort(), [...Array(4).fill(201), ...Array(8).fill(409)]);
       assert.equal(await stored(), WEBHOOK_ENDPOINTS_MAX);
-      assertErrorBody(await post(GOOD), { status: 409, code: 'webhook_endpoint_limit', message: `the store has ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints, the most it may have; remove one first` });
+      assertErrorBody(await post(GOOD), {
+        status: 409,
+        code: 'webhook_endpoint_limit',
+        message: `the store has ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints, the most it may have; remove one first`,
+      });
       const { id } = await t.database.db.selectFrom('webhookEndpoints').select('id').orderBy('id').limit(1).executeTakeFirstOrThrow();
       assert.equal((await t.app.inject({ method: 'DELETE', url: `/v1/webhook-endpoints/${id}`, headers: t.auth })).statusCode, 204);
       assert.equal((await post(GOOD)).statusCode, 201);

@@ -32,7 +32,11 @@ for (const dialect of ALL_DIALECTS) {
       const types: string[] = [];
       let url: string | undefined = `/v1/webhook-endpoints/${endpointId}/deliveries?limit=${limit}`;
       while (url) {
-        const response: { statusCode: number; body: string; headers: Record<string, unknown>; json(): unknown } = await t.app.inject({ method: 'GET', url, headers: auth });
+        const response: { statusCode: number; body: string; headers: Record<string, unknown>; json(): unknown } = await t.app.inject({
+          method: 'GET',
+          url,
+          headers: auth,
+        });
         assert.equal(response.statusCode, 200, response.body);
         types.push(...(response.json() as { eventType: string }[]).map((delivery) => delivery.eventType));
         url = /<([^>]+)>; rel="next"/.exec(String(response.headers.link ?? ''))?.[1];
@@ -56,8 +60,10 @@ for (const dialect of ALL_DIALECTS) {
 
     it('Attack (issue 17): rotate-secret by a key that may not read every type the endpoint receives > 403 insufficient_scope naming the scope, secret unchanged', async () => {
       const endpoint = await insertWebhookEndpoint(t.database.db, { url: 'https://receiver.example/' });
-      const rotate = (id: number, auth: { authorization: string }) => t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${id}/rotate-secret`, headers: auth });
-      const secretOf = async (id: number) => (await t.database.db.selectFrom('webhookEndpoints').select('secret').where('id', '=', id).executeTakeFirstOrThrow()).secret;
+      const rotate = (id: number, auth: { authorization: string }) =>
+        t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${id}/rotate-secret`, headers: auth });
+      const secretOf = async (id: number) =>
+        (await t.database.db.selectFrom('webhookEndpoints').select('secret').where('id', '=', id).executeTakeFirstOrThrow()).secret;
 
       const refused = await rotate(endpoint.id, await keyWith('webhooks:write', 'pets:read'));
       const body = assertErrorBody(refused, { status: 403, code: 'insufficient_scope' });
@@ -68,7 +74,11 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal(await secretOf(endpoint.id), endpoint.secret);
 
       // A key that reads every type the endpoint receives rotates it.
-      const petsEndpoint = await insertWebhookEndpoint(t.database.db, { url: 'https://receiver.example/', events: ['pet.*'], allowedTypes: ['pet.created', 'pet.updated', 'pet.deleted'] });
+      const petsEndpoint = await insertWebhookEndpoint(t.database.db, {
+        url: 'https://receiver.example/',
+        events: ['pet.*'],
+        allowedTypes: ['pet.created', 'pet.updated', 'pet.deleted'],
+      });
       const rotated = await rotate(petsEndpoint.id, await keyWith('webhooks:write', 'pets:read'));
       assert.equal(rotated.statusCode, 200, rotated.body);
       assert.equal(await secretOf(petsEndpoint.id), (rotated.json() as { secret: string }).secret);

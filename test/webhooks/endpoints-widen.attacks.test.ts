@@ -30,7 +30,9 @@ for (const dialect of ALL_DIALECTS) {
     const receivers: WebhookReceiver[] = [];
     before(async () => {
       t = await createTestApp(dialect, { env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }, hooks: { webhookDispatcher: { pollMs: 20 } } });
-      petsOnly = { authorization: `Bearer ${(await issueApiKey(t.database.db, { name: 'pets-only', scopes: ['pets:read', 'webhooks:read', 'webhooks:write'] })).key}` };
+      petsOnly = {
+        authorization: `Bearer ${(await issueApiKey(t.database.db, { name: 'pets-only', scopes: ['pets:read', 'webhooks:read', 'webhooks:write'] })).key}`,
+      };
     });
     afterEach(async () => {
       await t.database.db.deleteFrom('webhookEndpoints').execute();
@@ -44,7 +46,8 @@ for (const dialect of ALL_DIALECTS) {
       return started;
     };
     const json = (auth: { authorization: string }, extra: Record<string, string> = {}) => ({ ...auth, 'content-type': 'application/json', ...extra });
-    const create = (url: string) => t.app.inject({ method: 'POST', url: '/v1/webhook-endpoints', headers: json(petsOnly), payload: { url, events: ['pet.*', 'order.*'] } });
+    const create = (url: string) =>
+      t.app.inject({ method: 'POST', url: '/v1/webhook-endpoints', headers: json(petsOnly), payload: { url, events: ['pet.*', 'order.*'] } });
     const patch = (id: number, body: object, auth = t.auth, extra: Record<string, string> = {}) =>
       t.app.inject({ method: 'PATCH', url: `/v1/webhook-endpoints/${id}`, headers: json(auth, extra), payload: body });
     /** A test message sent to the endpoint, as its receiver got it. */

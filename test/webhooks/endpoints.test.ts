@@ -34,7 +34,12 @@ for (const dialect of ALL_DIALECTS) {
 
     const json = { 'content-type': 'application/json' };
     const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
-      t.app.inject({ method, url, headers: { ...t.auth, ...(payload === undefined ? {} : json) }, ...(payload === undefined ? {} : { payload: payload as object }) });
+      t.app.inject({
+        method,
+        url,
+        headers: { ...t.auth, ...(payload === undefined ? {} : json) },
+        ...(payload === undefined ? {} : { payload: payload as object }),
+      });
     const create = async (body: object = { url: 'https://receiver.example/hooks', events: ['pet.*', 'order.delivered'] }) => {
       const response = await call('POST', '/v1/webhook-endpoints', body);
       assert.equal(response.statusCode, 201, response.body);
@@ -43,7 +48,11 @@ for (const dialect of ALL_DIALECTS) {
     const stored = (id: number) => t.database.db.selectFrom('webhookEndpoints').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
     it('POST > answers 201, the endpoint (a type given twice kept once) with its secret and Location; GET, the list and PATCH never show the secret again', async () => {
-      const response = await create({ url: 'https://Receiver.EXAMPLE/hooks?to=shop', events: ['pet.*', 'order.delivered', 'pet.*'], description: 'Shop front' });
+      const response = await create({
+        url: 'https://Receiver.EXAMPLE/hooks?to=shop',
+        events: ['pet.*', 'order.delivered', 'pet.*'],
+        description: 'Shop front',
+      });
       const created = response.json<Endpoint>();
       assert.equal(response.headers.location, `/v1/webhook-endpoints/${created.id}`);
       const { secret, id, createdAt, updatedAt, ...rest } = created;
@@ -85,8 +94,14 @@ for (const dialect of ALL_DIALECTS) {
         seen.push(...page.json<Endpoint[]>().map((endpoint) => endpoint.id));
         next = nextLinkOf(page.headers.link);
       }
-      assert.deepEqual(seen.filter((id) => ids.includes(id)), ids);
-      assert.deepEqual(seen, [...seen].sort((a, b) => a - b));
+      assert.deepEqual(
+        seen.filter((id) => ids.includes(id)),
+        ids,
+      );
+      assert.deepEqual(
+        seen,
+        [...seen].sort((a, b) => a - b),
+      );
       assertErrorBody(await call('GET', '/v1/webhook-endpoints?cursor=abc'), { status: 400, code: 'invalid_cursor' });
     });
 
@@ -106,14 +121,22 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal(changed.url, 'https://receiver.example:8443/b');
       assert.equal((await stored(id)).description, null);
       for (const field of ['url', 'events', 'status']) {
-        assertErrorBody(await call('PATCH', `/v1/webhook-endpoints/${id}`, { [field]: null }), { status: 400, code: 'validation_failed', message: new RegExp(`^body\\.${field} cannot be null`) });
+        assertErrorBody(await call('PATCH', `/v1/webhook-endpoints/${id}`, { [field]: null }), {
+          status: 400,
+          code: 'validation_failed',
+          message: new RegExp(`^body\\.${field} cannot be null`),
+        });
       }
       assertErrorBody(await call('PATCH', `/v1/webhook-endpoints/${id}`, {}), { status: 400, code: 'validation_failed' });
     });
 
     it('PATCH status enabled > a disabled endpoint is enabled again, its disabledReason and failingSince cleared', async () => {
       const { id } = (await create()).json<Endpoint>();
-      await t.database.db.updateTable('webhookEndpoints').set({ status: 'disabled', disabledReason: 'the receiver answered 410 Gone', failingSince: t.clock.now - DAY_MS }).where('id', '=', id).execute();
+      await t.database.db
+        .updateTable('webhookEndpoints')
+        .set({ status: 'disabled', disabledReason: 'the receiver answered 410 Gone', failingSince: t.clock.now - DAY_MS })
+        .where('id', '=', id)
+        .execute();
       const disabled = await call('GET', `/v1/webhook-endpoints/${id}`);
       assert.equal(disabled.json<Endpoint>().disabledReason, 'the receiver answered 410 Gone');
       const enabled = await call('PATCH', `/v1/webhook-endpoints/${id}`, { status: 'enabled' });
@@ -121,7 +144,10 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal(enabled.json<Endpoint>().status, 'enabled');
       assert.equal(enabled.json<Endpoint>().disabledReason, undefined);
       const row = await stored(id);
-      assert.deepEqual({ status: row.status, disabledReason: row.disabledReason, failingSince: row.failingSince }, { status: 'enabled', disabledReason: null, failingSince: null });
+      assert.deepEqual(
+        { status: row.status, disabledReason: row.disabledReason, failingSince: row.failingSince },
+        { status: 'enabled', disabledReason: null, failingSince: null },
+      );
       const off = await call('PATCH', `/v1/webhook-endpoints/${id}`, { status: 'disabled' });
       assert.equal(off.json<Endpoint>().status, 'disabled');
     });
@@ -156,10 +182,25 @@ for (const dialect of ALL_DIALECTS) {
       const delivery = async (endpointId: number) => {
         const row = await t.database.db
           .insertInto('webhookDeliveries')
-          .values({ endpointId, messageId: `msg_${endpointId}`, eventId: null, eventType: 'webhook.test', payload: '{}', state: 'pending', nextAttemptAt: t.clock.now, leaseOwner: null, leaseUntil: null, createdAt: t.clock.now, lastAttemptAt: null })
+          .values({
+            endpointId,
+            messageId: `msg_${endpointId}`,
+            eventId: null,
+            eventType: 'webhook.test',
+            payload: '{}',
+            state: 'pending',
+            nextAttemptAt: t.clock.now,
+            leaseOwner: null,
+            leaseUntil: null,
+            createdAt: t.clock.now,
+            lastAttemptAt: null,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
-        await t.database.db.insertInto('webhookAttempts').values({ deliveryId: row.id, attemptedAt: t.clock.now, durationMs: 5, statusCode: 500, error: null, outcome: 'failed' }).execute();
+        await t.database.db
+          .insertInto('webhookAttempts')
+          .values({ deliveryId: row.id, attemptedAt: t.clock.now, durationMs: 5, statusCode: 500, error: null, outcome: 'failed' })
+          .execute();
         return row.id;
       };
       const gone = await delivery(id);
@@ -168,10 +209,20 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal(response.statusCode, 204, response.body);
       assert.equal(response.body, '');
       const deliveries = await t.database.db.selectFrom('webhookDeliveries').select('id').where('id', 'in', [gone, kept]).execute();
-      assert.deepEqual(deliveries.map((row) => row.id), [kept]);
+      assert.deepEqual(
+        deliveries.map((row) => row.id),
+        [kept],
+      );
       const attempts = await t.database.db.selectFrom('webhookAttempts').select('deliveryId').where('deliveryId', 'in', [gone, kept]).execute();
-      assert.deepEqual(attempts.map((row) => row.deliveryId), [kept]);
-      assertErrorBody(await call('DELETE', `/v1/webhook-endpoints/${id}`), { status: 404, code: 'webhook_endpoint_not_found', message: `no webhook endpoint has id ${id}` });
+      assert.deepEqual(
+        attempts.map((row) => row.deliveryId),
+        [kept],
+      );
+      assertErrorBody(await call('DELETE', `/v1/webhook-endpoints/${id}`), {
+        status: 404,
+        code: 'webhook_endpoint_not_found',
+        message: `no webhook endpoint has id ${id}`,
+      });
     });
 
     it('an id no endpoint has > 404 webhook_endpoint_not_found on GET, PATCH, DELETE and rotate-secret', async () => {

@@ -34,9 +34,18 @@ describe('webhook sender', () => {
     const silent = dgram.createSocket('udp4');
     await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
     const asked = new Promise<void>((resolve) => silent.once('message', () => resolve()));
-    const sender = createWebhookSender({ allowedHosts: [], timeoutMs: 10_000, maxSockets: 16, now: Date.now, dns: { servers: [`127.0.0.1:${(silent.address() as AddressInfo).port}`], timeoutMs: 200, tries: 1 } });
+    const sender = createWebhookSender({
+      allowedHosts: [],
+      timeoutMs: 10_000,
+      maxSockets: 16,
+      now: Date.now,
+      dns: { servers: [`127.0.0.1:${(silent.address() as AddressInfo).port}`], timeoutMs: 200, tries: 1 },
+    });
     try {
-      const attempt = sender.send({ url: 'https://slow.example/hooks', messageId: 'msg_1', payload: '{}', secrets: [newWebhookSecret()] }, new AbortController().signal);
+      const attempt = sender.send(
+        { url: 'https://slow.example/hooks', messageId: 'msg_1', payload: '{}', secrets: [newWebhookSecret()] },
+        new AbortController().signal,
+      );
       await withDeadline(asked, 10_000, 'the name to be asked of the resolver (c-ares), not of getaddrinfo');
       const result = await withDeadline(attempt, 10_000, 'the attempt to give up on the name');
       assert.equal(result.error, 'dns: ETIMEOUT');
@@ -75,7 +84,13 @@ describe('webhook sender', () => {
     const lookup = lookupAnswering('::7f00:1');
     const sender = createWebhookSender({ allowedHosts: [], timeoutMs: 5000, maxSockets: 16, now: Date.now, lookup });
     try {
-      for (const url of ['https://[::127.0.0.1]/hooks', 'https://[0::7f00:1]/', 'https://[::10.0.0.1]/', 'https://[::169.254.169.254]/latest', 'https://compat.example/hooks']) {
+      for (const url of [
+        'https://[::127.0.0.1]/hooks',
+        'https://[0::7f00:1]/',
+        'https://[::10.0.0.1]/',
+        'https://[::169.254.169.254]/latest',
+        'https://compat.example/hooks',
+      ]) {
         const result = await sender.send(message(url), notStopped());
         assert.deepEqual([result.error, result.refused], [REFUSED_NOT_PUBLIC, true], url);
       }
@@ -136,7 +151,10 @@ describe('webhook sender', () => {
       for (const receiver of receivers) assert.equal((await sender.send(message(receiver.url), notStopped())).statusCode, 204);
       // The first receiver's idle connection made room for the third's.
       await waitUntil(() => receivers[0]!.connections.closed === 1, { deadlineMs: 10_000, what: 'an idle connection to be closed' });
-      assert.deepEqual(receivers.map((receiver) => receiver.connections.open), [0, 1, 1]);
+      assert.deepEqual(
+        receivers.map((receiver) => receiver.connections.open),
+        [0, 1, 1],
+      );
     } finally {
       sender.close();
       for (const receiver of receivers) await receiver.close();

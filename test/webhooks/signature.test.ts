@@ -48,10 +48,19 @@ describe('webhook signature', () => {
 describe('webhook retry schedule', () => {
   const schedule = [0, 5, 300];
 
-  it('scheduledDelayMs > the schedule\'s wait stretched by up to the jitter share; none past its end', () => {
-    assert.equal(scheduledDelayMs(schedule, 0, () => 0.99), 0);
-    assert.equal(scheduledDelayMs(schedule, 1, () => 0), 5000);
-    assert.equal(scheduledDelayMs(schedule, 2, () => 1), 300_000 * (1 + JITTER_SHARE));
+  it("scheduledDelayMs > the schedule's wait stretched by up to the jitter share; none past its end", () => {
+    assert.equal(
+      scheduledDelayMs(schedule, 0, () => 0.99),
+      0,
+    );
+    assert.equal(
+      scheduledDelayMs(schedule, 1, () => 0),
+      5000,
+    );
+    assert.equal(
+      scheduledDelayMs(schedule, 2, () => 1),
+      300_000 * (1 + JITTER_SHARE),
+    );
     assert.equal(scheduledDelayMs(schedule, 3), undefined);
   });
 

@@ -58,13 +58,20 @@ async function occupyThreadpool(): Promise<{ probeDone(): boolean; release(): Pr
 for (const dialect of ALL_DIALECTS) {
   describeOnDialect(dialect, `webhook URL lookups at registration on ${dialect}`, {}, () => {
     const register = (t: TestApp, url: string) =>
-      t.app.inject({ method: 'POST', url: '/v1/webhook-endpoints', headers: { ...t.auth, 'content-type': 'application/json' }, payload: { url, events: ['pet.*'] } });
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/webhook-endpoints',
+        headers: { ...t.auth, 'content-type': 'application/json' },
+        payload: { url, events: ['pet.*'] },
+      });
 
     it('Attack (issue 17): a name whose DNS never answers > asked through c-ares, not the threadpool: the registration is answered while every pool thread is held', async () => {
       const silent = dgram.createSocket('udp4');
       await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
       const asked = new Promise<string>((resolve) => silent.once('message', (message) => resolve(message.toString('latin1'))));
-      const t = await createTestApp(dialect, { hooks: { webhookUrlDns: { servers: [`127.0.0.1:${(silent.address() as AddressInfo).port}`], timeoutMs: 200, tries: 1 } } });
+      const t = await createTestApp(dialect, {
+        hooks: { webhookUrlDns: { servers: [`127.0.0.1:${(silent.address() as AddressInfo).port}`], timeoutMs: 200, tries: 1 } },
+      });
       const pool = await occupyThreadpool();
       try {
         const response = await withDeadline(register(t, 'https://never-answers.example/hooks'), WAIT_MS, 'the registration');
@@ -93,8 +100,15 @@ for (const dialect of ALL_DIALECTS) {
       return { asked, answer: () => answer(), lookup };
     };
     const registerAs = (t: TestApp, auth: { authorization: string }, url: string) =>
-      t.app.inject({ method: 'POST', url: '/v1/webhook-endpoints', headers: { ...auth, 'content-type': 'application/json' }, payload: { url, events: ['pet.*'] } });
-    const newKey = async (t: TestApp, name: string) => ({ authorization: `Bearer ${(await issueApiKey(t.database.db, { name, scopes: ['pets:read', 'webhooks:write'] })).key}` });
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/webhook-endpoints',
+        headers: { ...auth, 'content-type': 'application/json' },
+        payload: { url, events: ['pet.*'] },
+      });
+    const newKey = async (t: TestApp, name: string) => ({
+      authorization: `Bearer ${(await issueApiKey(t.database.db, { name, scopes: ['pets:read', 'webhooks:write'] })).key}`,
+    });
 
     it(`Attack (issue 17): one key with ${REGISTRATION_LOOKUPS_PER_KEY} lookups hanging > its next registration answers 503 with Retry-After; another key is still served`, async () => {
       const dns = hangingLookup();
@@ -117,7 +131,11 @@ for (const dialect of ALL_DIALECTS) {
         });
         assertErrorBody(patched, { status: 503, code: 'service_unavailable' });
         assert.equal(await urlOf(t, id), 'https://receiver.example/', 'the refused patch changed nothing');
-        assert.deepEqual(dns.asked.filter((name) => !name.startsWith('hang-')), [], 'refused before any lookup');
+        assert.deepEqual(
+          dns.asked.filter((name) => !name.startsWith('hang-')),
+          [],
+          'refused before any lookup',
+        );
         // Key B is served meanwhile: its lookup runs (and hangs too, until answered).
         const served = registerAs(t, keyB, 'https://key-b.example/hooks');
         await waitUntil(() => dns.asked.includes('key-b.example'), { deadlineMs: WAIT_MS, what: "key B's lookup" });

@@ -10,12 +10,7 @@
 import { type Kysely, sql } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createIndex('api_keys_usable_prefix_idx')
-    .on('api_keys')
-    .columns(['prefix', 'expires_at'])
-    .where(sql.ref('revoked_at'), 'is', null)
-    .execute();
+  await db.schema.createIndex('api_keys_usable_prefix_idx').on('api_keys').columns(['prefix', 'expires_at']).where(sql.ref('revoked_at'), 'is', null).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

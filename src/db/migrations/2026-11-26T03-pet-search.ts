@@ -39,7 +39,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 async function backfillNameKeys(db: Kysely<any>): Promise<void> {
-  for (let afterId = 0; ; ) {
+  for (let afterId = 0; ;) {
     const rows: { id: number | string; name: string }[] = await db
       .selectFrom('pets')
       .select(['id', 'name'])
@@ -48,7 +48,10 @@ async function backfillNameKeys(db: Kysely<any>): Promise<void> {
       .limit(BATCH)
       .execute();
     if (rows.length === 0) return;
-    const cases = sql.join(rows.map((row) => sql`when ${Number(row.id)} then ${nameKeyAsOf20261126(row.name)}`), sql` `);
+    const cases = sql.join(
+      rows.map((row) => sql`when ${Number(row.id)} then ${nameKeyAsOf20261126(row.name)}`),
+      sql` `,
+    );
     await sql`update pets set name_key = case id ${cases} end where id in (${sql.join(rows.map((row) => Number(row.id)))})`.execute(db);
     afterId = Number(rows.at(-1)!.id);
   }

@@ -46,7 +46,7 @@ async function recomputeNameKeys(db: Kysely<any>, nameKey: (name: string) => str
   // Kysely runs PostgreSQL migrations in a transaction already; SQLite's gets one here, so the
   // keys change all at once and a failure leaves the old ones.
   if (!db.isTransaction) return db.transaction().execute((trx) => recomputeNameKeys(trx, nameKey));
-  for (let afterId = 0; ; ) {
+  for (let afterId = 0; ;) {
     const rows: { id: number | string; name: string; name_key: string }[] = await db
       .withoutPlugins()
       .selectFrom('pets')
@@ -58,7 +58,10 @@ async function recomputeNameKeys(db: Kysely<any>, nameKey: (name: string) => str
     if (rows.length === 0) return;
     const changed = rows.map((row) => ({ id: Number(row.id), key: nameKey(row.name), old: row.name_key })).filter((row) => row.key !== row.old);
     if (changed.length > 0) {
-      const cases = sql.join(changed.map((row) => sql`when ${row.id} then ${row.key}`), sql` `);
+      const cases = sql.join(
+        changed.map((row) => sql`when ${row.id} then ${row.key}`),
+        sql` `,
+      );
       await sql`update pets set name_key = case id ${cases} end where id in (${sql.join(changed.map((row) => row.id))})`.execute(db);
     }
     afterId = Number(rows.at(-1)!.id);
@@ -76,7 +79,9 @@ function foldingAsOf20261127(): Map<number, string> {
     const from = parseInt(first!, 16);
     const targets = to!.split('.').map((hex) => parseInt(hex, 16));
     if (targets.length > 1) folding.set(from, String.fromCodePoint(...targets));
-    else for (let cp = from; cp <= (last ? parseInt(last, 16) : from); cp += step ? Number(step) : 1) folding.set(cp, String.fromCodePoint(targets[0]! + cp - from));
+    else
+      for (let cp = from; cp <= (last ? parseInt(last, 16) : from); cp += step ? Number(step) : 1)
+        folding.set(cp, String.fromCodePoint(targets[0]! + cp - from));
   }
   return folding;
 }

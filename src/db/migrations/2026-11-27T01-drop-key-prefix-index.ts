@@ -15,11 +15,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createIndex(INDEX)
-    .ifNotExists()
-    .on('api_keys')
-    .columns(['prefix', 'expires_at'])
-    .where(sql.ref('revoked_at'), 'is', null)
-    .execute();
+  await db.schema.createIndex(INDEX).ifNotExists().on('api_keys').columns(['prefix', 'expires_at']).where(sql.ref('revoked_at'), 'is', null).execute();
 }

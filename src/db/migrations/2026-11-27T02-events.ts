@@ -90,16 +90,36 @@ async function upSqlite(db: Kysely<any>): Promise<void> {
   // A JSON array of the changed fields, in the fixed order of PET_FIELDS.
   const changed = `'[' || rtrim(${PET_FIELDS.map(([field, column]) => `case when new.${column} is not old.${column} then '"${field}",' else '' end`).join(' || ')}, ',') || ']'`;
   const orderJson = `json_object('id', new.id, 'petId', new.pet_id, 'status', new.status, 'createdAt', new.created_at, 'updatedAt', new.updated_at)`;
-  await sql.raw(`create trigger pets_event_created after insert on pets begin
-    insert into events (type, data) values ('pet.created', ${petJson('new')}); end`).execute(db);
-  await sql.raw(`create trigger pets_event_updated after update on pets when ${anyChanged} begin
-    insert into events (type, data, changed) values ('pet.updated', ${petJson('new')}, ${changed}); end`).execute(db);
-  await sql.raw(`create trigger pets_event_deleted after delete on pets begin
-    insert into events (type, data) values ('pet.deleted', ${petJson('old')}); end`).execute(db);
-  await sql.raw(`create trigger orders_event_placed after insert on orders begin
-    insert into events (type, data) values ('order.' || new.status, ${orderJson}); end`).execute(db);
-  await sql.raw(`create trigger orders_event_moved after update on orders when new.status is not old.status begin
-    insert into events (type, data) values ('order.' || new.status, ${orderJson}); end`).execute(db);
+  await sql
+    .raw(
+      `create trigger pets_event_created after insert on pets begin
+    insert into events (type, data) values ('pet.created', ${petJson('new')}); end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger pets_event_updated after update on pets when ${anyChanged} begin
+    insert into events (type, data, changed) values ('pet.updated', ${petJson('new')}, ${changed}); end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger pets_event_deleted after delete on pets begin
+    insert into events (type, data) values ('pet.deleted', ${petJson('old')}); end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger orders_event_placed after insert on orders begin
+    insert into events (type, data) values ('order.' || new.status, ${orderJson}); end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger orders_event_moved after update on orders when new.status is not old.status begin
+    insert into events (type, data) values ('order.' || new.status, ${orderJson}); end`,
+    )
+    .execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -20,6 +20,11 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.createIndex('webhook_deliveries_due_idx').on('webhook_deliveries').columns(['next_attempt_at', 'id']).where(sql.ref('state'), '=', 'pending').execute();
+  await db.schema
+    .createIndex('webhook_deliveries_due_idx')
+    .on('webhook_deliveries')
+    .columns(['next_attempt_at', 'id'])
+    .where(sql.ref('state'), '=', 'pending')
+    .execute();
   await db.schema.dropIndex('webhook_deliveries_endpoint_due_idx').execute();
 }

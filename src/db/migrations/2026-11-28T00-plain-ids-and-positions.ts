@@ -73,7 +73,9 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
   await sql`alter table events_retention add column purged_position bigint not null default 0`.execute(db);
   await sql`alter table events_retention add column purged_types text not null default '{}'`.execute(db);
   const types = Object.fromEntries(EVENT_TYPES.map((type) => [type, purged]));
-  await sql`update events_retention set purged_position = ${sql.lit(purged)}, purged_types = ${sql.lit(purgedBefore ? JSON.stringify(types) : '{}')}`.execute(db);
+  await sql`update events_retention set purged_position = ${sql.lit(purged)}, purged_types = ${sql.lit(purgedBefore ? JSON.stringify(types) : '{}')}`.execute(
+    db,
+  );
   await sql`alter table events_retention drop column purged_txn, drop column purged_id`.execute(db);
 
   await sql`alter table webhook_dispatch add column fanned_position bigint not null default 0`.execute(db);

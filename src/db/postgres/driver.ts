@@ -35,7 +35,10 @@ export class PostgresPoolDialect implements Dialect {
 }
 
 export class PostgresPoolDriver implements Driver {
-  constructor(readonly pool: pg.Pool, readonly budgetMs: number) {}
+  constructor(
+    readonly pool: pg.Pool,
+    readonly budgetMs: number,
+  ) {}
 
   async init(): Promise<void> {}
 
@@ -113,7 +116,11 @@ class PoolConnection implements DatabaseConnection {
   #budget: Budget | undefined;
   readonly #onLost = () => (this.closed = true);
 
-  constructor(readonly client: pg.PoolClient, firstBudget: Budget, readonly budgetMs: number) {
+  constructor(
+    readonly client: pg.PoolClient,
+    firstBudget: Budget,
+    readonly budgetMs: number,
+  ) {
     // The first statement gets what the wait for the connection left of its budget.
     this.#budget = firstBudget;
     client.on('error', this.#onLost).on('end', this.#onLost);

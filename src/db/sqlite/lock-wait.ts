@@ -12,14 +12,7 @@
  * meet SQLITE_BUSY half-way). A statement inside a transaction is never retried on its own.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  CompiledQuery,
-  type DatabaseConnection,
-  type Driver,
-  type QueryResult,
-  SqliteDialect,
-  type SqliteDialectConfig,
-} from 'kysely';
+import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, SqliteDialect, type SqliteDialectConfig } from 'kysely';
 import { errorCodeOf } from '../error-code.js';
 
 /** First pause after a refusal; it doubles up to the longest, so a long lock costs few attempts. */

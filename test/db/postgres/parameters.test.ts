@@ -26,7 +26,10 @@ describeOnPostgres('statement parameters (PostgreSQL)', {}, () => {
   });
 
   it('an array of ids > arrives as bigints, and int8 comes back as numbers', async () => {
-    assert.deepEqual(await one(sql<{ value: number[] }>`select array(select unnest(${[1, 2, 9007199254740991]}::bigint[])) as value`), [1, 2, 9007199254740991]);
+    assert.deepEqual(
+      await one(sql<{ value: number[] }>`select array(select unnest(${[1, 2, 9007199254740991]}::bigint[])) as value`),
+      [1, 2, 9007199254740991],
+    );
     assert.equal(await one(sql<{ value: number }>`select ${42}::int8 as value`), 42);
     assert.deepEqual(await one(sql<{ value: number[] }>`select ${[]}::bigint[] as value`), []);
   });

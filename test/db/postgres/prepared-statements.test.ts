@@ -28,7 +28,9 @@ describeOnPostgres('prepared statements on a connection (PostgreSQL)', {}, () =>
     const probe = (value: number) => sql<{ answer: number }>`select ${value}::int + 1 as answer /* prepared once */`.execute(handle.db);
     assert.deepEqual((await probe(1)).rows, [{ answer: 2 }]);
     assert.deepEqual((await probe(2)).rows, [{ answer: 3 }]);
-    const { rows } = await sql<{ count: number }>`select count(*)::int as count from pg_prepared_statements where statement like ${'%prepared once%'} and not from_sql`.execute(handle.db);
+    const { rows } = await sql<{
+      count: number;
+    }>`select count(*)::int as count from pg_prepared_statements where statement like ${'%prepared once%'} and not from_sql`.execute(handle.db);
     assert.deepEqual(rows, [{ count: 1 }]);
   });
 });

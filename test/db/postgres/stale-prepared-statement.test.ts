@@ -59,7 +59,10 @@ describeOnPostgres('isStalePreparedStatement (PostgreSQL)', {}, () => {
 });
 
 it('isStalePreparedStatement > a server whose messages are translated > is still recognised by its routine', () => {
-  assert.equal(isStalePreparedStatement({ code: '0A000', routine: 'RevalidateCachedQuery', message: 'le plan en cache ne doit pas modifier le type de résultat' }), true);
+  assert.equal(
+    isStalePreparedStatement({ code: '0A000', routine: 'RevalidateCachedQuery', message: 'le plan en cache ne doit pas modifier le type de résultat' }),
+    true,
+  );
   assert.equal(isStalePreparedStatement({ code: '0A000', message: 'cached plan must not change result type' }), true);
   assert.equal(isStalePreparedStatement({ code: '57014', routine: 'RevalidateCachedQuery' }), false);
   assert.equal(isStalePreparedStatement(null), false);

@@ -42,22 +42,39 @@ describeOnPostgres('PostgreSQL over TLS', {}, () => {
   };
   const selectOne = async (handle: DbHandle) => (await sql<{ one: number }>`select ${1}::int as one`.execute(handle.db)).rows[0]?.one;
 
-  it("Attack: a transaction's TLS connection ended by the server fails its next statement as unavailable, and the process lives", { skip: NO_OPENSSL }, async () => {
-    const handle = overTls({ sslmode: 'verify-full', sslrootcert: proxy.certPath });
-    const failure = await handle.db.transaction().execute(async (trx) => {
-      const { pid } = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!;
-      await sql`select pg_terminate_backend(${pid})`.execute(direct.db);
-      const gone = async () => (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where pid = ${pid}`.execute(direct.db)).rows[0]!.n === 0;
-      await waitUntil(gone, { deadlineMs: 5000, what: 'the server to end the session' });
-      return sql`select ${2}::int`.execute(trx).then(() => undefined, (error: unknown) => error);
-    }).then(() => undefined, (error: unknown) => error);
-    assert.ok(failure, 'the transaction failed');
-    assert.ok(isDatabaseUnavailable(failure), `answered 503, not 500: ${String(failure)}`);
-    assert.equal(await selectOne(handle), 1, 'a new connection serves the next statement');
-  });
+  it(
+    "Attack: a transaction's TLS connection ended by the server fails its next statement as unavailable, and the process lives",
+    { skip: NO_OPENSSL },
+    async () => {
+      const handle = overTls({ sslmode: 'verify-full', sslrootcert: proxy.certPath });
+      const failure = await handle.db
+        .transaction()
+        .execute(async (trx) => {
+          const { pid } = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!;
+          await sql`select pg_terminate_backend(${pid})`.execute(direct.db);
+          const gone = async () =>
+            (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where pid = ${pid}`.execute(direct.db)).rows[0]!.n === 0;
+          await waitUntil(gone, { deadlineMs: 5000, what: 'the server to end the session' });
+          return sql`select ${2}::int`.execute(trx).then(
+            () => undefined,
+            (error: unknown) => error,
+          );
+        })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      assert.ok(failure, 'the transaction failed');
+      assert.ok(isDatabaseUnavailable(failure), `answered 503, not 500: ${String(failure)}`);
+      assert.equal(await selectOne(handle), 1, 'a new connection serves the next statement');
+    },
+  );
 
   it('Attack: sslmode=require checks the server certificate, as pg did; no-verify does not', { skip: NO_OPENSSL }, async () => {
-    const failure = await selectOne(overTls({ sslmode: 'require' })).then(() => undefined, (error: unknown) => error);
+    const failure = await selectOne(overTls({ sslmode: 'require' })).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     assert.match(String((failure as { code?: unknown })?.code), /SELF_SIGNED|UNABLE_TO_VERIFY/);
     assert.equal(await selectOne(overTls({ sslmode: 'require', sslrootcert: proxy.certPath })), 1);
     assert.equal(await selectOne(overTls({ sslmode: 'no-verify' })), 1);

@@ -54,7 +54,10 @@ describe('PostgreSQL DATABASE_URL parameters', () => {
     const options = `${base}?options=${encodeURIComponent('-c search_path=s')}&host=/run/pg`;
     const config = postgresConfigOf(options);
     assert.deepEqual([config.options, config.host, config.ssl], ['-c search_path=s', '/run/pg', false]);
-    assert.throws(() => loadConfig({ DATABASE_URL: `${base}?sslcompression=1` }), (error: unknown) => error instanceof ConfigError && /"sslcompression" is not supported/.test(error.message));
+    assert.throws(
+      () => loadConfig({ DATABASE_URL: `${base}?sslcompression=1` }),
+      (error: unknown) => error instanceof ConfigError && /"sslcompression" is not supported/.test(error.message),
+    );
     assert.throws(() => loadConfig({ DATABASE_URL: `${base}?sslmode=require&sslrootcert=${join(dir, 'missing.pem')}` }), ConfigError);
   });
 });

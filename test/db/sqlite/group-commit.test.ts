@@ -58,9 +58,17 @@ describe('group commit (SQLite)', () => {
       }),
       singleWrite(t.db, (db) => insert(db, 'kept 2')),
       // A constraint failure inside the database.
-      singleWrite(t.db, (db) => db.insertInto('pets').values({ name: null as never, nameKey: 'x', categoryId: 1, status: 'available', createdAt: 0 }).execute()),
+      singleWrite(t.db, (db) =>
+        db
+          .insertInto('pets')
+          .values({ name: null as never, nameKey: 'x', categoryId: 1, status: 'available', createdAt: 0 })
+          .execute(),
+      ),
     ]);
-    assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'rejected', 'fulfilled', 'rejected']);
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['fulfilled', 'rejected', 'fulfilled', 'rejected'],
+    );
     assert.equal(((outcomes[1] as PromiseRejectedResult).reason as AppError).code, 'pet_has_open_order');
     assert.match(String((outcomes[3] as PromiseRejectedResult).reason), /NOT NULL/);
     const names = (await t.db.selectFrom('pets').select('name').where('name', 'in', ['kept 1', 'kept 2', 'half done']).execute()).map((r) => r.name);
@@ -118,9 +126,16 @@ describe('group commit (SQLite)', () => {
     await sql.raw('pragma max_page_count = 1073741823').execute(t.db);
 
     assert.equal(rolledBackBySqlite, true, 'SQLite undid the first member by itself');
-    assert.deepEqual(outcomes.map((o) => o.status), ['rejected', 'rejected', 'rejected']);
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['rejected', 'rejected', 'rejected'],
+    );
     const errors = outcomes.map((o) => (o as PromiseRejectedResult).reason as { code?: string; message: string });
-    assert.deepEqual(errors.map((e) => isDatabaseUnavailable(e)), [true, true, true], 'each answers 503');
+    assert.deepEqual(
+      errors.map((e) => isDatabaseUnavailable(e)),
+      [true, true, true],
+      'each answers 503',
+    );
     assert.equal(errors[1]!.code, 'SQLITE_FULL', 'the member that hit the full disk gets that error');
     assert.match(errors[1]!.message, /database or disk is full/);
     for (const i of [0, 2]) {

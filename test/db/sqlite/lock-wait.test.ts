@@ -11,11 +11,15 @@ describe('retryWhileBusy', () => {
     let attempts = 0;
     const error = busy();
     await assert.rejects(
-      retryWhileBusy(async () => {
-        attempts++;
-        clock.now += 10;
-        throw error;
-      }, 100, () => clock.now),
+      retryWhileBusy(
+        async () => {
+          attempts++;
+          clock.now += 10;
+          throw error;
+        },
+        100,
+        () => clock.now,
+      ),
       (thrown) => thrown === error,
     );
     assert.equal(attempts, 10);
@@ -54,20 +58,26 @@ describe('isSqliteBusy', () => {
 });
 
 describe('LockWaitingDialect transactions (SQLite file)', () => {
-  it('two transactions one after the other on one reserved connection (as migrations run) > both commit, the second does not wait for the first forever', { timeout: 30_000 }, async () => {
-    const database = await createTestDatabase('sqlite');
-    try {
-      await database.db.connection().execute(async (db) => {
-        for (const name of ['first', 'second']) {
-          await db.transaction().execute((trx) => trx.insertInto('pets').values({ name, nameKey: name, categoryId: 1, status: 'available', createdAt: 0 }).execute());
-        }
-      });
-      const names = (await database.db.selectFrom('pets').select('name').orderBy('id').execute()).map((row) => row.name);
-      assert.deepEqual(names, ['first', 'second']);
-      // The connection is free again for everyone else.
-      await database.db.transaction().execute((trx) => trx.deleteFrom('pets').execute());
-    } finally {
-      await database.drop();
-    }
-  });
+  it(
+    'two transactions one after the other on one reserved connection (as migrations run) > both commit, the second does not wait for the first forever',
+    { timeout: 30_000 },
+    async () => {
+      const database = await createTestDatabase('sqlite');
+      try {
+        await database.db.connection().execute(async (db) => {
+          for (const name of ['first', 'second']) {
+            await db
+              .transaction()
+              .execute((trx) => trx.insertInto('pets').values({ name, nameKey: name, categoryId: 1, status: 'available', createdAt: 0 }).execute());
+          }
+        });
+        const names = (await database.db.selectFrom('pets').select('name').orderBy('id').execute()).map((row) => row.name);
+        assert.deepEqual(names, ['first', 'second']);
+        // The connection is free again for everyone else.
+        await database.db.transaction().execute((trx) => trx.deleteFrom('pets').execute());
+      } finally {
+        await database.drop();
+      }
+    },
+  );
 });

@@ -82,13 +82,23 @@ describe('SQLite locked by another process', () => {
       const list = await t.app.inject({ method: 'GET', url: '/v1/pets', headers: t.auth });
       assert.equal(list.statusCode, 200, list.body);
       assert.deepEqual(list.json(), []);
-      assert.deepEqual(creates.map((c) => c.answered), [false, false, false, false, false], 'the creates were still waiting for the lock');
+      assert.deepEqual(
+        creates.map((c) => c.answered),
+        [false, false, false, false, false],
+        'the creates were still waiting for the lock',
+      );
 
       await holder.release();
       const answers = await Promise.all(creates.map((c) => c.response));
-      assert.deepEqual(answers.map((a) => a.statusCode), [201, 201, 201, 201, 201]);
+      assert.deepEqual(
+        answers.map((a) => a.statusCode),
+        [201, 201, 201, 201, 201],
+      );
       const stored = await t.database.db.selectFrom('pets').select('name').orderBy('name').execute();
-      assert.deepEqual(stored.map((row) => row.name), ['a', 'b', 'c', 'd', 'e']);
+      assert.deepEqual(
+        stored.map((row) => row.name),
+        ['a', 'b', 'c', 'd', 'e'],
+      );
     });
   });
 
@@ -103,23 +113,30 @@ describe('SQLite locked by another process', () => {
       await t?.database.drop();
     });
 
-    it('concurrent creates > each answers 503 with Retry-After while it is held, none is stored, and writes work once it is released', { timeout: 30_000 }, async () => {
-      const holder = await holdSqliteWriteLock(t.path);
-      const answers = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((name) => createPet(t.app, t.auth, name)));
-      for (const answer of answers) {
-        assert.equal(answer.statusCode, 503, answer.body);
-        assert.deepEqual(answer.json(), { code: 'service_unavailable', message: 'the database is not reachable; retry later', status: 503 });
-        assert.equal(answer.headers['retry-after'], '5');
-      }
-      await holder.release();
+    it(
+      'concurrent creates > each answers 503 with Retry-After while it is held, none is stored, and writes work once it is released',
+      { timeout: 30_000 },
+      async () => {
+        const holder = await holdSqliteWriteLock(t.path);
+        const answers = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((name) => createPet(t.app, t.auth, name)));
+        for (const answer of answers) {
+          assert.equal(answer.statusCode, 503, answer.body);
+          assert.deepEqual(answer.json(), { code: 'service_unavailable', message: 'the database is not reachable; retry later', status: 503 });
+          assert.equal(answer.headers['retry-after'], '5');
+        }
+        await holder.release();
 
-      const after = await createPet(t.app, t.auth, 'after');
-      assert.equal(after.statusCode, 201, after.body);
-      const stored = await t.database.db.selectFrom('pets').select('name').execute();
-      assert.deepEqual(stored.map((row) => row.name), ['after']);
-      const { rows } = await sql<{ integrityCheck: string }>`pragma integrity_check`.execute(t.database.db);
-      assert.deepEqual(rows, [{ integrityCheck: 'ok' }]);
-    });
+        const after = await createPet(t.app, t.auth, 'after');
+        assert.equal(after.statusCode, 201, after.body);
+        const stored = await t.database.db.selectFrom('pets').select('name').execute();
+        assert.deepEqual(
+          stored.map((row) => row.name),
+          ['after'],
+        );
+        const { rows } = await sql<{ integrityCheck: string }>`pragma integrity_check`.execute(t.database.db);
+        assert.deepEqual(rows, [{ integrityCheck: 'ok' }]);
+      },
+    );
 
     it('300 creates > all answer 503 when the first group gives up, none waits for the lock a second time', { timeout: 30_000 }, async () => {
       const holder = await holdSqliteWriteLock(t.path);
@@ -158,7 +175,10 @@ describe('SQLite locked by another process', () => {
       await holder.release();
       await transaction;
       const stored = await database.db.selectFrom('pets').select('name').orderBy('id').execute();
-      assert.deepEqual(stored.map((row) => row.name), ['one', 'two']);
+      assert.deepEqual(
+        stored.map((row) => row.name),
+        ['one', 'two'],
+      );
     });
   });
 });
