@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import { withDb } from './db/create-db.js';
 import { hintForDatabaseError } from './db/hints.js';
 import type { Database } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
+import { migrateStore } from './db/migrate.js';
 import { publishRevocation } from './keys/key-revocations.js';
 import { issueApiKey, listKeys, parseDuration, revokeKey } from './keys/keys.service.js';
 import { isScope, SCOPES } from './keys/scopes.js';
@@ -93,11 +93,11 @@ async function main(argv: string[]): Promise<void> {
       const { serve } = await import('./server.js');
       return serve(config, { bootstrapKey: !values['no-bootstrap-key'], workers: parseWorkers(values.workers) });
     }
-    case 'migrate':
-      return onDatabase(config, async (db) => {
-        const applied = await migrateToLatest(db);
-        process.stderr.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'Already up to date.\n');
-      });
+    case 'migrate': {
+      const applied = await migrateStore(config.databaseUrl, config.databaseStatementTimeoutMs);
+      process.stderr.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'Already up to date.\n');
+      return;
+    }
     case 'keys':
       return keys(config, sub, rest, values);
     default:
@@ -128,7 +128,6 @@ async function keys(
       if (unknownScope !== undefined) throw new UsageError(`--scope ${JSON.stringify(unknownScope)} is no scope; the scopes are ${SCOPES.join(', ')}`);
       const scopes = values.scope?.filter(isScope);
       return onDatabase(config, async (db) => {
-        await migrateToLatest(db);
         const issued = await issueApiKey(db, { name: values.name!, expiresInMs, scopes });
         const expires = issued.expiresAt ? `expires ${issued.expiresAt.toISOString()}` : 'never expires';
         const granted = scopes === undefined ? `all scopes: ${issued.scopes.join(', ')}; limit a key with --scope` : `scopes: ${issued.scopes.join(', ')}`;
@@ -138,7 +137,6 @@ async function keys(
     }
     case 'list':
       return onDatabase(config, async (db) => {
-        await migrateToLatest(db);
         const all = await listKeys(db);
         if (values.json) {
           process.stdout.write(`${JSON.stringify(all, null, 2)}\n`);
@@ -167,7 +165,6 @@ async function keys(
       if (id === undefined || !/^\d+$/.test(id) || !Number.isSafeInteger(Number(id)))
         throw new UsageError('keys revoke needs the numeric ID shown by keys list');
       return onDatabase(config, async (db) => {
-        await migrateToLatest(db);
         const at = new Date();
         const revoked = await revokeKey(db, Number(id), () => at.getTime());
         if (!revoked) throw new Error(`no key has id ${id}`);
@@ -247,7 +244,9 @@ async function announceRevocation(config: Config, keyId: number): Promise<string
 }
 
 /** Runs a command's work on the configured database. */
-function onDatabase(config: Config, work: (db: Kysely<Database>) => Promise<void>): Promise<void> {
+async function onDatabase(config: Config, work: (db: Kysely<Database>) => Promise<void>): Promise<void> {
+  // A store the service never started on is migrated first.
+  await migrateStore(config.databaseUrl, config.databaseStatementTimeoutMs);
   return withDb(config.databaseUrl, config.databaseStatementTimeoutMs, work);
 }
 

@@ -13,7 +13,7 @@ import { buildApp } from './app.js';
 import { createDb, locationOf, withDb } from './db/create-db.js';
 import { stopListening } from './http/connection-drain.js';
 import { relayLogLines, stdoutLogDestination, workersNeedLogRelay } from './log-destination.js';
-import { migrateToLatest } from './db/migrate.js';
+import { migrateStore } from './db/migrate.js';
 import { relayFeedChanges } from './events/events.fleet-channel.js';
 import { hasAnyKey, issueApiKey } from './keys/keys.service.js';
 import { gatherWorkerMetrics, offerWorkerMetrics } from './metrics/cluster-metrics.js';
@@ -29,7 +29,7 @@ export interface ServeOptions {
 
 /** Prepares the database for serving: the migrations, run once before any process serves. */
 async function prepareDatabase(config: Config): Promise<void> {
-  await withDb(config.databaseUrl, config.databaseStatementTimeoutMs, migrateToLatest);
+  await migrateStore(config.databaseUrl, config.databaseStatementTimeoutMs);
 }
 
 /**

@@ -24,6 +24,12 @@ export interface DbOptions {
   poolMax?: number;
   /** Longest a statement may run, or wait for a lock, before it fails. */
   statementTimeoutMs?: number;
+  /**
+   * PostgreSQL: statements without a time limit, on the server or here (only the wait for a
+   * connection keeps `statementTimeoutMs`): for the migrations, which may run minutes on a large
+   * store and wait for another instance's (migrate.ts `migrateStore`).
+   */
+  unlimitedStatements?: boolean;
 }
 
 export interface DbHandle {
@@ -80,8 +86,11 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
     // Statement timeout, idle-in-transaction timeout and the one budget per operation:
     // postgres/pool.ts, postgres/driver.ts and postgres/deadline.ts.
     const max = options.poolMax ?? CONFIG_DEFAULTS.DATABASE_POOL_MAX;
-    const budgetMs = operationBudgetMs(statementTimeoutMs);
-    const driver = new PostgresPoolDriver(createPostgresPool(url, { max, statementTimeoutMs, budgetMs }), budgetMs);
+    const connectMs = operationBudgetMs(statementTimeoutMs);
+    const budgetMs = options.unlimitedStatements ? Infinity : connectMs;
+    const serverTimeoutMs = options.unlimitedStatements ? 0 : statementTimeoutMs;
+    const pool = createPostgresPool(url, { max, statementTimeoutMs: serverTimeoutMs, idleInTransactionMs: statementTimeoutMs, connectMs });
+    const driver = new PostgresPoolDriver(pool, budgetMs);
     const db = new Kysely<Database>({ dialect: new PostgresPoolDialect(driver), plugins });
     attachEngine({
       db,
@@ -133,8 +142,13 @@ function createOwnerOnly(path: string): void {
 }
 
 /** Opens one connection for a short piece of work (a CLI command, a start-up chore) and closes it after. */
-export async function withDb<T>(url: string, statementTimeoutMs: number, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
-  const handle = createDb(url, { poolMax: 1, statementTimeoutMs });
+export async function withDb<T>(
+  url: string,
+  statementTimeoutMs: number,
+  work: (db: Kysely<Database>) => Promise<T>,
+  options: Pick<DbOptions, 'unlimitedStatements'> = {},
+): Promise<T> {
+  const handle = createDb(url, { poolMax: 1, statementTimeoutMs, ...options });
   try {
     return await work(handle.db);
   } finally {
@@ -148,7 +162,13 @@ export function locationOf(url: string): string {
 }
 
 export function redactPassword(url: string): string {
-  return url.replace(/\/\/([^:/@]+):([^@]*)@/, '//$1:***@');
+  // The user information ends at the authority's last "@" (a URL reads an "@" left unencoded in a
+  // password as part of it), or, in a URL broken by a "/" in the password, at the first "@"; the
+  // password is whatever follows its first ":", also without a user name.
+  return url.replace(/^([^:/?#]*:\/\/)([^/?#]*|[^@]*)@/, (whole, start: string, userinfo: string) => {
+    const colon = userinfo.indexOf(':');
+    return colon < 0 ? whole : `${start}${userinfo.slice(0, colon)}:***@`;
+  });
 }
 
 /** Errors that mean "the database cannot serve now, try again", as opposed to a bug. */

@@ -3,21 +3,23 @@
  * when there is something clear to do. The hint never repeats a password.
  */
 import { errorCodeOf } from './error-code.js';
+import { postgresConfigOf } from './postgres/url.js';
 
 /** PostgreSQL's SQLSTATE for "database does not exist" (invalid_catalog_name). */
 const DATABASE_DOES_NOT_EXIST = '3D000';
 
 export function hintForDatabaseError(error: unknown, databaseUrl: string): string | undefined {
   if (errorCodeOf(error) !== DATABASE_DOES_NOT_EXIST) return undefined;
-  let url: URL;
+  // Read as the connection reads it: an IPv6 host without its brackets, a socket folder (?host=, or %2F…) as a folder.
+  let config: ReturnType<typeof postgresConfigOf>;
   try {
-    url = new URL(databaseUrl);
+    config = postgresConfigOf(databaseUrl);
   } catch {
     return undefined;
   }
-  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
-  const user = decodeURIComponent(url.username);
-  const connection = [`-h ${shellWord(url.hostname || 'localhost')}`, `-p ${url.port || '5432'}`, ...(user ? [`-U ${shellWord(user)}`] : [])].join(' ');
+  const name = config.database ?? '';
+  const user = config.user ?? '';
+  const connection = [`-h ${shellWord(config.host || 'localhost')}`, `-p ${config.port ?? 5432}`, ...(user ? [`-U ${shellWord(user)}`] : [])].join(' ');
   return [
     `The PostgreSQL server answers, but has no database ${JSON.stringify(name)}: animal-store creates its tables, not the database.`,
     'Create it once (as a user allowed to), then run this command again:',

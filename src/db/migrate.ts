@@ -3,6 +3,7 @@
  * several instances starting at once apply each migration exactly once.
  */
 import { type Kysely, type Migration, type MigrationResultSet, Migrator } from 'kysely';
+import { withDb } from './create-db.js';
 import { currentSchemaOf } from './dialect.js';
 import * as initial from './migrations/2026-11-25T00-initial.js';
 import * as keyPrefixIndex from './migrations/2026-11-26T00-key-prefix-index.js';
@@ -44,6 +45,17 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-27T06-webhook-deliveries-endpoint-due': webhookDeliveriesEndpointDue,
   '2026-11-28T00-plain-ids-and-positions': plainIdsAndPositions,
 };
+
+/**
+ * Brings the store at `url` to the latest migration, on a connection of its own whose statements
+ * have no time limit (on PostgreSQL; the wait for the connection keeps `statementTimeoutMs`): a
+ * migration may work for minutes on a large store (numbering a million events takes about 30 s),
+ * and an instance that starts while another migrates waits for it on Kysely's lock. What `serve`,
+ * `migrate` and the key commands run first.
+ */
+export async function migrateStore(url: string, statementTimeoutMs: number): Promise<string[]> {
+  return withDb(url, statementTimeoutMs, migrateToLatest, { unlimitedStatements: true });
+}
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   return migrate(db, (migrator) => migrator.migrateToLatest());

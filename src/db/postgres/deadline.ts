@@ -1,10 +1,11 @@
 /**
- * One deadline per PostgreSQL operation. The wait for a connection (pool.ts) and the wait for
- * the answer (driver.ts) share one budget: with separate timeouts the waits added up (a request could wait the
- * whole connection timeout for a connection that a stalled query freed only at its own read
- * timeout, then stall a whole read timeout itself). A transaction's first statement gets what
- * the wait for its connection left; each later one a whole budget. A statement that passes its
- * deadline closes the connection it was sent on: what is stuck there stays stuck.
+ * One deadline per PostgreSQL operation. The wait for a connection (pg's pool, pool.ts)
+ * and the wait for the answer (driver.ts) share one budget: with separate timeouts the
+ * waits added up (a request could wait the whole connection timeout for a connection that a
+ * stalled query freed only at its own read timeout, then stall a whole read timeout itself). A
+ * transaction's first statement gets what the wait for its connection left; each later one a
+ * whole budget. A statement that passes its deadline closes the connection it was sent on: what
+ * is stuck there stays stuck.
  */
 
 /** Error code of an operation that got no answer within its budget; isDatabaseUnavailable reads it as 503. */
@@ -28,6 +29,8 @@ export function deadlineError(budget: Budget): Error {
 
 /** Resolves or rejects as `work` does, or rejects at the budget's end and calls `expired` (which closes the connection). */
 export function raceDeadline<T>(work: PromiseLike<T>, budget: Budget, expired: () => void): Promise<T> {
+  // An unlimited budget (the migrations' connection) races nothing.
+  if (budget.budgetMs === Infinity) return Promise.resolve(work);
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {
       reject(deadlineError(budget));
@@ -48,9 +51,10 @@ export function raceDeadline<T>(work: PromiseLike<T>, budget: Budget, expired: (
 
 /**
  * PostgreSQL's 0A000 (feature_not_supported) "cached plan must not change result type": a table
- * changed under a statement prepared on this connection. Outside a transaction the driver
- * (driver.ts) prepares it anew and runs it again, which succeeds; inside one the failure ended the
- * transaction, and create-db.ts counts it as "unavailable" (503: the caller may retry). Told apart
+ * changed under a statement prepared on this connection. The driver (driver.ts) runs such
+ * a statement again, prepared anew, which succeeds outside a transaction; inside one the failure
+ * ended the transaction (the connection is dropped after it), and create-db.ts counts it as
+ * "unavailable" (503: the caller may retry). Told apart
  * from other 0A000 errors by the server's routine, which no locale translates, or by its English
  * message.
  */

@@ -44,9 +44,12 @@ export class PostgresPoolDriver implements Driver {
 
   async acquireConnection(): Promise<PoolConnection> {
     const budget = startBudget(this.budgetMs);
-    // The pool's own wait is cut at the same budget (its connectionTimeoutMillis).
+    // The pool's own wait is cut at the same budget (its connectionTimeoutMillis; the budget of an
+    // operation, also on the migrations' connection, whose statements have none).
     const client = await this.pool.connect().catch((error: Error) => {
-      throw /timeout/.test(error.message) ? deadlineError(budget) : error;
+      if (/timeout/.test(error.message)) throw deadlineError(startBudget(this.pool.options.connectionTimeoutMillis ?? this.budgetMs));
+      // Closed by the other end before the server answered (a balancer or proxy with no server behind it): unavailable.
+      throw /^Connection terminated/.test(error.message) ? closedError(error) : error;
     });
     return new PoolConnection(client, budget, this.budgetMs);
   }
@@ -113,6 +116,8 @@ class PoolConnection implements DatabaseConnection {
   inTransaction = false;
   /** The socket was lost or closed by a deadline: nothing more is sent, and the pool drops it. */
   closed = false;
+  /** Still open, but not to be used again (a statement's name on it is stale or unknown to the server): the pool drops it. */
+  #discard = false;
   #budget: Budget | undefined;
   readonly #onLost = () => (this.closed = true);
 
@@ -137,11 +142,25 @@ class PoolConnection implements DatabaseConnection {
       return resultOf<R>(await raceDeadline(this.client.query({ text: compiled.sql, values, name }), budget, () => this.#close()));
     } catch (error) {
       if (this.closed) throw closedError(error as Error);
-      // A table changed under a statement prepared on this connection: outside a transaction it is prepared again.
-      if (name === undefined || this.inTransaction || !isStalePreparedStatement(error)) throw error;
-      await this.client.query(`deallocate ${quoted(name)}`);
-      delete (this.client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements[name];
-      return resultOf<R>(await raceDeadline(this.client.query({ text: compiled.sql, values, name }), budget, () => this.#close()));
+      // pg failed the statement itself, no server answer (a value it could not serialize): it may have
+      // closed the statement on the server while still taking it for prepared, so the connection is dropped at release.
+      if (name !== undefined && !(error as { code?: unknown }).code) this.#discard = true;
+      if (name === undefined || !isStalePreparedStatement(error)) throw error;
+      // A table changed under a statement prepared on this connection. Inside a transaction, which the
+      // failure ended, it cannot be prepared again: the connection is dropped at release, or every
+      // transaction retried on it would fail the same way. Outside one it is prepared again.
+      if (this.inTransaction) {
+        this.#discard = true;
+        throw error;
+      }
+      // The DEALLOCATE and the statement run again share what is left of its budget.
+      try {
+        await raceDeadline(this.client.query(`deallocate ${quoted(name)}`), budget, () => this.#close());
+        delete (this.client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements[name];
+        return resultOf<R>(await raceDeadline(this.client.query({ text: compiled.sql, values, name }), budget, () => this.#close()));
+      } catch (retryError) {
+        throw this.closed ? closedError(retryError as Error) : retryError;
+      }
     }
   }
 
@@ -153,7 +172,7 @@ class PoolConnection implements DatabaseConnection {
   release(): void {
     this.client.off('error', this.#onLost).off('end', this.#onLost);
     // A connection in doubt is dropped: its late answer must not reach the next statement.
-    this.client.release(this.closed ? new Error('closed after a deadline or a lost connection') : undefined);
+    this.client.release(this.closed || this.#discard ? new Error('closed after a deadline or a lost connection, or holding a stale statement') : undefined);
   }
 
   /** A statement passed its deadline: what is stuck on this connection stays stuck, so it is closed at once. */

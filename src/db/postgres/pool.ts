@@ -7,9 +7,11 @@ import { postgresConfigOf } from './url.js';
 
 export interface PoolOptions {
   max: number;
+  /** The server's statement_timeout; 0 for none. */
   statementTimeoutMs: number;
-  /** The longest one operation may wait, connection included (deadline.ts). */
-  budgetMs: number;
+  idleInTransactionMs: number;
+  /** The longest wait for a connection (deadline.ts: an operation's budget). */
+  connectMs: number;
 }
 
 /** The connections now, read by /metrics. */
@@ -33,7 +35,7 @@ export function createPostgresPool(url: string, options: PoolOptions): pg.Pool {
     ...postgresConfigOf(url),
     max: options.max,
     // The wait for a connection (a new one, or one handed back) is cut at the operation's budget.
-    connectionTimeoutMillis: options.budgetMs,
+    connectionTimeoutMillis: options.connectMs,
     // Idle connections close after ten seconds; none is closed for its age.
     idleTimeoutMillis: 10_000,
     keepAlive: true,
@@ -43,7 +45,7 @@ export function createPostgresPool(url: string, options: PoolOptions): pg.Pool {
     // link), whose row locks (a pet being ordered) would otherwise hold every other instance's
     // change of that row until TCP keepalive notices, hours on.
     statement_timeout: options.statementTimeoutMs,
-    idle_in_transaction_session_timeout: options.statementTimeoutMs,
+    idle_in_transaction_session_timeout: options.idleInTransactionMs,
     types: { getTypeParser },
   });
   // An idle connection lost (a restart of the server, the network): the pool drops it; the next

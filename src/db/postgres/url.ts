@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import type { ClientConfig } from 'pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
+import pgpass from 'pgpass';
 
 const PASSED_ON = new Set(['host', 'options', 'application_name']);
 const TLS_FILES = { sslrootcert: 'ca', sslcert: 'cert', sslkey: 'key' } as const;
@@ -25,13 +26,48 @@ export function postgresConfigOf(url: string): ClientConfig {
   const parameters = new URLSearchParams(question < 0 ? '' : url.slice(question + 1));
   for (const name of parameters.keys()) {
     if (!PASSED_ON.has(name) && !TLS_PARAMETERS.includes(name)) {
-      throw new Error(`DATABASE_URL parameter ${JSON.stringify(name)} is not supported (supported: ${[...PASSED_ON, ...TLS_PARAMETERS].join(', ')})`);
+      // A "?" left unencoded in the password starts the query there: what follows is no name to repeat.
+      const supported = `supported: ${[...PASSED_ON, ...TLS_PARAMETERS].join(', ')}`;
+      if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`DATABASE_URL parameter ${JSON.stringify(name)} is not supported (${supported})`);
+      throw new Error(`DATABASE_URL has a parameter that is not supported (${supported}; a ? in the user name or password must be written %3F)`);
     }
   }
   const ssl = tlsOf(parameters);
-  for (const name of TLS_PARAMETERS) parameters.delete(name);
-  const rest = parameters.toString();
-  return { ...parseIntoClientConfig(rest ? `${base}?${rest}` : base), ssl };
+  // The parameters passed on are set as read here, not written into a URL again for
+  // pg-connection-string: a space or a lone % elsewhere in the URL (a password) makes it encode the
+  // whole text once more, and then a %2F or %3D of theirs arrived encoded (host=%2Fvar%2Frun…).
+  let parsed: ClientConfig;
+  try {
+    parsed = parseIntoClientConfig(base);
+  } catch (error) {
+    // pg-connection-string's own message ("Invalid URL") names neither the variable nor what to do; the URL, which holds the password, is never repeated.
+    throw new Error(
+      `DATABASE_URL is not a valid URL (${(error as Error).message}): in the user name and password, write @ : / ? # % and spaces percent-encoded`,
+    );
+  }
+  const config: ClientConfig = { ...parsed, ssl };
+  for (const name of PASSED_ON) {
+    const value = parameters.get(name);
+    if (value !== null) Object.assign(config, { [name]: value });
+  }
+  // libpq reads "h1,h2" as hosts to try in turn; pg would look the whole text up as one name.
+  if (config.host?.includes(',')) {
+    throw new Error(
+      `DATABASE_URL names several hosts (${config.host}): the service connects to one; put a name or a balancer that follows the primary in front of them`,
+    );
+  }
+  // No password in the URL: PGPASSWORD, else the pgpass file (PGPASSFILE, ~/.pgpass), as libpq
+  // reads them, asked only if the server wants a password. pg's own reading of pgpass prints a
+  // deprecation warning: it is read here instead, as pg advises.
+  if (!config.password) {
+    const { host, port, database, user } = config;
+    config.password = () => process.env.PGPASSWORD ?? passwordFromPgpass({ host, port, database, user });
+  }
+  return config;
+}
+
+function passwordFromPgpass(connection: Record<string, unknown>): Promise<string> {
+  return new Promise((resolve) => pgpass(connection, (password) => resolve(password ?? '')));
 }
 
 function tlsOf(parameters: URLSearchParams): false | ConnectionOptions {
