@@ -3,7 +3,7 @@
  * the HTML standard says (`id:`, `event:`, `data:`, comments), awaited one by one with deadlines.
  */
 import { type IncomingMessage, request } from 'node:http';
-import { withDeadline } from '../helpers/wait-for.js';
+import { withDeadline } from './wait-for.js';
 
 export interface SseFrame {
   id?: string;
