@@ -52,8 +52,10 @@ export interface OpenTransactionRun {
   creates: number;
   /** Creates that failed (status other than 201, or no answer). */
   failedCreates: number;
-  /** Event received by a stream on another instance − its create answered, per (reader, event). */
+  /** Event received by the stream on the instance that writes nothing − its create answered. */
   latency: Durations | undefined;
+  /** The same on the streams of the writing instances, for the other one's events (its own commits wake them too). */
+  latencyOnWriting: Durations | undefined;
   /** (reader, event) pairs never received within the wait after the commit; events received twice. */
   missing: number;
   duplicates: number;
@@ -81,6 +83,9 @@ export interface CatchUpRun {
   catchUpSeconds: number;
   rssBeforeMb: number;
   rssPeakMb: number;
+  /** The service's CPU (user + system) in % of one core, idle and during catch-up (its PostgreSQL backends not counted). */
+  idleCpuPercent: number;
+  catchUpCpuPercent: number;
   /** Events the streams received during the window, all streams together; and how many a full catch-up takes. */
   streamedEvents: number;
   catchUpEvents: number;
@@ -149,15 +154,15 @@ export function renderFeedMarkdown(report: FeedReport): string {
       '',
       `Goal: p99 ≤ ${FEED_GOALS.openTransactionP99Ms.redis} ms with Redis, ≤ ${FEED_GOALS.openTransactionP99Ms.noRedis} ms without.`,
       '',
-      '| REDIS_URL | round | creates | samples | p50 ms | p99 ms | max ms | min ms | missing | twice | held-open event after its COMMIT, max ms | goal | load average (1 min, start–end) |',
-      '| :-- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | :-- | --: |',
+      '| REDIS_URL | round | creates | samples | p50 ms | p99 ms | max ms | min ms | on a writing instance: p50 / p99 / max ms | missing | twice | held-open event after its COMMIT, max ms | goal | load average (1 min, start–end) |',
+      '| :-- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | :-- | --: |',
     );
     for (const run of report.openTransaction) {
       const goal = openTransactionGoal(run);
       const failed = run.failedCreates > 0 ? ` (${run.failedCreates} failed)` : '';
       const order = run.heldOpenOutOfOrder > 0 ? ` (${run.heldOpenOutOfOrder} out of order)` : '';
       lines.push(
-        `| ${run.redis ? 'set' : 'unset'} | ${run.round} | ${run.creates}${failed} | ${run.latency?.count ?? 0} | ${ms(run.latency?.p50Ms)} | ${ms(run.latency?.p99Ms)} | ${ms(run.latency?.maxMs)} | ${ms(run.latency?.minMs)} | ${run.missing} | ${run.duplicates} | ${ms(run.heldOpenAfterCommit?.maxMs)}${order} | ${goal.outcome} (≤ ${goal.boundMs}) | ${load(run.loadAverage)} |`,
+        `| ${run.redis ? 'set' : 'unset'} | ${run.round} | ${run.creates}${failed} | ${run.latency?.count ?? 0} | ${ms(run.latency?.p50Ms)} | ${ms(run.latency?.p99Ms)} | ${ms(run.latency?.maxMs)} | ${ms(run.latency?.minMs)} | ${ms(run.latencyOnWriting?.p50Ms)} / ${ms(run.latencyOnWriting?.p99Ms)} / ${ms(run.latencyOnWriting?.maxMs)} | ${run.missing} | ${run.duplicates} | ${ms(run.heldOpenAfterCommit?.maxMs)}${order} | ${goal.outcome} (≤ ${goal.boundMs}) | ${load(run.loadAverage)} |`,
       );
     }
     lines.push('');
@@ -174,14 +179,14 @@ export function renderFeedMarkdown(report: FeedReport): string {
       '',
       `Goals: creates' p99 during catch-up ≤ ${FEED_GOALS.catchUpP99Ratio}× their idle p99; RSS growth ≤ ${FEED_GOALS.catchUpRssGrowthMb} MB.`,
       '',
-      '| database | round | idle p50 / p99 ms | catch-up p50 / p99 ms | p99 ÷ idle p99 | RSS before / peak MB | growth MB | events streamed (share of the catch-up) | goals (p99, RSS) | load average (1 min, start–end) |',
-      '| :-- | --: | --: | --: | --: | --: | --: | --: | :-- | --: |',
+      '| database | round | idle p50 / p99 ms | catch-up p50 / p99 ms | p99 ÷ idle p99 | RSS before / peak MB | growth MB | service CPU % idle / catch-up | events streamed (share of the catch-up) | goals (p99, RSS) | load average (1 min, start–end) |',
+      '| :-- | --: | --: | --: | --: | --: | --: | --: | --: | :-- | --: |',
     );
     for (const run of report.catchUp) {
       const goals = catchUpGoals(run);
       const problems = [run.failedCreates > 0 ? `${run.failedCreates} creates failed` : '', run.failedStreams > 0 ? `${run.failedStreams} streams failed` : ''].filter(Boolean).join(', ');
       lines.push(
-        `| ${run.database} | ${run.round} | ${ms(run.idle?.p50Ms)} / ${ms(run.idle?.p99Ms)} | ${ms(run.catchUp?.p50Ms)} / ${ms(run.catchUp?.p99Ms)} | ${goals.p99Ratio === undefined ? '—' : goals.p99Ratio.toFixed(2)} | ${mb(run.rssBeforeMb)} / ${mb(run.rssPeakMb)} | ${mb(goals.rssGrowthMb)} | ${run.streamedEvents.toLocaleString('en')} (${((100 * run.streamedEvents) / run.catchUpEvents).toFixed(1)} %) | ${goals.ratioOutcome}, ${goals.rssOutcome}${problems ? `; ${problems}` : ''} | ${load(run.loadAverage)} |`,
+        `| ${run.database} | ${run.round} | ${ms(run.idle?.p50Ms)} / ${ms(run.idle?.p99Ms)} | ${ms(run.catchUp?.p50Ms)} / ${ms(run.catchUp?.p99Ms)} | ${goals.p99Ratio === undefined ? '—' : goals.p99Ratio.toFixed(2)} | ${mb(run.rssBeforeMb)} / ${mb(run.rssPeakMb)} | ${mb(goals.rssGrowthMb)} | ${run.idleCpuPercent.toFixed(0)} / ${run.catchUpCpuPercent.toFixed(0)} | ${run.streamedEvents.toLocaleString('en')} (${((100 * run.streamedEvents) / run.catchUpEvents).toFixed(1)} %) | ${goals.ratioOutcome}, ${goals.rssOutcome}${problems ? `; ${problems}` : ''} | ${load(run.loadAverage)} |`,
       );
     }
     lines.push('');

@@ -4,11 +4,12 @@
  *
  * - open-transaction (PostgreSQL): three instances of the service on one schema, a stream reader on
  *   each; a direct connection inserts a pet and keeps its transaction open BENCH_FEED_HOLD_SECONDS
- *   while creates arrive at a steady rate on the instances in turn. For every event, on every
- *   instance but the one that created it: the time the stream received it − the time its create
- *   was answered. Once with REDIS_URL (commits told over Redis) and once without (each process
- *   looks every second). Then the held-open transaction commits, and its event must reach every
- *   reader, after the others.
+ *   while creates arrive at a steady rate on two of the instances in turn. For every event: the
+ *   time a stream received it − the time its create was answered, on the third instance (which
+ *   writes nothing, so only the fleet's channel or its own look every second tells it), and apart,
+ *   on the other writing instance (its own commits wake its readers too). Once with REDIS_URL
+ *   (commits told over Redis) and once without. Then the held-open transaction commits, and its
+ *   event must reach every reader, after the others.
  * - catch-up (PostgreSQL and SQLite): one instance, a feed of BENCH_FEED_EVENTS events; creates at a
  *   steady rate, first with no reader (idle), then while 40 keys × 5 streams read the feed from
  *   its start; their latency (send → answer) in both phases, and the service's RSS before the
@@ -29,7 +30,7 @@ import { runCli } from '../test/helpers/spawn-service.js';
 import { waitUntil } from '../test/helpers/wait-for.js';
 import { type CatchUpRun, durations, type FeedReport, type OpenTransactionRun, renderFeedMarkdown, slices } from './feed-report.js';
 import { gitCommit } from './outcome.js';
-import { residentMb } from './proc.js';
+import { processCpuSeconds, residentMb } from './proc.js';
 import { type Server, startService } from './servers.js';
 import { HAS_TASKSET, intFromEnv, log, POSTGRES_URL, RESULTS_DIR, SETTINGS } from './settings.js';
 import { bulkInsertPets, postgresTarget, sqliteTarget, type Target } from './targets.js';
@@ -45,6 +46,8 @@ const FEED_EVENTS = intFromEnv('BENCH_FEED_EVENTS', 26_000, 100, 10_000_000);
 const CREATES_PER_SECOND = intFromEnv('BENCH_FEED_CREATES_PER_SECOND', 20, 1, 1000);
 const REDIS_URL = process.env.BENCH_REDIS_URL?.trim() || process.env.TEST_REDIS_URL?.trim() || process.env.REDIS_URL?.trim() || undefined;
 const INSTANCES = 3;
+/** open-transaction: the instances that take the creates (the first ones); the others only read. */
+const WRITING = 2;
 const KEYS = 40;
 const STREAMS_PER_KEY = 5;
 /** Unmeasured creates before the idle phase (JIT, connections). */
@@ -113,6 +116,14 @@ function sampleRss(pids: number[]): { now(): number; stop(): number } {
   };
 }
 
+/** Answers a function giving the CPU `pids` used since this call, in % of one core. */
+function cpuShare(pids: number[]): () => number {
+  const cpu = () => pids.reduce((sum, pid) => sum + (processCpuSeconds(pid) ?? 0), 0);
+  const startCpu = cpu();
+  const startAt = performance.now();
+  return () => (100 * (cpu() - startCpu)) / ((performance.now() - startAt) / 1000);
+}
+
 /** `keys create` with the CLI (it migrates first): `count` keys, a few at a time. */
 async function makeKeys(target: Target, count: number): Promise<string[]> {
   const keys: string[] = [];
@@ -176,7 +187,8 @@ async function openTransactionRun(target: Target, key: string, redisUrl: string 
     open = true;
     const held = await direct.query<{ id: number | string }>("insert into pets (name, name_key, category_id, status, created_at) values ('Held open', 'held open', 1, 'available', 0) returning id");
     const heldId = Number(held.rows[0]!.id);
-    const creates = await paceCreates(services, key, HOLD_SECONDS, 'While open');
+    // The last instance takes no write: its reader learns of the others' commits only from them (Redis) or its own look every second.
+    const creates = await paceCreates(services.slice(0, WRITING), key, HOLD_SECONDS, 'While open');
     await direct.query('commit');
     open = false;
     const committedAt = performance.now();
@@ -185,6 +197,7 @@ async function openTransactionRun(target: Target, key: string, redisUrl: string 
     await waitUntil(() => arrivals.every((reader) => expected.every((id) => reader.has(id))), { deadlineMs: DRAIN_MS, everyMs: 50, what: 'readers' }).catch(() => {});
 
     const latency: number[] = [];
+    const latencyOnWriting: number[] = [];
     const heldAfterCommit: number[] = [];
     let missing = 0;
     let duplicates = 0;
@@ -193,7 +206,8 @@ async function openTransactionRun(target: Target, key: string, redisUrl: string 
       for (const create of created) {
         const got = reader.get(create.id!);
         if (!got) missing += 1;
-        else if (create.instance !== r) latency.push(got[0]!.at - create.answeredAt);
+        else if (r >= WRITING) latency.push(got[0]!.at - create.answeredAt);
+        else if (create.instance !== r) latencyOnWriting.push(got[0]!.at - create.answeredAt);
       }
       const heldGot = reader.get(heldId);
       if (!heldGot) missing += 1;
@@ -210,6 +224,7 @@ async function openTransactionRun(target: Target, key: string, redisUrl: string 
       creates: created.length,
       failedCreates: creates.length - created.length,
       latency: durations(latency),
+      latencyOnWriting: durations(latencyOnWriting),
       missing,
       duplicates,
       heldOpenAfterCommit: durations(heldAfterCommit),
@@ -237,13 +252,16 @@ async function catchUpRun(makeTarget: () => Promise<Target>, round: number): Pro
     await waitForFeed(target, FEED_EVENTS);
     const warmup = await paceCreates([service], writer!, WARMUP_SECONDS, 'Warm-up');
     const loadStart = loadavg();
+    const idleCpu = cpuShare(service.pids());
     const idle = await paceCreates([service], writer!, IDLE_SECONDS, 'Idle');
+    const idleCpuPercent = idleCpu();
     const feedAtStart = await waitForFeed(target, FEED_EVENTS + [...warmup, ...idle].filter((c) => c.id !== undefined).length);
     const rss = sampleRss(service.pids());
     const rssBeforeMb = rss.now();
     let streamed = 0;
     let failedStreams = 0;
     const catchUpStart = performance.now();
+    const catchUpCpu = cpuShare(service.pids());
     const creating = paceCreates([service], writer!, CATCH_UP_SECONDS, 'Catching up');
     const opened = await Promise.all(
       readers.flatMap((key) =>
@@ -264,6 +282,7 @@ async function catchUpRun(makeTarget: () => Promise<Target>, round: number): Pro
     followers.push(...opened.filter((f): f is FeedFollower => f !== undefined));
     const during = await creating;
     const rssPeakMb = rss.stop();
+    const catchUpCpuPercent = catchUpCpu();
     const streamedEvents = streamed;
     const all = [...idle, ...during];
     return {
@@ -282,6 +301,8 @@ async function catchUpRun(makeTarget: () => Promise<Target>, round: number): Pro
       catchUpSeconds: CATCH_UP_SECONDS,
       rssBeforeMb,
       rssPeakMb,
+      idleCpuPercent,
+      catchUpCpuPercent,
       streamedEvents,
       catchUpEvents: feedAtStart * KEYS * STREAMS_PER_KEY,
       failedStreams,
@@ -303,7 +324,7 @@ export async function runFeedMeasurements(which: ReadonlySet<FeedMeasurement>): 
     notes: [
       HAS_TASKSET ? `Services pinned to CPU ${SETTINGS.serverCpus} (taskset), this process (clients and readers) to CPU ${SETTINGS.clientCpus}; PostgreSQL and Redis are not pinned.` : 'No pinning (taskset missing or a single CPU).',
       `Creates: ${CREATES_PER_SECOND} a second at a steady rate (a slow answer does not delay the next), POST /v1/pets; latency from send to answer. RATE_LIMIT_PER_MINUTE=${SETTINGS.rateLimitPerMinute}.`,
-      `open-transaction: ${INSTANCES} instances on one PostgreSQL schema, one stream reader (start=latest) on each; a transaction holding an inserted pet open ${HOLD_SECONDS} s while creates go to the instances in turn; a sample is one (event, stream on another instance than its create's): received − create answered, both read by this process's clock. Negative when the stream beat the answer.`,
+      `open-transaction: ${INSTANCES} instances on one PostgreSQL schema, one stream reader (start=latest) on each; a transaction holding an inserted pet open ${HOLD_SECONDS} s while creates go to the first ${WRITING} instances in turn; a sample is one event received by a stream: received − create answered, both read by this process's clock (negative when the stream beat the answer). The goal's figure: the stream on the instance that writes nothing; beside it, the streams on the other writing instance.`,
       `catch-up: one instance; ${FEED_EVENTS.toLocaleString('en')} events (pets inserted straight into the table); ${WARMUP_SECONDS} s of unmeasured creates, ${IDLE_SECONDS} s idle (no reader), then ${KEYS} keys × ${STREAMS_PER_KEY} streams open from the feed's start while ${CATCH_UP_SECONDS} s of creates run; RSS (VmRSS) sampled every 200 ms.`,
     ],
     openTransaction: [],

@@ -15,6 +15,7 @@ const openRun = (over: Partial<OpenTransactionRun>): OpenTransactionRun => ({
   creates: 400,
   failedCreates: 0,
   latency: durations([10, 20, 900]),
+  latencyOnWriting: durations([5, 6]),
   missing: 0,
   duplicates: 0,
   heldOpenAfterCommit: durations([50, 60]),
@@ -36,6 +37,8 @@ const catchUpRun = (over: Partial<CatchUpRun>): CatchUpRun => ({
   catchUpSeconds: 30,
   rssBeforeMb: 120,
   rssPeakMb: 180,
+  idleCpuPercent: 12,
+  catchUpCpuPercent: 97.6,
   streamedEvents: 260_000,
   catchUpEvents: 5_200_000,
   failedStreams: 0,
@@ -96,9 +99,9 @@ describe('feed measurements report', () => {
     });
     assert.match(markdown, /^# Events feed measurements, 2026-11-28T00:00:00Z, commit abc1234$/m);
     assert.match(markdown, /^- a note$/m);
-    assert.match(markdown, /^\| set \| 1 \| 400 \| 3 \| 20\.0 \| 900 \| 900 \| 10\.0 \| 0 \| 0 \| 60\.0 \| met \(≤ 1000\) \| 1\.50–2\.25 \|$/m);
+    assert.match(markdown, /^\| set \| 1 \| 400 \| 3 \| 20\.0 \| 900 \| 900 \| 10\.0 \| 5\.0 \/ 6\.0 \/ 6\.0 \| 0 \| 0 \| 60\.0 \| met \(≤ 1000\) \| 1\.50–2\.25 \|$/m);
     assert.match(markdown, /^- REDIS_URL set, rounds apart \(largest ÷ smallest\): p50 ×1\.00, p99 ×2\.00, max ×2\.00\.$/m);
-    assert.match(markdown, /^\| PostgreSQL \| 2 \| 5\.0 \/ 10\.0 \| 8\.0 \/ 20\.0 \| 2\.00 \| 120 \/ 240 \| 120 \| 260,000 \(5\.0 %\) \| met, missed \| 1\.50–2\.25 \|$/m);
+    assert.match(markdown, /^\| PostgreSQL \| 2 \| 5\.0 \/ 10\.0 \| 8\.0 \/ 20\.0 \| 2\.00 \| 120 \/ 240 \| 120 \| 12 \/ 98 \| 260,000 \(5\.0 %\) \| met, missed \| 1\.50–2\.25 \|$/m);
     assert.match(markdown, /^- PostgreSQL, rounds apart \(largest ÷ smallest\): idle p99 ×1\.00, catch-up p99 ×1\.00, p99 ÷ idle p99 ×1\.00; RSS growth 60 and 120 MB\.$/m);
   });
 });
