@@ -52,7 +52,7 @@ export interface OpenTransactionRun {
   creates: number;
   /** Creates that failed (status other than 201, or no answer). */
   failedCreates: number;
-  /** Event received by the stream on the instance that writes nothing − its create answered. */
+  /** Event received by the stream on the instance that takes no create − its create answered. */
   latency: Durations | undefined;
   /** The same on the streams of the writing instances, for the other one's events (its own commits wake them too). */
   latencyOnWriting: Durations | undefined;

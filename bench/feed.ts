@@ -6,7 +6,7 @@
  *   each; a direct connection inserts a pet and keeps its transaction open BENCH_FEED_HOLD_SECONDS
  *   while creates arrive at a steady rate on two of the instances in turn. For every event: the
  *   time a stream received it − the time its create was answered, on the third instance (which
- *   writes nothing, so only the fleet's channel or its own look every second tells it), and apart,
+ *   takes no create, so only the fleet's channel or its own look every second tells it), and apart,
  *   on the other writing instance (its own commits wake its readers too). Once with REDIS_URL
  *   (commits told over Redis) and once without. Then the held-open transaction commits, and its
  *   event must reach every reader, after the others.
@@ -187,7 +187,7 @@ async function openTransactionRun(target: Target, key: string, redisUrl: string 
     open = true;
     const held = await direct.query<{ id: number | string }>("insert into pets (name, name_key, category_id, status, created_at) values ('Held open', 'held open', 1, 'available', 0) returning id");
     const heldId = Number(held.rows[0]!.id);
-    // The last instance takes no write: its reader learns of the others' commits only from them (Redis) or its own look every second.
+    // The last instance takes no create: its reader learns of the others' commits only from them (Redis) or its own look every second.
     const creates = await paceCreates(services.slice(0, WRITING), key, HOLD_SECONDS, 'While open');
     await direct.query('commit');
     open = false;
@@ -324,7 +324,7 @@ export async function runFeedMeasurements(which: ReadonlySet<FeedMeasurement>): 
     notes: [
       HAS_TASKSET ? `Services pinned to CPU ${SETTINGS.serverCpus} (taskset), this process (clients and readers) to CPU ${SETTINGS.clientCpus}; PostgreSQL and Redis are not pinned.` : 'No pinning (taskset missing or a single CPU).',
       `Creates: ${CREATES_PER_SECOND} a second at a steady rate (a slow answer does not delay the next), POST /v1/pets; latency from send to answer. RATE_LIMIT_PER_MINUTE=${SETTINGS.rateLimitPerMinute}.`,
-      `open-transaction: ${INSTANCES} instances on one PostgreSQL schema, one stream reader (start=latest) on each; a transaction holding an inserted pet open ${HOLD_SECONDS} s while creates go to the first ${WRITING} instances in turn; a sample is one event received by a stream: received − create answered, both read by this process's clock (negative when the stream beat the answer). The goal's figure: the stream on the instance that writes nothing; beside it, the streams on the other writing instance.`,
+      `open-transaction: ${INSTANCES} instances on one PostgreSQL schema, one stream reader (start=latest) on each; a transaction holding an inserted pet open ${HOLD_SECONDS} s while creates go to the first ${WRITING} instances in turn; a sample is one event received by a stream: received − create answered, both read by this process's clock (negative when the stream beat the answer). The goal's figure: the stream on the instance that takes no create; beside it, the streams on the other writing instance.`,
       `catch-up: one instance; ${FEED_EVENTS.toLocaleString('en')} events (pets inserted straight into the table); ${WARMUP_SECONDS} s of unmeasured creates, ${IDLE_SECONDS} s idle (no reader), then ${KEYS} keys × ${STREAMS_PER_KEY} streams open from the feed's start while ${CATCH_UP_SECONDS} s of creates run; RSS (VmRSS) sampled every 200 ms.`,
     ],
     openTransaction: [],
