@@ -314,8 +314,12 @@ async function catchUpRun(makeTarget: () => Promise<Target>, round: number): Pro
   }
 }
 
-/** Runs the measurements asked for, writes the report under bench/results/ and prints it. */
-export async function runFeedMeasurements(which: ReadonlySet<FeedMeasurement>): Promise<void> {
+/**
+ * Runs the measurements asked for, writes the report under bench/results/ and prints it. Answers the
+ * failed checks (creates not answered 201, events missing or received twice, streams that failed),
+ * as the scenarios' answers ≥ 400 are: what the goals are read off must be a run that worked.
+ */
+export async function runFeedMeasurements(which: ReadonlySet<FeedMeasurement>): Promise<string[]> {
   const commit = gitCommit();
   const report: FeedReport = {
     date: new Date().toISOString(),
@@ -374,4 +378,13 @@ export async function runFeedMeasurements(which: ReadonlySet<FeedMeasurement>): 
   }
   process.stdout.write(`\n${markdown}`);
   log(`written to bench/results/${stem}.{json,md} and latest-feed.md`);
+  return [
+    ...report.openTransaction.flatMap((run) => problems(`open-transaction, REDIS_URL ${run.redis ? 'set' : 'unset'}, round ${run.round}`, { 'creates failed': run.failedCreates, 'events missing': run.missing, 'events received twice': run.duplicates, 'held-open events out of order': run.heldOpenOutOfOrder })),
+    ...report.catchUp.flatMap((run) => problems(`catch-up, ${run.database}, round ${run.round}`, { 'creates failed': run.failedCreates, 'streams failed': run.failedStreams })),
+  ];
+}
+
+function problems(run: string, counts: Record<string, number>): string[] {
+  const found = Object.entries(counts).filter(([, n]) => n > 0);
+  return found.length === 0 ? [] : [`${run}: ${found.map(([what, n]) => `${n} ${what}`).join(', ')}`];
 }

@@ -97,9 +97,10 @@ async function main(): Promise<number> {
     const unknownFeed = feed.filter((name) => !(FEED_MEASUREMENTS as readonly string[]).includes(name));
     if (unknownFeed.length > 0) throw new Error(`BENCH_FEED lists ${FEED_MEASUREMENTS.join(' and/or ')} (got ${unknownFeed.join(', ')})`);
     // The feed's measurements run alone: they start their own services and take minutes.
-    await runFeedMeasurements(new Set(feed as FeedMeasurement[]));
+    const failed = await runFeedMeasurements(new Set(feed as FeedMeasurement[]));
     log(`feed measurements done after ${Math.round((Date.now() - started) / 1000)} s`);
-    return 0;
+    if (failed.length > 0) log(`FAILED checks: ${failed.join(' | ')}`);
+    return failed.length > 0 ? 1 : 0;
   }
   const all = scenarios({ target: undefined as never, key: '', seeded: { first: 1, last: 1 }, cursorSecret: 'x'.repeat(32) }).map((s) => s.name);
   const requested = listFromEnv('BENCH_SCENARIOS') ?? (SETTINGS.profile ? [SETTINGS.profile] : all);
