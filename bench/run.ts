@@ -20,6 +20,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { runCli } from '../test/helpers/spawn-service.js';
 import { cleanupAll, onCleanup, wasInterrupted } from './cleanup.js';
+import { FEED_MEASUREMENTS, type FeedMeasurement, runFeedMeasurements } from './feed.js';
 import { checkGoals } from './goals.js';
 import { runScenario, type Servers } from './measure.js';
 import { comparisons, gitCommit, printProfiles } from './outcome.js';
@@ -94,6 +95,17 @@ async function main(): Promise<number> {
   // Read now: dist/ was built from the working tree a moment ago, and others may commit meanwhile.
   const commit = gitCommit();
   pinThisProcess();
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const feed = listFromEnv('BENCH_FEED');
+  if (feed) {
+    const unknownFeed = feed.filter((name) => !(FEED_MEASUREMENTS as readonly string[]).includes(name));
+    if (unknownFeed.length > 0) throw new Error(`BENCH_FEED lists ${FEED_MEASUREMENTS.join(' and/or ')} (got ${unknownFeed.join(', ')})`);
+    // The feed's measurements run alone: they start their own services and take minutes.
+    const failed = await runFeedMeasurements(new Set(feed as FeedMeasurement[]));
+    log(`feed measurements done after ${Math.round((Date.now() - started) / 1000)} s`);
+    if (failed.length > 0) log(`FAILED checks: ${failed.join(' | ')}`);
+    return failed.length > 0 ? 1 : 0;
+  }
   const all = scenarios({ target: undefined as never, key: '', seeded: { first: 1, last: 1 }, cursorSecret: 'x'.repeat(32) }).map((s) => s.name);
   const requested = listFromEnv('BENCH_SCENARIOS') ?? (SETTINGS.profile ? [SETTINGS.profile] : all);
   const unknown = requested.filter((name) => !all.includes(name));
@@ -101,7 +113,6 @@ async function main(): Promise<number> {
   if (SETTINGS.profile && !all.includes(SETTINGS.profile))
     throw new Error(`BENCH_PROFILE=${SETTINGS.profile} is no scenario; the scenarios are ${all.join(', ')}`);
   const selected = new Set(requested);
-  mkdirSync(RESULTS_DIR, { recursive: true });
 
   const results: ScenarioResult[] = [];
   const targets: (() => Promise<Target>)[] = SETTINGS.databases.has('sqlite') ? [sqliteTarget] : [];

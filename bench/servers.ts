@@ -37,11 +37,19 @@ function serviceEnv(cursorSecret: string): Record<string, string> {
   };
 }
 
-export async function startService(target: Target, cursorSecret: string, options: { workers?: number; profileDir?: string } = {}): Promise<Server> {
+export async function startService(
+  target: Target,
+  cursorSecret: string,
+  options: {
+    workers?: number;
+    profileDir?: string;
+    /** Applied last; `undefined` removes a setting passed on from the bench's environment. */ env?: Record<string, string | undefined>;
+  } = {},
+): Promise<Server> {
   const workers = options.workers ?? 1;
   const service: RunningService = await spawnService({
     databaseUrl: target.url,
-    env: serviceEnv(cursorSecret),
+    env: { ...serviceEnv(cursorSecret), ...options.env },
     args: workers > 1 ? ['serve', '--no-bootstrap-key', '--workers', String(workers)] : ['serve', '--no-bootstrap-key'],
     commandPrefix: pinned(workers > 1 ? SETTINGS.workersCpus : SETTINGS.serverCpus),
     nodeArgs: options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [],

@@ -43,16 +43,22 @@ export function hintForDatabaseError(error: unknown, databaseUrl: string): strin
     if (code === DATABASE_DOES_NOT_EXIST) return createDatabase(config, host, port, user);
     if (code === 'ECONNREFUSED' || (socket && code === 'ENOENT'))
       return [`Nothing accepts connections at ${server}: is PostgreSQL running there, listening on that address and port (listen_addresses, port)?`];
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return [`The host name ${JSON.stringify(host)} cannot be resolved: check its spelling, and this machine's DNS.`];
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+      return [`The host name ${JSON.stringify(host)} cannot be resolved: check its spelling, and this machine's DNS.`];
     if (code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === DEADLINE_CODE)
       return [`No answer from ${server} in time: a firewall, a wrong address, or a server too busy to accept connections.`];
     if (code === INVALID_AUTHORIZATION)
-      return [`PostgreSQL does not let the user ${JSON.stringify(user)} in (no such role, or pg_hba.conf refuses it from this address): check the user name and the server's pg_hba.conf.`];
-    if (code === INVALID_PASSWORD) return [`PostgreSQL refuses the password of the user ${JSON.stringify(user)}: check it in DATABASE_URL, PGPASSWORD or the pgpass file.`];
+      return [
+        `PostgreSQL does not let the user ${JSON.stringify(user)} in (no such role, or pg_hba.conf refuses it from this address): check the user name and the server's pg_hba.conf.`,
+      ];
+    if (code === INVALID_PASSWORD)
+      return [`PostgreSQL refuses the password of the user ${JSON.stringify(user)}: check it in DATABASE_URL, PGPASSWORD or the pgpass file.`];
     if (code === TOO_MANY_CONNECTIONS)
       return ['PostgreSQL has no connection left (max_connections): lower DATABASE_POOL_MAX or the number of instances, or raise max_connections.'];
     if (code !== undefined && TLS_TRUST_CODES.has(code))
-      return [`The TLS certificate of ${server} is not trusted: name its authority with sslrootcert=FILE in DATABASE_URL (sslmode=no-verify skips the check, and its protection).`];
+      return [
+        `The TLS certificate of ${server} is not trusted: name its authority with sslrootcert=FILE in DATABASE_URL (sslmode=no-verify skips the check, and its protection).`,
+      ];
     if (/does not support SSL/.test((error as Error | undefined)?.message ?? ''))
       return [`${server} speaks no TLS: remove sslmode or ssl from DATABASE_URL (or set sslmode=disable), or turn TLS on in the server.`];
     return undefined;

@@ -10,7 +10,7 @@ import { after, before, it } from 'node:test';
 import { type Fleet, startFleet } from '../helpers/fleet.js';
 import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 import { withDeadline } from '../helpers/wait-for.js';
-import { openSse } from './sse-client.js';
+import { openSse } from '../helpers/sse-client.js';
 
 interface Event {
   type: string;

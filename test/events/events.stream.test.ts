@@ -16,7 +16,7 @@ import { cursorOf, nextLinkOf } from '../helpers/pages.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 import { waitUntil, withDeadline } from '../helpers/wait-for.js';
-import { openSse, type SseFrame } from './sse-client.js';
+import { openSse, type SseFrame } from '../helpers/sse-client.js';
 
 const json = { 'content-type': 'application/json' };
 

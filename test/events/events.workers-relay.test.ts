@@ -20,7 +20,7 @@ import { issueApiKey } from '../../src/keys/keys.service.js';
 import { ALL_DIALECTS, createTestDatabase, describeOnDialect, type TestDatabase } from '../helpers/test-db.js';
 import { sampleValue } from '../helpers/metrics.js';
 import { waitUntil, withDeadline } from '../helpers/wait-for.js';
-import { openSse } from './sse-client.js';
+import { openSse } from '../helpers/sse-client.js';
 
 /** The workers' check of the feed, and every timer of theirs that writes: once an hour, never within a test. */
 const HOURLY_MS = 3_600_000;

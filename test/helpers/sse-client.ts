@@ -3,7 +3,7 @@
  * the HTML standard says (`id:`, `event:`, `data:`, comments), awaited one by one with deadlines.
  */
 import { type IncomingMessage, request } from 'node:http';
-import { withDeadline } from '../helpers/wait-for.js';
+import { withDeadline } from './wait-for.js';
 
 export interface SseFrame {
   id?: string;
@@ -51,8 +51,10 @@ export async function openSse(baseUrl: string, path: string, headers: Record<str
     });
   });
   response.on('error', () => {});
+  // Only an answer that is not a stream is kept whole (an Error to read): a long stream is not held in memory.
+  const keepBody = response.statusCode !== 200;
   response.on('data', (chunk: string) => {
-    body += chunk;
+    if (keepBody) body += chunk;
     buffer += chunk;
     let end: number;
     while ((end = buffer.indexOf('\n\n')) >= 0) {
