@@ -17,26 +17,54 @@ import { issueApiKey, listKeys, parseDuration, revokeKey } from './keys/keys.ser
 import { isScope, SCOPES } from './keys/scopes.js';
 import { dropOutputToClosedPipes } from './log-destination.js';
 
-const USAGE = `Usage:
-  animal-store [serve] [--no-bootstrap-key] [--workers N]
+/** Each command's usage lines, in the order the full help lists them; `animal-store COMMAND --help` shows its own. */
+const COMMAND_USAGE: Record<string, string> = {
+  serve: `  animal-store [serve] [--no-bootstrap-key] [--workers N]
                                                 start the HTTP service (runs migrations first);
-                                                --workers N serves from N processes (0: one per core)
-  animal-store migrate                          apply database migrations and exit
-  animal-store keys create --name NAME [--expires-in 30d] [--scope SCOPE]...
+                                                --workers N serves from N processes (0: one per core);
+                                                --no-bootstrap-key: make no first key in an empty store`,
+  migrate: `  animal-store migrate                          apply database migrations and exit`,
+  'keys create': `  animal-store keys create --name NAME [--expires-in 30d] [--scope SCOPE]...
                                                 make an API key; the key alone is printed on stdout;
                                                 --scope (repeatable) limits it to ${SCOPES.join(', ')}
-                                                (without --scope: all of them)
-  animal-store keys list [--json]               list keys (never their secrets)
-  animal-store keys revoke ID                   revoke a key; every instance refuses it within
+                                                (without --scope: all of them)`,
+  'keys list': `  animal-store keys list [--json]               list keys (never their secrets)`,
+  'keys revoke': `  animal-store keys revoke ID                   revoke a key; every instance refuses it within
                                                 a second with REDIS_URL, else within
-                                                KEY_CACHE_TTL_MS (5 s by default)
-  animal-store help                             show this help (also --help, -h)
-  animal-store --version                        show the version (also -v, version)
+                                                KEY_CACHE_TTL_MS (5 s by default)`,
+};
 
-Configuration comes from environment variables, not options: PORT=9000 animal-store serve
+const ENVIRONMENT = `Configuration comes from environment variables, not options: PORT=9000 animal-store serve
 (HOST, DATABASE_URL, LOG_LEVEL, ...); see docs/operations.md.`;
 
-class UsageError extends Error {}
+const USAGE = `Usage:
+${Object.values(COMMAND_USAGE).join('\n')}
+  animal-store help [COMMAND]                   show this help, or one command's (also --help, -h)
+  animal-store --version                        show the version (also -v, version)
+
+${ENVIRONMENT}`;
+
+/** The command the first words name (`keys create`, `keys`, `serve`), if any. */
+function commandNamed(words: readonly string[]): string | undefined {
+  const two = words.slice(0, 2).join(' ');
+  return two in COMMAND_USAGE ? two : words[0];
+}
+
+/** The help of one command (`keys` alone: its three), or the whole usage for any other name. */
+function usageOf(command: string | undefined): string {
+  const lines = Object.entries(COMMAND_USAGE).filter(([name]) => command !== undefined && (name === command || name.startsWith(`${command} `)));
+  return lines.length === 0 ? USAGE : `Usage:\n${lines.map(([, text]) => text).join('\n')}\n\n${ENVIRONMENT}`;
+}
+
+class UsageError extends Error {
+  /** The command the mistake was made in: its own help follows the message. */
+  constructor(
+    message: string,
+    readonly command?: string,
+  ) {
+    super(message);
+  }
+}
 
 /** Which options each command takes; any other is a usage error rather than silently ignored. */
 const OPTIONS_OF: Record<string, string[]> = {
@@ -66,8 +94,10 @@ async function main(argv: string[]): Promise<void> {
     throw usageErrorOf(error, argv);
   }
   const { values, positionals, tokens } = parsed;
-  if (values.help || positionals[0] === 'help') {
-    process.stdout.write(`${USAGE}\n`);
+  // `help keys create`, `keys create --help`, `keys help`: the help of what is named, alone.
+  const helpAsked = values.help || positionals.includes('help');
+  if (helpAsked) {
+    process.stdout.write(`${usageOf(commandNamed(positionals.filter((word) => word !== 'help')))}\n`);
     return;
   }
   if (values.version || positionals[0] === 'version') {
@@ -78,11 +108,12 @@ async function main(argv: string[]): Promise<void> {
   if (!['serve', 'migrate', 'keys'].includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   const commandName = command === 'keys' && sub ? `keys ${sub}` : command;
   const extra = positionals.slice(commandName.split(' ').length + (commandName === 'keys revoke' ? 1 : 0));
-  if (extra.length > 0 && commandName in OPTIONS_OF) throw new UsageError(`${commandName} takes no argument ${JSON.stringify(extra[0])}`);
+  if (extra.length > 0 && commandName in OPTIONS_OF) throw new UsageError(`${commandName} takes no argument ${JSON.stringify(extra[0])}`, commandName);
   const allowed = OPTIONS_OF[commandName] ?? [];
   for (const token of tokens) {
     if (token.kind === 'option' && !allowed.includes(token.name)) {
-      throw new UsageError(`${commandName} does not take --${token.name}`);
+      const takes = allowed.length === 0 ? 'it takes no option' : `it takes ${allowed.map((name) => `--${name}`).join(', ')}`;
+      throw new UsageError(`${commandName} does not take --${token.name} (${takes})`, commandName);
     }
   }
   const config = loadConfig();
@@ -106,7 +137,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 function parseWorkers(text: string): number {
-  if (!/^\d{1,3}$/.test(text) || Number(text) > 256) throw new UsageError(`--workers takes a whole number from 0 to 256, 0 for one per core (got ${text})`);
+  if (!/^\d{1,3}$/.test(text) || Number(text) > 256)
+    throw new UsageError(`--workers takes a whole number from 0 to 256, 0 for one per core (got ${text})`, 'serve');
   // 0 means one per core: the cores this process may use, not all the machine has.
   return Number(text) === 0 ? availableParallelism() : Number(text);
 }
@@ -119,13 +151,15 @@ async function keys(
 ) {
   switch (sub) {
     case 'create': {
-      if (!values.name || values.name.trim() === '') throw new UsageError('keys create needs --name NAME');
-      if (values.name.trim().length > 100) throw new UsageError('--name must have at most 100 characters');
+      if (!values.name || values.name.trim() === '') throw new UsageError('keys create needs --name NAME', 'keys create');
+      if (values.name.trim().length > 100) throw new UsageError('--name must have at most 100 characters', 'keys create');
       const expiresIn = values['expires-in'];
       const expiresInMs = expiresIn === undefined ? undefined : parseDuration(expiresIn);
-      if (expiresIn !== undefined && expiresInMs === undefined) throw new UsageError(`--expires-in must look like 90s, 15m, 12h or 30d (got ${expiresIn})`);
+      if (expiresIn !== undefined && expiresInMs === undefined)
+        throw new UsageError(`--expires-in must look like 90s, 15m, 12h or 30d (got ${expiresIn})`, 'keys create');
       const unknownScope = values.scope?.find((scope) => !isScope(scope));
-      if (unknownScope !== undefined) throw new UsageError(`--scope ${JSON.stringify(unknownScope)} is no scope; the scopes are ${SCOPES.join(', ')}`);
+      if (unknownScope !== undefined)
+        throw new UsageError(`--scope ${JSON.stringify(unknownScope)} is no scope; the scopes are ${SCOPES.join(', ')}`, 'keys create');
       const scopes = values.scope?.filter(isScope);
       return onDatabase(config, async (db) => {
         const issued = await issueApiKey(db, { name: values.name!, expiresInMs, scopes });
@@ -163,7 +197,7 @@ async function keys(
     case 'revoke': {
       const id = rest[0];
       if (id === undefined || !/^\d+$/.test(id) || !Number.isSafeInteger(Number(id)))
-        throw new UsageError('keys revoke needs the numeric ID shown by keys list');
+        throw new UsageError('keys revoke needs the numeric ID shown by keys list', 'keys revoke');
       return onDatabase(config, async (db) => {
         const at = new Date();
         const revoked = await revokeKey(db, Number(id), () => at.getTime());
@@ -177,7 +211,7 @@ async function keys(
       });
     }
     default:
-      throw new UsageError(sub === undefined ? 'keys needs a subcommand: create, list or revoke' : `unknown keys subcommand ${JSON.stringify(sub)}`);
+      throw new UsageError(sub === undefined ? 'keys needs a subcommand: create, list or revoke' : `unknown keys subcommand ${JSON.stringify(sub)}`, 'keys');
   }
 }
 
@@ -214,7 +248,16 @@ function usageErrorOf(error: unknown, argv: string[]): unknown {
   const name = option.replace(/^-+/, '');
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     const variable = name.toUpperCase().replaceAll('-', '_');
-    if (!(variable in CONFIG_DEFAULTS)) return new UsageError(`there is no option ${option}`);
+    if (!(variable in CONFIG_DEFAULTS)) {
+      // The command typed, if any: its own options are named.
+      const command = commandNamed(argv.filter((word) => !word.startsWith('-')).slice(0, 2)) ?? 'serve';
+      const takes = OPTIONS_OF[command];
+      if (takes === undefined) return new UsageError(`there is no option ${option}`);
+      return new UsageError(
+        `there is no option ${option} (${command} takes ${takes.length === 0 ? 'no option' : takes.map((taken) => `--${taken}`).join(', ')})`,
+        command,
+      );
+    }
     // The value the operator meant, if given (`--port 9000` or `--port=9000`).
     const at = argv.findIndex((arg) => arg === option || arg.startsWith(`${option}=`));
     const given = argv[at];
@@ -253,7 +296,7 @@ async function onDatabase(config: Config, work: (db: Kysely<Database>) => Promis
 dropOutputToClosedPipes();
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-    process.stderr.write(`animal-store: ${(error as Error).message}\n\n${USAGE}\n`);
+    process.stderr.write(`animal-store: ${(error as Error).message}\n\n${usageOf(error instanceof UsageError ? error.command : undefined)}\n`);
     process.exit(2);
   }
   const databaseHint = hintForDatabaseError(error, process.env.DATABASE_URL?.trim() ?? '');

@@ -3,7 +3,7 @@
  * so an operator sees every bad value in one message instead of one per restart.
  */
 
-import { dialectOf, redactPassword } from './db/create-db.js';
+import { DATABASE_URL_FORMS, dialectOf, redactPassword } from './db/create-db.js';
 import { postgresConfigOf } from './db/postgres/url.js';
 import { type CorsOrigins, parseCorsOrigins } from './http/cors-policy.js';
 import { CONFIG_DEFAULTS, CONFIG_RANGES, type ConfigVariable } from './config-defaults.js';
@@ -130,7 +130,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const databaseUrl = read('DATABASE_URL');
   if (dialectOf(databaseUrl) === undefined) {
-    problems.push(`DATABASE_URL must be sqlite:PATH, a file path, or postgres://… (got ${JSON.stringify(redactPassword(databaseUrl))})`);
+    problems.push(`DATABASE_URL must be ${DATABASE_URL_FORMS} (got ${JSON.stringify(redactPassword(databaseUrl))})`);
   } else if (dialectOf(databaseUrl) === 'postgres') {
     // Its parameters (TLS, settings for the server) are checked, and TLS files read, before anything starts.
     try {

@@ -47,11 +47,17 @@ export type { PoolStats };
 const POSTGRES_URL = /^postgres(ql)?:\/\//i;
 const OTHER_URL_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 
-/** Tells which dialect a DATABASE_URL selects, or why it selects none. */
+/** A bare path names a SQLite file only when it looks like one: a word alone (`nonsense`) is more likely a mistake. */
+const SQLITE_PATH = /\/|\.(db|sqlite3?)$/i;
+
+/** The forms DATABASE_URL takes, for the message that refuses another. */
+export const DATABASE_URL_FORMS = 'sqlite:PATH, postgres://… (or postgresql://…), or a file path that contains a / or ends in .db, .sqlite or .sqlite3';
+
+/** Tells which dialect a DATABASE_URL selects, or none. */
 export function dialectOf(url: string): DialectName | undefined {
   if (POSTGRES_URL.test(url)) return 'postgres';
   if (url.startsWith('sqlite:')) return 'sqlite';
-  return OTHER_URL_SCHEME.test(url) || url === '' ? undefined : 'sqlite';
+  return OTHER_URL_SCHEME.test(url) || !SQLITE_PATH.test(url) ? undefined : 'sqlite';
 }
 
 /** `sqlite:./a.db`, `sqlite:///abs/a.db`, `sqlite::memory:` and a plain file path all name a SQLite file. */
@@ -128,7 +134,7 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
     return { db, dialect, location: locationOf(url), close: () => db.destroy() };
   }
 
-  throw new Error(`DATABASE_URL must be sqlite:PATH, a file path, or postgres://… (got ${JSON.stringify(redactPassword(url))})`);
+  throw new Error(`DATABASE_URL must be ${DATABASE_URL_FORMS} (got ${JSON.stringify(redactPassword(url))})`);
 }
 
 /**

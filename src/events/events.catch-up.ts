@@ -5,11 +5,12 @@
  * from 14 to 390 ms at p50). So each page a stream reads while it catches up takes a turn: at most
  * CATCH_UP_PAGES_PER_SECOND per process and KEY_PAGES_PER_SECOND per key, shared by its streams.
  * A stream that is caught up waits for new events as before and takes no turn: the live tail is
- * never slowed. Turns are given in the order they are asked for; the first page of a stream and
- * every long poll are requests, counted by the rate limits instead.
+ * never slowed. A stream's first page takes a turn too (200 streams opened at once would otherwise
+ * read 200 pages in one burst); a stream opened alone takes its turn at once. Long polls are
+ * requests, counted by the rate limits instead.
  *
- * Each queue is a time: when its next turn is free. Taking a turn books the later of the
- * process's and the key's next free times, and waits until then. The map of keys keeps only keys
+ * Each queue is a time: when its next turn is free. A turn waits for the key's next free time, then
+ * books the process's next free time from then, in the order streams get there. The map of keys keeps only keys
  * whose next turn is in the future, so it is bounded by the streams catching up.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -53,11 +54,15 @@ export function createCatchUpPace(options: CatchUpPaceOptions = {}): CatchUpPace
     async turn(keyId, signal) {
       const at = now();
       if (keyNext.size > 1000) for (const [key, next] of keyNext) if (next <= at) keyNext.delete(key);
-      // The turn: not before the process's next free one, nor before the key's.
-      const slot = Math.max(at, processNext, keyNext.get(keyId) ?? 0);
+      // First the key's turn, then the process's next free one from then: booking the process's turn
+      // at the key's time would leave the process's turns before it unused by every other key.
+      const keySlot = Math.max(at, keyNext.get(keyId) ?? 0);
+      keyNext.set(keyId, keySlot + keyGap);
+      if (keySlot > at && !(await wait(keySlot - at, signal))) return false;
+      const ready = now();
+      const slot = Math.max(ready, processNext);
       processNext = slot + processGap;
-      keyNext.set(keyId, slot + keyGap);
-      return slot > at ? wait(slot - at, signal) : !signal.aborted;
+      return slot > ready ? wait(slot - ready, signal) : !signal.aborted;
     },
   };
 }

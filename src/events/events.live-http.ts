@@ -86,14 +86,16 @@ export function createEventsLive(app: FastifyInstance, db: Kysely<Database>, opt
           `this key already holds ${options.streamsPerKey} streams of the events feed on this instance (EVENT_STREAMS_PER_KEY); close one or retry after ${STREAM_RETRY_AFTER_SECONDS} s`,
         );
       }
+      const until = goneSignal(reply);
       let opening;
       try {
+        // The first page is read in turn too: streams opened together (a fleet of readers restarted) would read theirs in one burst.
+        if (!(await catchUp.turn(request.apiKey!.id, until))) throw new AppError('service_unavailable', 'the stream was not opened: the service is stopping');
         opening = await openStream(db, walk, wakeup);
       } catch (error) {
         release();
         throw error;
       }
-      const until = goneSignal(reply);
       const out = eventStreamBody({ keepAliveMs: options.keepAliveMs ?? KEEP_ALIVE_MS, until });
       streamWalk(db, walk, out.sink, {
         opening,

@@ -13,12 +13,33 @@ function pacedAt(clock: { now: number }, rates: { pagesPerSecond: number; keyPag
   const pace = createCatchUpPace({
     ...rates,
     now: () => clock.now,
+    // A turn waited for is a turn whose time has come: the clock moves to it.
     wait: async (ms) => {
       waits.push(ms);
+      clock.now += ms;
       return true;
     },
   });
   return { pace, waits };
+}
+
+/** A clock the test moves by hand; waits end when it passes their time. */
+function manualClock() {
+  let now = 0;
+  const sleepers: { at: number; wake: () => void }[] = [];
+  return {
+    now: () => now,
+    wait: (ms: number) => new Promise<boolean>((resolve) => sleepers.push({ at: now + ms, wake: () => resolve(true) })),
+    async advanceTo(time: number) {
+      now = time;
+      for (const sleeper of sleepers.splice(0).sort((a, b) => a.at - b.at)) {
+        if (sleeper.at <= now) sleeper.wake();
+        else sleepers.push(sleeper);
+      }
+      // Let the woken turns book their next step.
+      for (let i = 0; i < 10; i++) await Promise.resolve();
+    },
+  };
 }
 
 describe('catch-up pace', () => {
@@ -27,16 +48,28 @@ describe('catch-up pace', () => {
   it("turns of one key > spaced by the key's pace; the first is free", async () => {
     const { pace, waits } = pacedAt({ now: 1000 }, { pagesPerSecond: 100, keyPagesPerSecond: 10 });
     for (let i = 0; i < 4; i++) assert.equal(await pace.turn(1, open), true);
-    assert.deepEqual(waits, [100, 200, 300]);
+    assert.deepEqual(waits, [100, 100, 100]);
   });
 
   it("turns of many keys > together spaced by the process's pace, in the order asked", async () => {
     const { pace, waits } = pacedAt({ now: 1000 }, { pagesPerSecond: 100, keyPagesPerSecond: 20 });
     for (let key = 1; key <= 5; key++) await pace.turn(key, open);
-    assert.deepEqual(waits, [10, 20, 30, 40]);
-    // The first key's next turn: its own pace (50 ms) is later than the process's next (50 ms too).
+    assert.deepEqual(waits, [10, 10, 10, 10]);
+    // The first key's next turn: its own pace (50 ms after its first) comes after the process's next (at 50 ms too).
     await pace.turn(1, open);
-    assert.deepEqual(waits.at(-1), 50);
+    assert.deepEqual(waits.at(-1), 10);
+  });
+
+  it("one key's streams queued far ahead > another key still gets the process's next turn, not one after them", async () => {
+    const clock = manualClock();
+    const pace = createCatchUpPace({ pagesPerSecond: 100, keyPagesPerSecond: 20, now: clock.now, wait: clock.wait });
+    const given: Record<string, number> = {};
+    const take = (name: string, key: number) => void pace.turn(key, open).then(() => (given[name] = clock.now()));
+    for (const name of ['a1', 'a2', 'a3']) take(name, 1);
+    take('b1', 2);
+    for (const time of [0, 10, 50, 60, 100, 110]) await clock.advanceTo(time);
+    // Key 1's turns at 0, 50 and 100 (its own pace); key 2's at the process's next free turn, 10 ms.
+    assert.deepEqual(given, { a1: 0, b1: 10, a2: 50, a3: 100 });
   });
 
   it('time passing > a key that read nothing for a while gets its turn at once', async () => {

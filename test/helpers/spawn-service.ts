@@ -87,9 +87,9 @@ function assertBuilt(): void {
 }
 
 /** Runs `node dist/cli.js ...args` to completion and answers its exit and its output. */
-export async function runCli(args: string[], env: ExtraEnv, options: { timeoutMs?: number } = {}): Promise<CliResult> {
+export async function runCli(args: string[], env: ExtraEnv, options: { timeoutMs?: number; cwd?: string } = {}): Promise<CliResult> {
   assertBuilt();
-  const child = spawn(process.execPath, [CLI_PATH, ...args], { cwd: REPO_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI_PATH, ...args], { cwd: options.cwd ?? REPO_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = track(child);
   // 'exit' may come before the pipes are drained; 'close' comes after both.
   const closed = new Promise((resolve) => child.once('close', resolve));
