@@ -7,8 +7,8 @@ import { REPO_ROOT, SERVICE_NODE_FLAGS } from './helpers/spawn-service.js';
 
 it('npm start and the Dockerfile run node with the flags the tests and the bench use', () => {
   const start = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).scripts.start as string;
-  // `npm run build &&` first: .npmrc turns install scripts off, and with them the `prestart` hook.
-  assert.equal(start, `npm run build && node ${SERVICE_NODE_FLAGS.join(' ')} dist/cli.js serve`);
+  // The build first (only what changed): .npmrc turns install scripts off, and with them the `prestart` hook.
+  assert.equal(start, `node scripts/build-if-changed.js && node ${SERVICE_NODE_FLAGS.join(' ')} dist/cli.js serve`);
   const entrypoint = /^ENTRYPOINT (.*)$/m.exec(readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8'))?.[1];
   assert.deepEqual(JSON.parse(entrypoint ?? 'null'), ['node', ...SERVICE_NODE_FLAGS, 'dist/cli.js']);
 });
