@@ -30,6 +30,13 @@ import { onCommit, announceCommit } from '../db/commit-listeners.js';
 import type { Database } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
 
+/**
+ * The sequencers' lock, one per store: keyed on the events table itself (its oid), since several
+ * stores may share a database, one schema each, and the instances of a store all write to that
+ * table whatever else their search_path holds. Exported for tests that hold it.
+ */
+export const SEQUENCER_LOCK_KEY = "hashtextextended('animal-store events sequencer ' || 'events'::regclass::oid, 0)";
+
 /** How often each process looks for events other processes' commits left without a position. */
 export const SEQUENCE_EVERY_MS = 100;
 /** Events numbered in one transaction at most; a larger backlog takes several. */
@@ -69,11 +76,10 @@ async function sequenceEvents(db: Kysely<Database>, batch = BATCH): Promise<numb
     .transaction()
     .setIsolationLevel('read committed')
     .execute(async (trx) => {
-      // The lock's key: the store's schema, since several stores may share one database.
       const { rows } = await sql<{ locked: string }>`select set_config('statement_timeout', ${String(STATEMENT_TIMEOUT_MS)}, true),
         set_config('lock_timeout', ${String(SEQUENCER_TIMEOUT_MS)}, true),
         set_config('idle_in_transaction_session_timeout', ${String(SEQUENCER_TIMEOUT_MS)}, true),
-        pg_advisory_xact_lock(hashtextextended('animal-store events sequencer ' || current_schema(), 0))::text as locked`.execute(trx);
+        pg_advisory_xact_lock(${sql.raw(SEQUENCER_LOCK_KEY)})::text as locked`.execute(trx);
       if (rows.length !== 1) throw new Error("the sequencer's lock answered no row");
       const result = await sql`update events set position = base.position + waiting.n
       from (select id, row_number() over (order by id) as n from events where position is null order by id limit ${batch}) waiting,

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import pg from 'pg';
+import { SEQUENCER_LOCK_KEY } from '../../src/events/events.sequencer.js';
 import { sampleValue } from '../helpers/metrics.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { ALL_DIALECTS, describeOnDialect, describeOnPostgres } from '../helpers/test-db.js';
@@ -53,7 +54,7 @@ describeOnPostgres('events metrics on postgres > the feed lag', {}, () => {
       assert.equal(sampleValue(await t.app.metrics.render(), 'animal_store_events_feed_lag_seconds'), 0);
       // The sequencers' lock, held as a stuck sequencer would hold it.
       await holder.query('begin');
-      await holder.query("select pg_advisory_xact_lock(hashtextextended('animal-store events sequencer ' || current_schema(), 0))");
+      await holder.query(`select pg_advisory_xact_lock(${SEQUENCER_LOCK_KEY})`);
       await writer.query("insert into pets (name, name_key, category_id, status, created_at) values ('Waiting', 'waiting', 1, 'available', 0)");
       await waitUntil(async () => (sampleValue(await t.app.metrics.render(), 'animal_store_events_feed_lag_seconds') ?? 0) > 0, {
         deadlineMs: 10_000,

@@ -14,15 +14,15 @@ import pino from 'pino';
 import { onCommit } from '../../src/db/commit-listeners.js';
 import { createDb } from '../../src/db/create-db.js';
 import type { Database } from '../../src/db/database.js';
-import { numberWaitingEvents, startEventSequencer } from '../../src/events/events.sequencer.js';
+import { numberWaitingEvents, SEQUENCER_LOCK_KEY, startEventSequencer } from '../../src/events/events.sequencer.js';
 import { createPet } from '../../src/pets/pets.service.js';
 import { startDatabaseProxy } from '../helpers/tcp-proxy.js';
 import { createTestApp, logCollector, type TestApp } from '../helpers/test-app.js';
 import { createTestDatabase, describeOnPostgres, type TestDatabase } from '../helpers/test-db.js';
 import { waitUntil, withDeadline } from '../helpers/wait-for.js';
 
-/** The sequencers' lock, as events.sequencer.ts takes it: keyed on the store's schema. */
-const SEQUENCER_LOCK = "select pg_advisory_xact_lock(hashtextextended('animal-store events sequencer ' || current_schema(), 0))";
+/** The sequencers' lock, as events.sequencer.ts takes it. */
+const SEQUENCER_LOCK = `select pg_advisory_xact_lock(${SEQUENCER_LOCK_KEY})`;
 const ROUND_FAILED = 'could not number new events for the feed; trying again';
 /** A timer that never fires within a test. */
 const NO_TIMER_MS = 3_600_000;
