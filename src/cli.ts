@@ -137,7 +137,8 @@ async function main(argv: string[]): Promise<void> {
     case 'keys':
       return keys(config, sub, rest, values);
     case 'pets': {
-      if (sub !== 'import') throw new UsageError(sub === undefined ? 'pets needs a subcommand: import' : `unknown pets subcommand ${JSON.stringify(sub)}`, 'pets');
+      if (sub !== 'import')
+        throw new UsageError(sub === undefined ? 'pets needs a subcommand: import' : `unknown pets subcommand ${JSON.stringify(sub)}`, 'pets');
       const file = rest[0];
       if (file === undefined) throw new UsageError('pets import needs the FILE to read (.csv or .ndjson)', 'pets import');
       if (importFormatOf(file) === undefined) throw new UsageError(`pets import reads .csv or .ndjson files (got ${JSON.stringify(file)})`, 'pets import');

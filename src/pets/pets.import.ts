@@ -19,7 +19,7 @@ import { DEFAULT_PET_STATUS, type NewPet, NewPetSchema } from './pets.schemas.js
 /** A field longer than this is refused while reading: no pet field comes near it, and it bounds memory. */
 export const MAX_FIELD_LENGTH = 64 * 1024;
 /** The columns a CSV header may name; `name` and `categoryId` are required. */
-export const IMPORT_COLUMNS = ['name', 'categoryId', 'status'] as const;
+const IMPORT_COLUMNS = ['name', 'categoryId', 'status'] as const;
 const REQUIRED_COLUMNS = ['name', 'categoryId'];
 /** At most this many bad lines are told one by one; the rest are counted. */
 export const MAX_PROBLEMS_SHOWN = 100;
@@ -105,7 +105,8 @@ export class CsvParser {
         this.line += 1;
         this.recordLine = this.line;
       } else if (c === '"') {
-        if (this.quoted || this.field.length > 0) throw this.problem(this.line, 'a quote inside an unquoted field (a field holding quotes must be quoted, its quotes doubled)');
+        if (this.quoted || this.field.length > 0)
+          throw this.problem(this.line, 'a quote inside an unquoted field (a field holding quotes must be quoted, its quotes doubled)');
         this.quoted = true;
         this.inQuotes = true;
       } else {
@@ -127,7 +128,8 @@ export class CsvParser {
   }
 
   private append(c: string): void {
-    if (this.field.length >= MAX_FIELD_LENGTH) throw this.problem(this.recordLine, `a field is longer than ${MAX_FIELD_LENGTH.toLocaleString('en-US')} characters`);
+    if (this.field.length >= MAX_FIELD_LENGTH)
+      throw this.problem(this.recordLine, `a field is longer than ${MAX_FIELD_LENGTH.toLocaleString('en-US')} characters`);
     this.field += c;
   }
 
@@ -191,11 +193,14 @@ function headerColumns(record: CsvRecord): string[] {
   const problem = (message: string) => new ImportFileError({ line: record.line, field: 'header', message });
   const unknown = columns.filter((column) => !(IMPORT_COLUMNS as readonly string[]).includes(column));
   if (unknown.length > 0)
-    throw problem(`unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((c) => JSON.stringify(c)).join(', ')} (the columns are ${IMPORT_COLUMNS.join(', ')})`);
+    throw problem(
+      `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((c) => JSON.stringify(c)).join(', ')} (the columns are ${IMPORT_COLUMNS.join(', ')})`,
+    );
   const twice = columns.find((column, i) => columns.indexOf(column) !== i);
   if (twice !== undefined) throw problem(`column ${JSON.stringify(twice)} is given twice`);
   const missing = REQUIRED_COLUMNS.filter((column) => !columns.includes(column));
-  if (missing.length > 0) throw problem(`missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (the header is ${IMPORT_COLUMNS.join(',')}; status is optional)`);
+  if (missing.length > 0)
+    throw problem(`missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (the header is ${IMPORT_COLUMNS.join(',')}; status is optional)`);
   return columns;
 }
 
@@ -247,9 +252,11 @@ export async function readPetsFile(path: string, format: ImportFormat, onBytes: 
   if (format === 'csv') {
     const parser = new CsvParser();
     const state: { columns?: string[] } = {};
-    for await (const text of stream.setEncoding('utf8') as AsyncIterable<string>) for (const candidate of csvCandidates(parser.push(text), state)) take(candidate);
+    for await (const text of stream.setEncoding('utf8') as AsyncIterable<string>)
+      for (const candidate of csvCandidates(parser.push(text), state)) take(candidate);
     for (const candidate of csvCandidates(parser.end(), state)) take(candidate);
-    if (state.columns === undefined) throw new ImportFileError({ line: 1, field: 'header', message: `the file is empty; it needs the header ${IMPORT_COLUMNS.join(',')}` });
+    if (state.columns === undefined)
+      throw new ImportFileError({ line: 1, field: 'header', message: `the file is empty; it needs the header ${IMPORT_COLUMNS.join(',')}` });
   } else {
     let line = 0;
     for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
@@ -271,7 +278,7 @@ export function checkPet(candidate: Candidate): { pet: NewPet } | { problems: Li
   if (value instanceof FieldCountProblem)
     return { problems: [{ line, field: 'line', message: `has ${value.given} fields; the header has ${value.expected}` }] };
   if (value instanceof JsonProblem) return { problems: [{ line, field: 'line', message: value.message }] };
-  validateNewPet ??= createValidatorCompiler([])({ schema: NewPetSchema, httpPart: 'body', method: 'POST', url: '/v1/pets' } as FastifyRouteSchemaDef<typeof NewPetSchema>) as ValidateFunction;
+  validateNewPet ??= createValidatorCompiler([])({ schema: NewPetSchema, httpPart: 'body', method: 'POST', url: '/v1/pets' }) as ValidateFunction;
   if (validateNewPet(value)) return { pet: value as NewPet };
   const { problems } = describeValidationErrors(validateNewPet.errors ?? [], 'body');
   return { problems: problems.map((problem) => ({ line, field: problem.field.replace(/^body\.?/, '') || 'line', message: problem.message })) };
@@ -282,7 +289,12 @@ export function checkPet(candidate: Candidate): { pet: NewPet } | { problems: Li
  * `pet.created` event. On PostgreSQL the events are then numbered, so they take their feed
  * positions without a running service. `onProgress` hears how many rows are written so far.
  */
-export async function importPets(db: Kysely<Database>, pets: readonly NewPet[], onProgress: (written: number) => void = () => {}, now = Date.now): Promise<{ added: number }> {
+export async function importPets(
+  db: Kysely<Database>,
+  pets: readonly NewPet[],
+  onProgress: (written: number) => void = () => {},
+  now = Date.now,
+): Promise<{ added: number }> {
   const createdAt = now();
   await writeTransaction(db, async (trx) => {
     for (let start = 0; start < pets.length; start += ROWS_PER_INSERT) {
