@@ -5,7 +5,6 @@
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
 import type { Kysely } from 'kysely';
 import type { ValidateFunction } from 'ajv';
 import type { Database } from '../db/database.js';
