@@ -1,5 +1,8 @@
 /** The pure parts of `pets import`: the RFC 4180 reader, the header, and the API's checks per line. */
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import {
   checkPet,
@@ -9,7 +12,9 @@ import {
   ImportFileError,
   importFormatOf,
   MAX_FIELD_LENGTH,
+  MAX_PROBLEMS_SHOWN,
   ndjsonCandidate,
+  readPetsFile,
 } from '../../src/pets/pets.import.js';
 
 /** Feeds the text in pieces of `size` characters, so every state is crossed at a piece boundary too. */
@@ -133,5 +138,30 @@ describe('importFormatOf', () => {
     assert.equal(importFormatOf('pets.ndjson'), 'ndjson');
     assert.equal(importFormatOf('pets.json'), undefined);
     assert.equal(importFormatOf('csv'), undefined);
+  });
+});
+
+describe('readPetsFile', () => {
+  it(`when more than ${MAX_PROBLEMS_SHOWN} lines are bad > keeps the first ${MAX_PROBLEMS_SHOWN} problems and counts every bad line`, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'pets-read-'));
+    try {
+      const path = join(folder, 'many.ndjson');
+      writeFileSync(path, Array.from({ length: 250 }, (_, i) => (i % 2 ? '{"name":"ok","categoryId":1}' : '{"name":"","categoryId":1}')).join('\n'));
+      const read = await readPetsFile(path, 'ndjson');
+      assert.equal(read.badLines, 125);
+      assert.equal(read.pets.length, 125);
+      assert.equal(read.problems.length, MAX_PROBLEMS_SHOWN);
+      assert.deepEqual(read.problems[1], { line: 3, field: 'name', message: 'body.name must have at least 1 characters' });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('docs/operations.md, Importing animals', () => {
+  it('quotes the limits the command applies', () => {
+    const text = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
+    assert.match(text, new RegExp(`longer than\\s+${MAX_FIELD_LENGTH.toLocaleString('en-US')} characters is refused`));
+    assert.match(text, new RegExp(`the first ${MAX_PROBLEMS_SHOWN} lines one by one`));
   });
 });
