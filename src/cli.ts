@@ -15,7 +15,7 @@ import { migrateStore } from './db/migrate.js';
 import { publishRevocation } from './keys/key-revocations.js';
 import { issueApiKey, listKeys, parseDuration, revokeKey } from './keys/keys.service.js';
 import { isScope, SCOPES } from './keys/scopes.js';
-import { importFormatOf } from './pets/pets.import.js';
+import { importFormatOf } from './pets/pets.import-format.js';
 import { dropOutputToClosedPipes } from './log-destination.js';
 
 /** Each command's usage lines, in the order the full help lists them; `animal-store COMMAND --help` shows its own. */

@@ -5,7 +5,8 @@
 import { statSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import { ImportFileError, importFormatOf, importPets, MAX_PROBLEMS_SHOWN, readPetsFile } from './pets.import.js';
+import { importFormatOf } from './pets.import-format.js';
+import { ImportFileError, importPets, MAX_PROBLEMS_SHOWN, readPetsFile } from './pets.import.js';
 
 /** The progress bar is redrawn at most this often. */
 const PROGRESS_EVERY_MS = 100;

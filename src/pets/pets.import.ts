@@ -13,6 +13,7 @@ import { numberWaitingEvents } from '../events/events.sequencer.js';
 import { createValidatorCompiler, describeValidationErrors } from '../http/validation.js';
 import { parseExactJson } from '../http/json-body.js';
 import { petNameKey } from './pet-name-key.js';
+import { type ImportFormat } from './pets.import-format.js';
 import { DEFAULT_PET_STATUS, type NewPet, NewPetSchema } from './pets.schemas.js';
 
 /** A field longer than this is refused while reading: no pet field comes near it, and it bounds memory. */
@@ -224,14 +225,6 @@ export interface ReadPets {
   pets: NewPet[];
   problems: LineProblem[];
   badLines: number;
-}
-
-export type ImportFormat = 'csv' | 'ndjson';
-
-/** The format a file's name says, if it is one this command reads. */
-export function importFormatOf(path: string): ImportFormat | undefined {
-  const extension = /\.([^./\\]+)$/.exec(path)?.[1]?.toLowerCase();
-  return extension === 'csv' || extension === 'ndjson' ? extension : undefined;
 }
 
 /** Streams the file and checks every line; `onBytes` hears how many bytes are read so far. */

@@ -10,12 +10,12 @@ import {
   type CsvRecord,
   csvCandidates,
   ImportFileError,
-  importFormatOf,
   MAX_FIELD_LENGTH,
   MAX_PROBLEMS_SHOWN,
   ndjsonCandidate,
   readPetsFile,
 } from '../../src/pets/pets.import.js';
+import { importFormatOf } from '../../src/pets/pets.import-format.js';
 
 /** Feeds the text in pieces of `size` characters, so every state is crossed at a piece boundary too. */
 function parse(text: string, size = text.length || 1): CsvRecord[] {
