@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `animal-store` command: serve (the default), migrate, keys create | list | revoke, help and
+ * The `animal-store` command: serve (the default), migrate, keys create | list | revoke, pets import, help and
  * version. Exit codes: 0 done, 1 failed, 2 wrong usage.
  */
 import { readFileSync } from 'node:fs';
@@ -15,6 +15,7 @@ import { migrateStore } from './db/migrate.js';
 import { publishRevocation } from './keys/key-revocations.js';
 import { issueApiKey, listKeys, parseDuration, revokeKey } from './keys/keys.service.js';
 import { isScope, SCOPES } from './keys/scopes.js';
+import { importFormatOf } from './pets/pets.import-format.js';
 import { dropOutputToClosedPipes } from './log-destination.js';
 
 /** Each command's usage lines, in the order the full help lists them; `animal-store COMMAND --help` shows its own. */
@@ -32,6 +33,9 @@ const COMMAND_USAGE: Record<string, string> = {
   'keys revoke': `  animal-store keys revoke ID                   revoke a key; every instance refuses it within
                                                 a second with REDIS_URL, else within
                                                 KEY_CACHE_TTL_MS (5 s by default)`,
+  'pets import': `  animal-store pets import FILE.csv|FILE.ndjson   add every pet of the file, or none when any line
+                                                is bad (each told on stderr as line N: field: message);
+                                                CSV header: name,categoryId,status (status optional)`,
 };
 
 const ENVIRONMENT = `Configuration comes from environment variables, not options: PORT=9000 animal-store serve
@@ -73,6 +77,7 @@ const OPTIONS_OF: Record<string, string[]> = {
   'keys create': ['name', 'expires-in', 'scope'],
   'keys list': ['json'],
   'keys revoke': [],
+  'pets import': [],
 };
 
 const OPTIONS = {
@@ -105,9 +110,9 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const [command = 'serve', sub, ...rest] = positionals;
-  if (!['serve', 'migrate', 'keys'].includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
-  const commandName = command === 'keys' && sub ? `keys ${sub}` : command;
-  const extra = positionals.slice(commandName.split(' ').length + (commandName === 'keys revoke' ? 1 : 0));
+  if (!['serve', 'migrate', 'keys', 'pets'].includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  const commandName = (command === 'keys' || command === 'pets') && sub ? `${command} ${sub}` : command;
+  const extra = positionals.slice(commandName.split(' ').length + (commandName === 'keys revoke' || commandName === 'pets import' ? 1 : 0));
   if (extra.length > 0 && commandName in OPTIONS_OF) throw new UsageError(`${commandName} takes no argument ${JSON.stringify(extra[0])}`, commandName);
   const allowed = OPTIONS_OF[commandName] ?? [];
   for (const token of tokens) {
@@ -131,6 +136,16 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'keys':
       return keys(config, sub, rest, values);
+    case 'pets': {
+      if (sub !== 'import')
+        throw new UsageError(sub === undefined ? 'pets needs a subcommand: import' : `unknown pets subcommand ${JSON.stringify(sub)}`, 'pets');
+      const file = rest[0];
+      if (file === undefined) throw new UsageError('pets import needs the FILE to read (.csv or .ndjson)', 'pets import');
+      if (importFormatOf(file) === undefined) throw new UsageError(`pets import reads .csv or .ndjson files (got ${JSON.stringify(file)})`, 'pets import');
+      const { runPetsImport } = await import('./pets/pets.import-command.js');
+      process.exitCode = await onDatabaseAnswer(config, (db) => runPetsImport(db, file, process.stderr));
+      return;
+    }
     default:
       throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   }
@@ -284,6 +299,15 @@ async function announceRevocation(config: Config, keyId: number): Promise<string
   } catch (error) {
     return `Redis did not take the announcement (${(error as Error).message}); every instance refuses it ${ttl}.`;
   }
+}
+
+/** Runs a command's work on the configured database and answers what it answers. */
+async function onDatabaseAnswer<T>(config: Config, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  let answer: T | undefined;
+  await onDatabase(config, async (db) => {
+    answer = await work(db);
+  });
+  return answer!;
 }
 
 /** Runs a command's work on the configured database. */

@@ -65,7 +65,7 @@ function decodeUtf8(request: FastifyRequest, body: Buffer): string {
   }
 }
 
-function parseExactJson(text: string): unknown {
+export function parseExactJson(text: string): unknown {
   if (text.trim() === '') throw new AppError('malformed_json', 'body is empty; send a JSON object');
   let value: unknown;
   try {

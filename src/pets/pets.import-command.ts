@@ -1,0 +1,68 @@
+/**
+ * What `animal-store pets import FILE` tells its operator: every bad line, a progress bar on a
+ * terminal, one summary line at the end. Answers the exit status (0 added, 1 nothing added).
+ */
+import { statSync } from 'node:fs';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
+import { importFormatOf } from './pets.import-format.js';
+import { ImportFileError, importPets, MAX_PROBLEMS_SHOWN, readPetsFile } from './pets.import.js';
+
+/** The progress bar is redrawn at most this often. */
+const PROGRESS_EVERY_MS = 100;
+const BAR_WIDTH = 30;
+
+interface Output {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
+export async function runPetsImport(db: Kysely<Database>, file: string, stderr: Output): Promise<number> {
+  const started = performance.now();
+  const format = importFormatOf(file)!;
+  const size = statSync(file).size;
+  const progress = progressBar(stderr);
+  let read;
+  try {
+    read = await readPetsFile(file, format, (bytes) => progress.show('reading', bytes / Math.max(size, 1)));
+  } catch (error) {
+    progress.clear();
+    if (!(error instanceof ImportFileError)) throw error;
+    stderr.write(`${error.message}\nNothing was added.\n`);
+    return 1;
+  }
+  progress.clear();
+  if (read.badLines > 0) {
+    for (const problem of read.problems) stderr.write(`line ${problem.line}: ${problem.field}: ${problem.message}\n`);
+    const untold = read.badLines - Math.min(read.badLines, MAX_PROBLEMS_SHOWN);
+    if (untold > 0) stderr.write(`… and ${untold.toLocaleString('en-US')} more bad lines\n`);
+    stderr.write(`${read.badLines.toLocaleString('en-US')} bad line${read.badLines === 1 ? '' : 's'} in ${file}; nothing was added.\n`);
+    return 1;
+  }
+  const { added } = await importPets(db, read.pets, (written) => progress.show('writing', written / Math.max(read.pets.length, 1)));
+  progress.clear();
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  stderr.write(`Added ${added.toLocaleString('en-US')} pet${added === 1 ? '' : 's'} from ${file} in ${seconds} s.\n`);
+  return 0;
+}
+
+/** A one-line bar redrawn in place, only on a terminal and at most every PROGRESS_EVERY_MS. */
+function progressBar(stderr: Output) {
+  let shownAt = 0;
+  let drawn = false;
+  return {
+    show(stage: string, fraction: number) {
+      if (!stderr.isTTY) return;
+      const now = performance.now();
+      if (now - shownAt < PROGRESS_EVERY_MS) return;
+      shownAt = now;
+      const done = Math.round(Math.min(fraction, 1) * BAR_WIDTH);
+      stderr.write(`\r${stage} [${'#'.repeat(done)}${' '.repeat(BAR_WIDTH - done)}] ${Math.floor(Math.min(fraction, 1) * 100)}%`);
+      drawn = true;
+    },
+    clear() {
+      if (drawn) stderr.write('\r\u001b[2K');
+      drawn = false;
+    },
+  };
+}

@@ -1,0 +1,306 @@
+/**
+ * `animal-store pets import FILE`: reading a CSV (RFC 4180) or NDJSON file of pets, checking every
+ * line with the API's own schema and messages, and adding them all in one transaction. The parsing
+ * is pure (CsvParser, petCandidates, checkPet); only importPets touches the database.
+ */
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Kysely } from 'kysely';
+import type { ValidateFunction } from 'ajv';
+import type { Database } from '../db/database.js';
+import { writeTransaction } from '../db/dialect.js';
+import { numberWaitingEvents } from '../events/events.sequencer.js';
+import { createValidatorCompiler, describeValidationErrors } from '../http/validation.js';
+import { parseExactJson } from '../http/json-body.js';
+import { petNameKey } from './pet-name-key.js';
+import { type ImportFormat } from './pets.import-format.js';
+import { DEFAULT_PET_STATUS, type NewPet, NewPetSchema } from './pets.schemas.js';
+
+/** A field longer than this is refused while reading: no pet field comes near it, and it bounds memory. */
+export const MAX_FIELD_LENGTH = 64 * 1024;
+/** The columns a CSV header may name; `name` and `categoryId` are required. */
+const IMPORT_COLUMNS = ['name', 'categoryId', 'status'] as const;
+const REQUIRED_COLUMNS = ['name', 'categoryId'];
+/** At most this many bad lines are told one by one; the rest are counted. */
+export const MAX_PROBLEMS_SHOWN = 100;
+/** Rows per insert statement: 5 parameters each stays far below SQLite's and PostgreSQL's limits. */
+const ROWS_PER_INSERT = 500;
+
+/** A problem with one line of the file. */
+export interface LineProblem {
+  line: number;
+  field: string;
+  message: string;
+}
+
+/** The file cannot be read as a whole (a broken quote, an oversized field, a bad header): nothing more is checked. */
+export class ImportFileError extends Error {
+  constructor(readonly problem: LineProblem) {
+    super(`line ${problem.line}: ${problem.field}: ${problem.message}`);
+  }
+}
+
+/** One CSV record and the line it starts on (1 is the header). */
+export interface CsvRecord {
+  line: number;
+  fields: string[];
+}
+
+/**
+ * An RFC 4180 reader fed text in pieces of any size: quoted fields with `""` escapes, CRLF or LF
+ * line ends, line breaks inside quotes (counted, so each record says the line it starts on).
+ * A byte-order mark at the very start is ignored. An empty line between records is skipped.
+ */
+export class CsvParser {
+  private fields: string[] = [];
+  private field = '';
+  private quoted = false;
+  /** Inside quotes; `afterQuote`: a closing (or escaping) quote was just read. */
+  private inQuotes = false;
+  private afterQuote = false;
+  private pendingCr = false;
+  private quotedCr = false;
+  private line = 1;
+  private recordLine = 1;
+  private started = false;
+
+  /** The records completed by this piece of text. */
+  push(text: string): CsvRecord[] {
+    const records: CsvRecord[] = [];
+    let start = 0;
+    if (!this.started && text.length > 0) {
+      this.started = true;
+      if (text.charCodeAt(0) === 0xfeff) start = 1;
+    }
+    for (let i = start; i < text.length; i++) {
+      const c = text[i]!;
+      if (this.pendingCr) {
+        this.pendingCr = false;
+        if (c === '\n') continue;
+      }
+      if (this.inQuotes) {
+        if (this.afterQuote) {
+          this.afterQuote = false;
+          if (c === '"') {
+            this.append('"');
+            continue;
+          }
+          this.inQuotes = false;
+          // Falls through to read c as text after the closing quote.
+        } else {
+          if (c === '"') this.afterQuote = true;
+          else {
+            // CR, LF and CRLF are each one line break.
+            if (c === '\r' || (c === '\n' && !this.quotedCr)) this.line += 1;
+            this.append(c);
+          }
+          this.quotedCr = c === '\r';
+          continue;
+        }
+      }
+      if (c === ',') this.endField();
+      else if (c === '\r' || c === '\n') {
+        if (c === '\r') this.pendingCr = true;
+        this.endRecord(records);
+        this.line += 1;
+        this.recordLine = this.line;
+      } else if (c === '"') {
+        if (this.quoted || this.field.length > 0)
+          throw this.problem(this.line, 'a quote inside an unquoted field (a field holding quotes must be quoted, its quotes doubled)');
+        this.quoted = true;
+        this.inQuotes = true;
+      } else {
+        if (this.quoted) throw this.problem(this.line, 'text after the closing quote of a field (a quote inside a quoted field is written "")');
+        this.append(c);
+      }
+    }
+    return records;
+  }
+
+  /** The last record, when the file does not end with a line break; refuses an unterminated quote. */
+  end(): CsvRecord[] {
+    if (this.inQuotes && !this.afterQuote) throw this.problem(this.recordLine, 'a quoted field is not closed before the end of the file');
+    const records: CsvRecord[] = [];
+    this.inQuotes = false;
+    this.afterQuote = false;
+    this.endRecord(records);
+    return records;
+  }
+
+  private append(c: string): void {
+    if (this.field.length >= MAX_FIELD_LENGTH)
+      throw this.problem(this.recordLine, `a field is longer than ${MAX_FIELD_LENGTH.toLocaleString('en-US')} characters`);
+    this.field += c;
+  }
+
+  private endField(): void {
+    this.fields.push(this.field);
+    this.field = '';
+    this.quoted = false;
+  }
+
+  private endRecord(records: CsvRecord[]): void {
+    const empty = this.fields.length === 0 && this.field === '' && !this.quoted;
+    this.endField();
+    if (!empty) records.push({ line: this.recordLine, fields: this.fields });
+    this.fields = [];
+  }
+
+  private problem(line: number, message: string): ImportFileError {
+    return new ImportFileError({ line, field: 'file', message });
+  }
+}
+
+/** A line's value before validation, and the line it starts on. */
+export interface Candidate {
+  line: number;
+  value: unknown;
+}
+
+/** Maps CSV records to objects by the header's column names (any order); the header must be the first record. */
+export function* csvCandidates(records: Iterable<CsvRecord>, state: { columns?: string[] }): Generator<Candidate> {
+  for (const record of records) {
+    if (state.columns === undefined) {
+      state.columns = headerColumns(record);
+      continue;
+    }
+    const columns = state.columns;
+    if (record.fields.length !== columns.length) {
+      yield { line: record.line, value: new FieldCountProblem(record.fields.length, columns.length) };
+      continue;
+    }
+    const value: Record<string, unknown> = {};
+    columns.forEach((column, i) => {
+      const text = record.fields[i]!;
+      // An empty status is an omitted one: the API's default applies.
+      if (column === 'status' && text === '') return;
+      // Text is converted only when it is plain decimal digits, as the API does for query parameters.
+      value[column] = column === 'categoryId' && /^\d{1,20}$/.test(text) ? Number(text) : text;
+    });
+    yield { line: record.line, value };
+  }
+}
+
+class FieldCountProblem {
+  constructor(
+    readonly given: number,
+    readonly expected: number,
+  ) {}
+}
+
+function headerColumns(record: CsvRecord): string[] {
+  const columns = record.fields;
+  const problem = (message: string) => new ImportFileError({ line: record.line, field: 'header', message });
+  const unknown = columns.filter((column) => !(IMPORT_COLUMNS as readonly string[]).includes(column));
+  if (unknown.length > 0)
+    throw problem(
+      `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((c) => JSON.stringify(c)).join(', ')} (the columns are ${IMPORT_COLUMNS.join(', ')})`,
+    );
+  const twice = columns.find((column, i) => columns.indexOf(column) !== i);
+  if (twice !== undefined) throw problem(`column ${JSON.stringify(twice)} is given twice`);
+  const missing = REQUIRED_COLUMNS.filter((column) => !columns.includes(column));
+  if (missing.length > 0)
+    throw problem(`missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (the header is ${IMPORT_COLUMNS.join(',')}; status is optional)`);
+  return columns;
+}
+
+/** One NDJSON line read with the HTTP JSON parser's strictness (numbers never rounded, no duplicate keys). */
+export function ndjsonCandidate(line: number, text: string): Candidate | undefined {
+  if (text.trim() === '') return undefined;
+  try {
+    return { line, value: parseExactJson(text) };
+  } catch (error) {
+    return { line, value: new JsonProblem((error as Error).message.replace(/^body /, 'line ')) };
+  }
+}
+
+class JsonProblem {
+  constructor(readonly message: string) {}
+}
+
+let validateNewPet: ValidateFunction | undefined;
+
+/** What reading a whole file found: the pets of its good lines, its bad lines (the first MAX_PROBLEMS_SHOWN) and how many lines were bad. */
+export interface ReadPets {
+  pets: NewPet[];
+  problems: LineProblem[];
+  badLines: number;
+}
+
+/** Streams the file and checks every line; `onBytes` hears how many bytes are read so far. */
+export async function readPetsFile(path: string, format: ImportFormat, onBytes: (bytes: number) => void = () => {}): Promise<ReadPets> {
+  const result: ReadPets = { pets: [], problems: [], badLines: 0 };
+  const take = (candidate: Candidate) => {
+    const checked = checkPet(candidate);
+    if ('pet' in checked) result.pets.push(checked.pet);
+    else {
+      result.badLines += 1;
+      if (result.problems.length < MAX_PROBLEMS_SHOWN) result.problems.push(...checked.problems);
+    }
+  };
+  const stream = createReadStream(path);
+  let bytes = 0;
+  stream.on('data', (chunk) => onBytes((bytes += chunk.length)));
+  if (format === 'csv') {
+    const parser = new CsvParser();
+    const state: { columns?: string[] } = {};
+    for await (const text of stream.setEncoding('utf8') as AsyncIterable<string>)
+      for (const candidate of csvCandidates(parser.push(text), state)) take(candidate);
+    for (const candidate of csvCandidates(parser.end(), state)) take(candidate);
+    if (state.columns === undefined)
+      throw new ImportFileError({ line: 1, field: 'header', message: `the file is empty; it needs the header ${IMPORT_COLUMNS.join(',')}` });
+  } else {
+    let line = 0;
+    for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
+      line += 1;
+      if (text.length > MAX_FIELD_LENGTH) {
+        take({ line, value: new JsonProblem(`line is longer than ${MAX_FIELD_LENGTH.toLocaleString('en-US')} characters`) });
+        continue;
+      }
+      const candidate = ndjsonCandidate(line, line === 1 ? text.replace(/^\uFEFF/, '') : text);
+      if (candidate) take(candidate);
+    }
+  }
+  return result;
+}
+
+/** The pet a line describes, or its problems in the API's own words (the validator of POST /v1/pets bodies). */
+export function checkPet(candidate: Candidate): { pet: NewPet } | { problems: LineProblem[] } {
+  const { line, value } = candidate;
+  if (value instanceof FieldCountProblem)
+    return { problems: [{ line, field: 'line', message: `has ${value.given} fields; the header has ${value.expected}` }] };
+  if (value instanceof JsonProblem) return { problems: [{ line, field: 'line', message: value.message }] };
+  validateNewPet ??= createValidatorCompiler([])({ schema: NewPetSchema, httpPart: 'body', method: 'POST', url: '/v1/pets' }) as ValidateFunction;
+  if (validateNewPet(value)) return { pet: value as NewPet };
+  const { problems } = describeValidationErrors(validateNewPet.errors ?? [], 'body');
+  return { problems: problems.map((problem) => ({ line, field: problem.field.replace(/^body\.?/, '') || 'line', message: problem.message })) };
+}
+
+/**
+ * Adds the pets in one transaction, by multi-row inserts; each row's trigger records its
+ * `pet.created` event. On PostgreSQL the events are then numbered, so they take their feed
+ * positions without a running service. `onProgress` hears how many rows are written so far.
+ */
+export async function importPets(
+  db: Kysely<Database>,
+  pets: readonly NewPet[],
+  onProgress: (written: number) => void = () => {},
+  now = Date.now,
+): Promise<{ added: number }> {
+  const createdAt = now();
+  await writeTransaction(db, async (trx) => {
+    for (let start = 0; start < pets.length; start += ROWS_PER_INSERT) {
+      const rows = pets.slice(start, start + ROWS_PER_INSERT).map((pet) => ({
+        name: pet.name,
+        nameKey: petNameKey(pet.name),
+        categoryId: pet.categoryId,
+        status: pet.status ?? DEFAULT_PET_STATUS,
+        createdAt,
+      }));
+      await trx.insertInto('pets').values(rows).execute();
+      onProgress(start + rows.length);
+    }
+  });
+  await numberWaitingEvents(db);
+  return { added: pets.length };
+}
