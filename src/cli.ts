@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * The `animal-store` command: serve (the default), migrate, keys create | list | revoke, help and
- * version. Exit codes: 0 done, 1 failed, 2 wrong usage.
+ * The `animal-store` command: serve (the default), migrate, keys create | list | revoke, export,
+ * import, help and version. Exit codes: 0 done, 1 failed, 2 wrong usage.
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -16,6 +16,7 @@ import { publishRevocation } from './keys/key-revocations.js';
 import { issueApiKey, listKeys, parseDuration, revokeKey } from './keys/keys.service.js';
 import { isScope, SCOPES } from './keys/scopes.js';
 import { dropOutputToClosedPipes } from './log-destination.js';
+import { exportCommand, importCommand } from './transfer/transfer.command.js';
 
 /** Each command's usage lines, in the order the full help lists them; `animal-store COMMAND --help` shows its own. */
 const COMMAND_USAGE: Record<string, string> = {
@@ -32,6 +33,11 @@ const COMMAND_USAGE: Record<string, string> = {
   'keys revoke': `  animal-store keys revoke ID                   revoke a key; every instance refuses it within
                                                 a second with REDIS_URL, else within
                                                 KEY_CACHE_TTL_MS (5 s by default)`,
+  export: `  animal-store export [--output FILE] [--force]  write the whole store as NDJSON (stdout by default;
+                                                FILE made with mode 0600, --force replaces one);
+                                                it holds the webhook secrets and the cursor key`,
+  import: `  animal-store import FILE                      load an export (FILE, or - for stdin) into a migrated,
+                                                empty store, in one transaction`,
 };
 
 const ENVIRONMENT = `Configuration comes from environment variables, not options: PORT=9000 animal-store serve
@@ -73,6 +79,8 @@ const OPTIONS_OF: Record<string, string[]> = {
   'keys create': ['name', 'expires-in', 'scope'],
   'keys list': ['json'],
   'keys revoke': [],
+  export: ['output', 'force'],
+  import: [],
 };
 
 const OPTIONS = {
@@ -82,6 +90,8 @@ const OPTIONS = {
   'expires-in': { type: 'string' },
   scope: { type: 'string', multiple: true },
   json: { type: 'boolean', default: false },
+  output: { type: 'string' },
+  force: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
 } as const;
@@ -105,9 +115,9 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const [command = 'serve', sub, ...rest] = positionals;
-  if (!['serve', 'migrate', 'keys'].includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  if (!['serve', 'migrate', 'keys', 'export', 'import'].includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   const commandName = command === 'keys' && sub ? `keys ${sub}` : command;
-  const extra = positionals.slice(commandName.split(' ').length + (commandName === 'keys revoke' ? 1 : 0));
+  const extra = positionals.slice(commandName.split(' ').length + (commandName === 'keys revoke' || commandName === 'import' ? 1 : 0));
   if (extra.length > 0 && commandName in OPTIONS_OF) throw new UsageError(`${commandName} takes no argument ${JSON.stringify(extra[0])}`, commandName);
   const allowed = OPTIONS_OF[commandName] ?? [];
   for (const token of tokens) {
@@ -131,6 +141,11 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'keys':
       return keys(config, sub, rest, values);
+    case 'export':
+      return exportCommand(config, { output: values.output, force: values.force });
+    case 'import':
+      if (sub === undefined) throw new UsageError('import needs the FILE to load (- for stdin)', 'import');
+      return importCommand(config, sub);
     default:
       throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   }
