@@ -36,20 +36,15 @@ export async function exportStore(db: Kysely<Database>, out: Writable, progress:
     const generated = KINDS.filter((kind) => kind.generatedId).map((kind) => kind.table);
     // Read first, so every row of the snapshot has an id at or below its table's mark.
     const marks = await readHighWaterMarks(conn, generated);
-    const header: Header = {
-      kind: 'header',
-      format: FORMAT_NAME,
-      version: FORMAT_VERSION,
-      source: isPostgres(db) ? 'postgres' : 'sqlite',
-      exportedAt: new Date().toISOString(),
-      leftOut: LEFT_OUT,
-    };
+    // Nothing in it depends on when or from which database: the same store gives the same file.
+    const header: Header = { kind: 'header', format: FORMAT_NAME, version: FORMAT_VERSION, leftOut: LEFT_OUT };
     await write(`${JSON.stringify(header)}\n`);
     await write(`${JSON.stringify({ kind: HIGH_WATER_KIND, ...marks })}\n`);
     counts[HIGH_WATER_KIND] = 1;
     for (const kind of KINDS) {
       if (kind.optional && !(await tableExists(conn, kind.table))) continue;
-      counts[kind.kind] = 0;
+      // An optional table without rows is said nowhere: the file reads the same as from a store without the table.
+      if (!kind.optional) counts[kind.kind] = 0;
       for await (const page of pagesOf(conn, kind)) {
         await write(page.map((row) => `${JSON.stringify(recordOf(kind, row))}\n`).join(''));
         counts[kind.kind] = (counts[kind.kind] ?? 0) + page.length;

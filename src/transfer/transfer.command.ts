@@ -61,7 +61,9 @@ export async function importCommand(config: Target, file: string): Promise<void>
   const input: Readable = file === '-' ? process.stdin : createReadStream(file);
   if (file !== '-') {
     // A missing or unreadable file is said before the database is touched.
-    await Promise.race([once(input, 'open'), once(input, 'error').then(([error]) => Promise.reject(new ImportRefused(`cannot read ${file}: ${(error as Error).message}`)))]);
+    await once(input, 'open').catch((error: unknown) => {
+      throw new ImportRefused(`cannot read ${file}: ${(error as Error).message}`);
+    });
   }
   try {
     const summary = await onStore(config, (db) => importStore(db, input, progressLine('imported')));

@@ -149,9 +149,6 @@ export interface Header {
   kind: 'header';
   format: typeof FORMAT_NAME;
   version: number;
-  /** The dialect the export was read from; informative only. */
-  source: 'sqlite' | 'postgres';
-  exportedAt: string;
   leftOut: Record<string, string>;
 }
 
