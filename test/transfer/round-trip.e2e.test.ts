@@ -2,16 +2,20 @@
  * A store moved SQLite → PostgreSQL → SQLite with `animal-store export` and `import`, the built
  * command on real files, a real service on each end: the first and last exports are the same after
  * their first line, and what clients hold from the old store (API keys, ETags, a pets page cursor,
- * an events cursor) works on the new one. Needs PostgreSQL (skipped without TEST_DATABASE_URL).
+ * an events cursor) works on the new one; and docs/operations.md's recipe "Moving to PostgreSQL",
+ * run as written. Needs PostgreSQL (skipped without TEST_DATABASE_URL).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { createDb } from '../../src/db/create-db.js';
+import { childEnv } from '../helpers/child-processes.js';
 import { call, createKey, createPet, nextLinkOf } from '../helpers/cli-e2e.js';
-import { type RunningService, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
+import { publishedSection } from '../helpers/published-docs.js';
+import { CLI_PATH, type RunningService, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
 import { createEmptyDatabaseUrl, describeOnPostgres } from '../helpers/test-db.js';
 import { insertWebhookDelivery, insertWebhookEndpoint } from '../helpers/webhook-endpoint-row.js';
 
@@ -100,5 +104,32 @@ describeOnPostgres('animal-store export and import > SQLite → PostgreSQL → S
     }
     const created = await createPet(moved, key, { name: 'After the move', categoryId: 42 });
     assert.ok(created.id > petId + 4, 'new ids start above the old ones');
+  });
+
+  it('docs/operations.md "Moving to PostgreSQL" > its commands, run as written > move a store and its keys', async () => {
+    const blocks = [...publishedSection('Moving to PostgreSQL').text.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
+    assert.equal(blocks.length, 2, 'a block that sets the two URLs, then the commands');
+    // The first block is the reader's own settings: the test gives its own in their place.
+    assert.deepEqual(
+      blocks[0]!.trimEnd().split('\n').map((line) => line.split('=')[0]),
+      ['export OLD_DATABASE_URL', 'export NEW_DATABASE_URL'],
+    );
+    const oldStore = await place('sqlite');
+    const movedKey = await createKey(oldStore);
+    const newStore = await place('postgres');
+    const work = mkdtempSync(join(dir, 'recipe-'));
+    // `animal-store` as an installed package gives it: the built command.
+    writeFileSync(join(work, 'animal-store'), `#!/bin/sh\nexec "${process.execPath}" "${CLI_PATH}" "$@"\n`);
+    chmodSync(join(work, 'animal-store'), 0o755);
+    const stdout = execFileSync('bash', ['-e', '-o', 'pipefail', '-c', blocks[1]!], {
+      cwd: work,
+      env: childEnv({ OLD_DATABASE_URL: oldStore, NEW_DATABASE_URL: newStore, PATH: `${work}:${process.env.PATH}` }),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 60_000,
+    });
+    assert.ok(stdout.includes(movedKey.slice(0, 12)), `keys list shows the moved key's prefix: ${stdout}`);
+    const exportedNew = await runOk(['export'], newStore);
+    assert.equal(exportedNew.stdout, readFileSync(join(work, 'store.ndjson'), 'utf8'), 'the new store exports the file it was made from');
   });
 });
