@@ -9,7 +9,18 @@ import type { Writable } from 'node:stream';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
-import { camelCase, END_KIND, FORMAT_NAME, FORMAT_VERSION, HIGH_WATER_KIND, type Header, KINDS, type KindOfTable, LEFT_OUT, recordOf } from './transfer.format.js';
+import {
+  camelCase,
+  END_KIND,
+  FORMAT_NAME,
+  FORMAT_VERSION,
+  HIGH_WATER_KIND,
+  type Header,
+  KINDS,
+  type KindOfTable,
+  LEFT_OUT,
+  recordOf,
+} from './transfer.format.js';
 import { inReadSnapshot, readHighWaterMarks, tableExists } from './transfer.dialect.js';
 
 /** Rows read in one statement: large enough that round trips cost little, small enough to hold at once. */
@@ -69,7 +80,9 @@ async function* pagesOf(db: Kysely<Database>, kind: KindOfTable): AsyncGenerator
   let after: unknown[] | undefined;
   for (;;) {
     const where = after === undefined ? sql`` : sql`where (${key}) > (${sql.join(after)})`;
-    const { rows } = await sql<Record<string, unknown>>`select ${columns} from ${sql.table(kind.table)} ${where} order by ${key} limit ${PAGE_ROWS}`.execute(db);
+    const { rows } = await sql<Record<string, unknown>>`select ${columns} from ${sql.table(kind.table)} ${where} order by ${key} limit ${PAGE_ROWS}`.execute(
+      db,
+    );
     if (rows.length > 0) yield rows;
     if (rows.length < PAGE_ROWS) return;
     const last = rows[rows.length - 1]!;

@@ -83,7 +83,8 @@ export async function importStore(db: Kysely<Database>, input: Readable, progres
           continue;
         }
         const kind = KINDS.find((candidate) => candidate.kind === record.kind);
-        if (kind === undefined) throw new ImportRefused(`line ${number} is of kind ${JSON.stringify(record.kind)}, which this version does not know (nothing was imported)`);
+        if (kind === undefined)
+          throw new ImportRefused(`line ${number} is of kind ${JSON.stringify(record.kind)}, which this version does not know (nothing was imported)`);
         if (!present.has(kind.kind)) {
           skipped[kind.kind] = (skipped[kind.kind] ?? 0) + 1;
           continue;
@@ -139,7 +140,9 @@ function checkEnd(end: Record<string, unknown>, counts: Record<string, number>, 
   const stated = (end.counts ?? {}) as Record<string, unknown>;
   for (const kind of new Set([...Object.keys(stated), ...Object.keys(counts)])) {
     if (Number(stated[kind] ?? 0) !== (counts[kind] ?? 0))
-      throw new ImportRefused(`the end line counts ${String(stated[kind] ?? 0)} ${kind} lines, the file holds ${counts[kind] ?? 0}: the file is damaged (nothing was imported)`);
+      throw new ImportRefused(
+        `the end line counts ${JSON.stringify(stated[kind] ?? 0)} ${kind} lines, the file holds ${counts[kind] ?? 0}: the file is damaged (nothing was imported)`,
+      );
   }
   if (end.sha256 !== sha256)
     throw new ImportRefused("the file's SHA-256 differs from the one its end line states: the file was changed or damaged (nothing was imported)");

@@ -12,8 +12,7 @@ import { exportStore } from './export.js';
 import { ImportRefused, importStore } from './import.js';
 
 /** Said on stderr by every export, before any row. */
-export const SECRET_WARNING =
-  'The export holds webhook signing secrets and the cursor key (API keys only as hashes): keep the file as you keep the database.';
+const SECRET_WARNING = 'The export holds webhook signing secrets and the cursor key (API keys only as hashes): keep the file as you keep the database.';
 
 interface Target {
   databaseUrl: string;
@@ -45,7 +44,9 @@ export async function exportCommand(config: Target, options: { output?: string; 
       renameSync(temporary, output!);
     }
     endProgress();
-    process.stderr.write(`Exported ${describeCounts(summary.counts)}: ${summary.bytes} bytes in ${seconds(started)} s${output && output !== '-' ? ` to ${output} (mode 0600)` : ''}.\n`);
+    process.stderr.write(
+      `Exported ${describeCounts(summary.counts)}: ${summary.bytes} bytes in ${seconds(started)} s${output && output !== '-' ? ` to ${output} (mode 0600)` : ''}.\n`,
+    );
   } catch (error) {
     endProgress();
     if (temporary) {

@@ -48,9 +48,9 @@ export async function readHighWaterMarks(db: Kysely<Database>, tables: readonly 
   const marks: Record<string, number> = {};
   if (isPostgres(db)) {
     for (const table of tables) {
-      const { rows } = await sql<{ mark: string | number | null }>`select pg_sequence_last_value(pg_get_serial_sequence(${table}, 'id')::regclass) as mark`.execute(
-        db,
-      );
+      const { rows } = await sql<{
+        mark: string | number | null;
+      }>`select pg_sequence_last_value(pg_get_serial_sequence(${table}, 'id')::regclass) as mark`.execute(db);
       marks[table] = Number(rows[0]?.mark ?? 0);
     }
     return marks;

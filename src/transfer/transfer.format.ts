@@ -161,7 +161,8 @@ export function recordOf(kind: KindOfTable, row: Record<string, unknown>): Recor
   const record: Record<string, unknown> = { kind: kind.kind };
   for (const [column, type] of Object.entries(kind.columns)) {
     const value = row[camelCase(column)];
-    record[camelCase(column)] = value === null || value === undefined ? null : type.startsWith('int') ? Number(value) : String(value);
+    record[camelCase(column)] =
+      value === null || value === undefined ? null : type.startsWith('int') ? Number(value) : typeof value === 'string' ? value : JSON.stringify(value);
   }
   return record;
 }

@@ -111,7 +111,10 @@ describeOnPostgres('animal-store export and import > SQLite → PostgreSQL → S
     assert.equal(blocks.length, 2, 'a block that sets the two URLs, then the commands');
     // The first block is the reader's own settings: the test gives its own in their place.
     assert.deepEqual(
-      blocks[0]!.trimEnd().split('\n').map((line) => line.split('=')[0]),
+      blocks[0]!
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split('=')[0]),
       ['export OLD_DATABASE_URL', 'export NEW_DATABASE_URL'],
     );
     const oldStore = await place('sqlite');

@@ -59,13 +59,19 @@ for (const dialect of ALL_DIALECTS) {
       source = await newStore();
       await issueApiKey(source.db, { name: 'reader', scopes: ['pets:read'] });
       const pets = [];
-      for (let i = 0; i < 5; i++) pets.push(await insertPet(source.db, { name: `Rex ${i}`, categoryId: 7, status: 'available', createdAt: 1_800_000_000_000 + i }));
+      for (let i = 0; i < 5; i++)
+        pets.push(await insertPet(source.db, { name: `Rex ${i}`, categoryId: 7, status: 'available', createdAt: 1_800_000_000_000 + i }));
       await source.db.updateTable('pets').set({ status: 'pending', version: 2 }).where('id', '=', pets[1]!.id).execute();
       deletedId = pets[4]!.id;
       await source.db.deleteFrom('pets').where('id', '=', deletedId).execute();
       await insertOrder(source.db, { petId: pets[1]!.id, status: 'placed', createdAt: 1_800_000_000_100, updatedAt: 1_800_000_000_100 });
       const endpoint = await insertWebhookEndpoint(source.db, { url: 'https://receiver.example/hooks', now: 1_800_000_000_200 });
-      const delivery = await insertWebhookDelivery(source.db, { endpointId: endpoint.id, state: 'pending', nextAttemptAt: 1_800_000_000_300, now: 1_800_000_000_250 });
+      const delivery = await insertWebhookDelivery(source.db, {
+        endpointId: endpoint.id,
+        state: 'pending',
+        nextAttemptAt: 1_800_000_000_300,
+        now: 1_800_000_000_250,
+      });
       await source.db
         .insertInto('webhookAttempts')
         .values({ deliveryId: delivery.id, attemptedAt: 1_800_000_000_260, durationMs: 12, statusCode: 503, error: null, outcome: 'failed' })
@@ -180,7 +186,11 @@ for (const dialect of ALL_DIALECTS) {
 
     describe('import refuses, exits 1 and writes nothing', () => {
       const refusals: Array<[string, (text: string) => string, RegExp]> = [
-        ['a file of a newer format version', (text) => text.replace('"version":1', '"version":2'), /format version 2, newer than this animal-store reads \(1\)/],
+        [
+          'a file of a newer format version',
+          (text) => text.replace('"version":1', '"version":2'),
+          /format version 2, newer than this animal-store reads \(1\)/,
+        ],
         ['a file without its end line', (text) => text.trimEnd().split('\n').slice(0, -1).join('\n') + '\n', /ends without its end line: it was cut short/],
         ['a file cut in the middle', (text) => text.slice(0, Math.floor(text.length / 2)), /is not a record of the export|ends without its end line/],
         ['a file whose rows were changed', (text) => text.replace('"Rex 2"', '"Rex 9"'), /SHA-256 differs from the one its end line states/],
