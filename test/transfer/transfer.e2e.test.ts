@@ -8,12 +8,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { numberWaitingEvents } from '../../src/events/events.sequencer.js';
 import { issueApiKey } from '../../src/keys/keys.service.js';
 import { insertOrder } from '../../src/orders/orders.repository.js';
 import { insertPet } from '../../src/pets/pets.repository.js';
+import { exportStore } from '../../src/transfer/export.js';
 import { runCli } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, createTestDatabase, describeOnDialect, type TestDatabase } from '../helpers/test-db.js';
 import { insertWebhookDelivery, insertWebhookEndpoint } from '../helpers/webhook-endpoint-row.js';
@@ -136,6 +138,18 @@ for (const dialect of ALL_DIALECTS) {
         const forced = await runCli(['export', '--output', exportFile, '--force'], { DATABASE_URL: source.url });
         assert.equal(forced.code, 0, forced.stderr);
         assert.equal(readFileSync(exportFile, 'utf8'), exported, 'the same store exports the same file');
+      });
+
+      it('writes the same lines when it reads the tables two rows a page (every page continues the one before)', async () => {
+        let text = '';
+        const collector = new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            text += chunk.toString('utf8');
+            done();
+          },
+        });
+        await exportStore(source.db, collector, () => {}, 2);
+        assert.equal(text, exported);
       });
 
       it('writes to stdout without --output', async () => {
