@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * The `animal-store` command: serve (the default), migrate, keys create | list | revoke, pets import, help and
- * version. Exit codes: 0 done, 1 failed, 2 wrong usage.
+ * The `animal-store` command: serve (the default), migrate, keys create | list | revoke, pets import,
+ * export, import, help and version. Exit codes: 0 done, 1 failed, 2 wrong usage.
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -17,6 +17,7 @@ import { issueApiKey, listKeys, parseDuration, revokeKey } from './keys/keys.ser
 import { isScope, SCOPES } from './keys/scopes.js';
 import { importFormatOf } from './pets/pets.import-format.js';
 import { dropOutputToClosedPipes } from './log-destination.js';
+import { exportCommand, importCommand } from './transfer/transfer.command.js';
 
 /** Each command's usage lines, in the order the full help lists them; `animal-store COMMAND --help` shows its own. */
 const COMMAND_USAGE: Record<string, string> = {
@@ -36,6 +37,11 @@ const COMMAND_USAGE: Record<string, string> = {
   'pets import': `  animal-store pets import FILE.csv|FILE.ndjson   add every pet of the file, or none when any line
                                                 is bad (each told on stderr as line N: field: message);
                                                 CSV header: name,categoryId,status (status optional)`,
+  export: `  animal-store export [--output FILE] [--force]  write the whole store as NDJSON (stdout by default;
+                                                FILE made with mode 0600, --force replaces one);
+                                                it holds the webhook secrets and the cursor key`,
+  import: `  animal-store import FILE                      load an export (FILE, or - for stdin) into a migrated,
+                                                empty store, in one transaction`,
 };
 
 const ENVIRONMENT = `Configuration comes from environment variables, not options: PORT=9000 animal-store serve
@@ -78,6 +84,8 @@ const OPTIONS_OF: Record<string, string[]> = {
   'keys list': ['json'],
   'keys revoke': [],
   'pets import': [],
+  export: ['output', 'force'],
+  import: [],
 };
 
 const OPTIONS = {
@@ -87,6 +95,8 @@ const OPTIONS = {
   'expires-in': { type: 'string' },
   scope: { type: 'string', multiple: true },
   json: { type: 'boolean', default: false },
+  output: { type: 'string' },
+  force: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
 } as const;
@@ -110,9 +120,9 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const [command = 'serve', sub, ...rest] = positionals;
-  if (!['serve', 'migrate', 'keys', 'pets'].includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  if (!['serve', 'migrate', 'keys', 'pets', 'export', 'import'].includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   const commandName = (command === 'keys' || command === 'pets') && sub ? `${command} ${sub}` : command;
-  const extra = positionals.slice(commandName.split(' ').length + (commandName === 'keys revoke' || commandName === 'pets import' ? 1 : 0));
+  const extra = positionals.slice(commandName.split(' ').length + (['keys revoke', 'pets import', 'import'].includes(commandName) ? 1 : 0));
   if (extra.length > 0 && commandName in OPTIONS_OF) throw new UsageError(`${commandName} takes no argument ${JSON.stringify(extra[0])}`, commandName);
   const allowed = OPTIONS_OF[commandName] ?? [];
   for (const token of tokens) {
@@ -146,6 +156,11 @@ async function main(argv: string[]): Promise<void> {
       process.exitCode = await onDatabaseAnswer(config, (db) => runPetsImport(db, file, process.stderr));
       return;
     }
+    case 'export':
+      return exportCommand(config, { output: values.output, force: values.force });
+    case 'import':
+      if (sub === undefined) throw new UsageError('import needs the FILE to load (- for stdin)', 'import');
+      return importCommand(config, sub);
     default:
       throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   }

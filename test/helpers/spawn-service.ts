@@ -87,16 +87,22 @@ function assertBuilt(): void {
 }
 
 /** Runs `node dist/cli.js ...args` to completion and answers its exit and its output. */
-export async function runCli(args: string[], env: ExtraEnv, options: { timeoutMs?: number; cwd?: string } = {}): Promise<CliResult> {
+export async function runCli(args: string[], env: ExtraEnv, options: { timeoutMs?: number; cwd?: string; stdin?: string } = {}): Promise<CliResult> {
   assertBuilt();
-  const child = spawn(process.execPath, [CLI_PATH, ...args], { cwd: options.cwd ?? REPO_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI_PATH, ...args], {
+    cwd: options.cwd ?? REPO_ROOT,
+    env: childEnv(env),
+    stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
+  // What the command reads on stdin, when given (`import -`).
+  if (options.stdin !== undefined) child.stdin!.end(options.stdin);
   const exited = track(child);
   // 'exit' may come before the pipes are drained; 'close' comes after both.
   const closed = new Promise((resolve) => child.once('close', resolve));
   let stdout = '';
   let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const timeoutMs = options.timeoutMs ?? 15_000;
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const result = await exited;
