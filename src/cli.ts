@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * The `animal-store` command: serve (the default), migrate, keys create | list | revoke, help and
- * version. Exit codes: 0 done, 1 failed, 2 wrong usage.
+ * The `animal-store` command: serve (the default), migrate, keys create | list | revoke, backup,
+ * restore, help and version. Exit codes: 0 done, 1 failed, 2 wrong usage.
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -12,6 +12,7 @@ import { withDb } from './db/create-db.js';
 import { hintForDatabaseError } from './db/hints.js';
 import type { Database } from './db/database.js';
 import { migrateStore } from './db/migrate.js';
+import { backupCommand } from './backups/backup-command.js';
 import { publishRevocation } from './keys/key-revocations.js';
 import { issueApiKey, listKeys, parseDuration, revokeKey } from './keys/keys.service.js';
 import { isScope, SCOPES } from './keys/scopes.js';
@@ -32,6 +33,12 @@ const COMMAND_USAGE: Record<string, string> = {
   'keys revoke': `  animal-store keys revoke ID                   revoke a key; every instance refuses it within
                                                 a second with REDIS_URL, else within
                                                 KEY_CACHE_TTL_MS (5 s by default)`,
+  backup: `  animal-store backup FILE [--force]            SQLite: copy the store to FILE (mode 0600) while the
+                                                service serves and writes; FILE must not exist
+                                                (--force: replace it). PostgreSQL: names pg_dump`,
+  restore: `  animal-store restore FILE                     SQLite: put the backup FILE in place of an empty or
+                                                absent store; stop the service first.
+                                                PostgreSQL: names pg_restore`,
 };
 
 const ENVIRONMENT = `Configuration comes from environment variables, not options: PORT=9000 animal-store serve
@@ -73,7 +80,12 @@ const OPTIONS_OF: Record<string, string[]> = {
   'keys create': ['name', 'expires-in', 'scope'],
   'keys list': ['json'],
   'keys revoke': [],
+  backup: ['force'],
+  restore: [],
 };
+
+/** The commands that take one argument (an id, a file). */
+const ONE_ARGUMENT = ['keys revoke', 'backup', 'restore'];
 
 const OPTIONS = {
   'no-bootstrap-key': { type: 'boolean', default: false },
@@ -82,6 +94,7 @@ const OPTIONS = {
   'expires-in': { type: 'string' },
   scope: { type: 'string', multiple: true },
   json: { type: 'boolean', default: false },
+  force: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
 } as const;
@@ -105,9 +118,9 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const [command = 'serve', sub, ...rest] = positionals;
-  if (!['serve', 'migrate', 'keys'].includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  if (!['serve', 'migrate', 'keys', 'backup', 'restore'].includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   const commandName = command === 'keys' && sub ? `keys ${sub}` : command;
-  const extra = positionals.slice(commandName.split(' ').length + (commandName === 'keys revoke' ? 1 : 0));
+  const extra = positionals.slice(commandName.split(' ').length + (ONE_ARGUMENT.includes(commandName) ? 1 : 0));
   if (extra.length > 0 && commandName in OPTIONS_OF) throw new UsageError(`${commandName} takes no argument ${JSON.stringify(extra[0])}`, commandName);
   const allowed = OPTIONS_OF[commandName] ?? [];
   for (const token of tokens) {
@@ -131,6 +144,12 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'keys':
       return keys(config, sub, rest, values);
+    case 'backup':
+    case 'restore': {
+      if (sub === undefined) throw new UsageError(`${command} needs the FILE ${command === 'backup' ? 'to write' : 'to restore from'}`, command);
+      process.exitCode = backupCommand(command, config, sub, { force: values.force });
+      return;
+    }
     default:
       throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   }
