@@ -6,7 +6,7 @@
  * finishes under continuous writes. The copy is written to a temporary file beside FILE and
  * renamed to FILE only once complete and synced: FILE is never a half-written store.
  */
-import { closeSync, constants, fsyncSync, linkSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import SQLite from 'better-sqlite3';
 
@@ -25,6 +25,8 @@ export function backupSqliteStore(storePath: string, file: string, options: { fo
   const started = performance.now();
   if (!options.force && exists(file)) throw new BackupRefused(`${file} exists; choose a new file, or add --force to replace it`);
   if (!exists(storePath)) throw new BackupRefused(`there is no store at ${storePath}: check DATABASE_URL`);
+  // A folder made here is owner-only, as the service's own (create-db.ts).
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const temporary = temporaryBeside(file);
   // Made empty and owner-only before SQLite writes into it (VACUUM INTO accepts an empty file).
   closeSync(openSync(temporary, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, BACKUP_FILE_MODE));
