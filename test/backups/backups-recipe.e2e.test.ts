@@ -71,12 +71,16 @@ it(
       while (writing) assert.equal((await call(service, 'POST', '/v1/pets', { key, body: { name: unique('pet'), categoryId: uniqueCategory() } })).status, 201);
     })();
 
-    for (const line of lines.slice(0, -1)) {
-      const run = await runLine(line);
-      assert.equal(run.code, 0, `${line}\n${run.stderr}`);
+    try {
+      for (const line of lines.slice(0, -1)) {
+        const run = await runLine(line);
+        assert.equal(run.code, 0, `${line}\n${run.stderr}`);
+      }
+    } finally {
+      // Stopped whatever happened, so no request outlives the test.
+      writing = false;
+      await writer;
     }
-    writing = false;
-    await writer;
     await service.stop();
 
     const restored = await spawnService({ databaseUrl: `sqlite:${resolve(folder, serveLine[1]!)}`, args: ['serve'] });
