@@ -130,6 +130,14 @@ describe('animal-store backup > to a file that exists', { timeout: 60_000 }, () 
     assert.equal(readFileSync(target, 'utf8'), 'keep me');
   });
 
+  it('that is the store itself, even with --force > is refused with exit 1, and the store is left as it was', async () => {
+    const storePath = join(folder, 'existing/store.db');
+    const run = await runCli(['backup', storePath, '--force'], { DATABASE_URL: storeUrl });
+    assert.equal(run.code, 1, run.stderr);
+    assert.equal(run.stderr, `animal-store backup: ${storePath} is the store itself; choose another file\n`);
+    assert.equal(inspect(storePath).integrity, 'ok');
+  });
+
   it('with --force > replaces it with a sound backup', async () => {
     const run = await runCli(['backup', target, '--force'], { DATABASE_URL: storeUrl });
     assert.equal(run.code, 0, run.stderr);
