@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The `animal-store` command: serve (the default), migrate, keys create | list | revoke, backup,
- * restore, help and version. Exit codes: 0 done, 1 failed, 2 wrong usage.
+ * restore, help and version. Exit codes: 0 done, 1 failed, 2 wrong usage (and backup or restore
+ * on PostgreSQL, whose own tools do that).
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';

@@ -27,6 +27,10 @@ export function restoreSqliteStore(file: string, storePath: string): { migration
   const migrations = checkBackup(file);
   // Same rule as the service's own files (create-db.ts): a folder made here is owner-only.
   mkdirSync(dirname(storePath), { recursive: true, mode: 0o700 });
+  // The lock is let go before the rename: a service that starts on the target in the moment
+  // between would meet the store replaced under it. Taking the check and the rename under one
+  // lock would need the rename done while this process holds the old file open, which SQLite's
+  // close (it removes the -wal by name) does not allow safely; the docs say to stop the service.
   if (exists(storePath)) refuseUnlessEmptyAndUnused(storePath);
   // A -wal or -shm left beside the target belongs to the store being replaced: SQLite would
   // replay that log onto the restored file. The check above opened the target, so any committed
