@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { call, createKey, type Pet, unique, uniqueCategory, walk } from '../helpers/cli-e2e.js';
 import { runCli, spawnService, stopAllServices, type RunningService } from '../helpers/spawn-service.js';
+import { describeOnPostgres } from '../helpers/test-db.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'animal-store-backups-'));
 after(async () => {
@@ -259,4 +260,22 @@ describe('animal-store backup and restore > on PostgreSQL', () => {
       assert.ok(!run.stderr.includes('s3cret'), 'the password is shown');
     });
   }
+});
+
+describeOnPostgres('animal-store backup and restore > on the test PostgreSQL server', { timeout: 60_000 }, () => {
+  it('both > exit 2 with its host, port and database in the pg_dump line, and a password given in the URL never shown', async () => {
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.password = 'never-shown-pa55';
+    const port = url.port || '5432';
+    const database = url.pathname.slice(1);
+    for (const command of ['backup', 'restore']) {
+      const run = await runCli([command, 'store.dump'], { DATABASE_URL: url.href });
+      assert.equal(run.code, 2, run.stderr);
+      assert.ok(
+        run.stderr.includes(`pg_dump -Fc -h ${url.hostname} -p ${port} -U ${decodeURIComponent(url.username)} -d ${database} -f store.dump`),
+        run.stderr,
+      );
+      assert.ok(!run.stderr.includes('never-shown-pa55'), run.stderr);
+    }
+  });
 });
