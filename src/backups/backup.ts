@@ -23,6 +23,8 @@ export class BackupRefused extends Error {}
 /** Copies the SQLite store at `storePath` to `file`; refuses an existing `file` unless `force`. */
 export function backupSqliteStore(storePath: string, file: string, options: { force: boolean; lockWaitMs: number }): BackupResult {
   const started = performance.now();
+  // With --force, a rename onto the store itself would replace it under the running service.
+  if (sameFile(file, storePath)) throw new BackupRefused(`${file} is the store itself; choose another file`);
   if (!options.force && exists(file)) throw new BackupRefused(`${file} exists; choose a new file, or add --force to replace it`);
   if (!exists(storePath)) throw new BackupRefused(`there is no store at ${storePath}: check DATABASE_URL`);
   // A folder made here is owner-only, as the service's own (create-db.ts).
@@ -63,6 +65,17 @@ export function syncFile(path: string): void {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Whether two paths name one file (through links too). */
+export function sameFile(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    const [first, second] = [statSync(a), statSync(b)];
+    return first.dev === second.dev && first.ino === second.ino;
+  } catch {
+    return false;
   }
 }
 

@@ -9,7 +9,7 @@ import { chmodSync, closeSync, constants, mkdirSync, openSync, renameSync, rmSyn
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { MIGRATION_NAMES } from '../db/migrate.js';
-import { BACKUP_FILE_MODE, BackupRefused, exists, syncFile, temporaryBeside } from './backup.js';
+import { BACKUP_FILE_MODE, BackupRefused, exists, sameFile, syncFile, temporaryBeside } from './backup.js';
 
 /** The tables whose rows make a store not empty, with the words a refusal names them by. */
 const CONTENT_TABLES: [table: string, what: string][] = [
@@ -24,6 +24,7 @@ const CONTENT_TABLES: [table: string, what: string][] = [
 const MIGRATIONS_TABLE = 'kysely_migration';
 
 export function restoreSqliteStore(file: string, storePath: string): { migrations: number } {
+  if (sameFile(file, storePath)) throw new BackupRefused(`${file} is the store DATABASE_URL names; restore into another place`);
   const migrations = checkBackup(file);
   // Same rule as the service's own files (create-db.ts): a folder made here is owner-only.
   mkdirSync(dirname(storePath), { recursive: true, mode: 0o700 });
