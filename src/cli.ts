@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The `animal-store` command: serve (the default), migrate, keys create | list | revoke, pets import,
- * export, import, help and version. Exit codes: 0 done, 1 failed, 2 wrong usage.
+ * export, import, backup, restore, help and version. Exit codes: 0 done, 1 failed, 2 wrong usage (and
+ * backup or restore on PostgreSQL, whose own tools do that).
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -12,6 +13,7 @@ import { withDb } from './db/create-db.js';
 import { hintForDatabaseError } from './db/hints.js';
 import type { Database } from './db/database.js';
 import { migrateStore } from './db/migrate.js';
+import { backupCommand } from './backups/backup-command.js';
 import { publishRevocation } from './keys/key-revocations.js';
 import { issueApiKey, listKeys, parseDuration, revokeKey } from './keys/keys.service.js';
 import { isScope, SCOPES } from './keys/scopes.js';
@@ -42,6 +44,12 @@ const COMMAND_USAGE: Record<string, string> = {
                                                 it holds the webhook secrets and the cursor key`,
   import: `  animal-store import FILE                      load an export (FILE, or - for stdin) into a migrated,
                                                 empty store, in one transaction`,
+  backup: `  animal-store backup FILE [--force]            SQLite: copy the store to FILE (mode 0600) while the
+                                                service serves and writes; FILE must not exist
+                                                (--force: replace it). PostgreSQL: names pg_dump`,
+  restore: `  animal-store restore FILE                     SQLite: put the backup FILE in place of an empty or
+                                                absent store; stop the service first.
+                                                PostgreSQL: names pg_restore`,
 };
 
 const ENVIRONMENT = `Configuration comes from environment variables, not options: PORT=9000 animal-store serve
@@ -86,7 +94,12 @@ const OPTIONS_OF: Record<string, string[]> = {
   'pets import': [],
   export: ['output', 'force'],
   import: [],
+  backup: ['force'],
+  restore: [],
 };
+
+/** The commands that take one argument (an id, a file). */
+const ONE_ARGUMENT = ['keys revoke', 'pets import', 'import', 'backup', 'restore'];
 
 const OPTIONS = {
   'no-bootstrap-key': { type: 'boolean', default: false },
@@ -120,9 +133,10 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const [command = 'serve', sub, ...rest] = positionals;
-  if (!['serve', 'migrate', 'keys', 'pets', 'export', 'import'].includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  if (!['serve', 'migrate', 'keys', 'pets', 'export', 'import', 'backup', 'restore'].includes(command))
+    throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   const commandName = (command === 'keys' || command === 'pets') && sub ? `${command} ${sub}` : command;
-  const extra = positionals.slice(commandName.split(' ').length + (['keys revoke', 'pets import', 'import'].includes(commandName) ? 1 : 0));
+  const extra = positionals.slice(commandName.split(' ').length + (ONE_ARGUMENT.includes(commandName) ? 1 : 0));
   if (extra.length > 0 && commandName in OPTIONS_OF) throw new UsageError(`${commandName} takes no argument ${JSON.stringify(extra[0])}`, commandName);
   const allowed = OPTIONS_OF[commandName] ?? [];
   for (const token of tokens) {
@@ -161,6 +175,12 @@ async function main(argv: string[]): Promise<void> {
     case 'import':
       if (sub === undefined) throw new UsageError('import needs the FILE to load (- for stdin)', 'import');
       return importCommand(config, sub);
+    case 'backup':
+    case 'restore': {
+      if (sub === undefined) throw new UsageError(`${command} needs the FILE ${command === 'backup' ? 'to write' : 'to restore from'}`, command);
+      process.exitCode = backupCommand(command, config, sub, { force: values.force });
+      return;
+    }
     default:
       throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   }

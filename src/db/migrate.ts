@@ -46,6 +46,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-28T00-plain-ids-and-positions': plainIdsAndPositions,
 };
 
+/** Every migration this release knows: a store that applied another comes from a newer release. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
+
 /**
  * Brings the store at `url` to the latest migration, on a connection of its own whose statements
  * have no time limit (on PostgreSQL; the wait for the connection keeps `statementTimeoutMs`): a
