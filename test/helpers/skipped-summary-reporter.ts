@@ -8,7 +8,7 @@
  */
 interface TestEvent {
   type: string;
-  data: { skip?: string | boolean };
+  data: { skip?: string | boolean; file?: string; nesting?: number };
 }
 
 const COMMAND = 'TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test TEST_REDIS_URL=redis://127.0.0.1:6379 npm test';
@@ -16,13 +16,27 @@ const COMMAND = 'TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test TEST_
 export default async function* skippedSummary(events: AsyncIterable<TestEvent>): AsyncGenerator<string> {
   let postgres = 0;
   let redis = 0;
+  let told = false;
+  const line = () => {
+    told = true;
+    if (postgres + redis === 0) return '';
+    const parts = [postgres > 0 ? `${postgres} for want of PostgreSQL` : '', redis > 0 ? `${redis} for want of Redis` : ''].filter(Boolean);
+    return `\nSkipped: ${postgres + redis} suites or tests (${parts.join(', ')}). To run them too (with your own servers' URLs): ${COMMAND}\n`;
+  };
   for await (const event of events) {
+    // The whole run's plan comes last; with --test-force-exit, Node 22 ends the process before the stream's end reaches a reporter.
+    if (event.type === 'test:plan' && event.data.file === undefined && event.data.nesting === 0) {
+      const text = line();
+      if (text) yield text;
+      continue;
+    }
     if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;
     const reason = typeof event.data.skip === 'string' ? event.data.skip : '';
     if (reason.includes('TEST_DATABASE_URL is not set')) postgres += 1;
     else if (reason.includes('TEST_REDIS_URL is not set')) redis += 1;
   }
-  if (postgres + redis === 0) return;
-  const parts = [postgres > 0 ? `${postgres} for want of PostgreSQL` : '', redis > 0 ? `${redis} for want of Redis` : ''].filter(Boolean);
-  yield `\nSkipped: ${postgres + redis} suites or tests (${parts.join(', ')}). To run them too (with your own servers' URLs): ${COMMAND}\n`;
+  if (!told) {
+    const text = line();
+    if (text) yield text;
+  }
 }
