@@ -24,3 +24,14 @@ it('skipped summary > suites skipped for want of PostgreSQL and Redis > one line
 it('skipped summary > nothing skipped for want of a server > says nothing', async () => {
   assert.equal(await linesOf([undefined, 'needs openssl']), '');
 });
+
+it('skipped summary > the run plan arrives before the stream ends (Node 22 with --test-force-exit) > the line comes then, once', async () => {
+  async function* withPlan() {
+    yield { type: 'test:pass', data: { skip: POSTGRES_SKIP_REASON } };
+    yield { type: 'test:plan', data: { nesting: 0 } };
+  }
+  const lines: string[] = [];
+  for await (const line of skippedSummary(withPlan())) lines.push(line);
+  assert.equal(lines.length, 1);
+  assert.match(lines[0]!, /Skipped: 1 suites or tests \(1 for want of PostgreSQL\)/);
+});
