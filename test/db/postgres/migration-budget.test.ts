@@ -66,11 +66,9 @@ describeOnPostgres('hostile: migrations that wait longer than one operation budg
       (error: unknown) => ({ error }),
     );
 
-  before(async () => {
+  /** The scratch database made anew, migrated up to the release before the upgrade, and watched. */
+  const databaseBeforeTheUpgrade = async () => {
     await admin(`create database ${name}`);
-    const target = new URL(adminUrl);
-    target.pathname = `/${name}`;
-    url = target.toString();
     const setup = createDb(url, { poolMax: 1 });
     try {
       await migrateUpTo(setup.db, BEFORE);
@@ -79,6 +77,13 @@ describeOnPostgres('hostile: migrations that wait longer than one operation budg
     }
     watcher = new pg.Client({ connectionString: url });
     await watcher.connect();
+  };
+
+  before(async () => {
+    const target = new URL(adminUrl);
+    target.pathname = `/${name}`;
+    url = target.toString();
+    await databaseBeforeTheUpgrade();
   });
   after(async () => {
     await watcher?.end();
@@ -112,15 +117,7 @@ describeOnPostgres('hostile: migrations that wait longer than one operation budg
       // with a budget longer than the hold; the second instance starts meanwhile with a shorter one.
       await watcher.end();
       await admin(`drop database ${name} with (force)`);
-      await admin(`create database ${name}`);
-      const setup = createDb(url, { poolMax: 1 });
-      try {
-        await migrateUpTo(setup.db, BEFORE);
-      } finally {
-        await setup.close();
-      }
-      watcher = new pg.Client({ connectionString: url });
-      await watcher.connect();
+      await databaseBeforeTheUpgrade();
 
       const release = await holdEvents();
       const first = outcomeOf(migrateStore(url, 10 * BUDGET_MS));
