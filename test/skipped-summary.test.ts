@@ -27,7 +27,7 @@ it('skipped summary > nothing skipped for want of a server > says nothing', asyn
 
 it('skipped summary > the run plan arrives before the stream ends (Node 22 with --test-force-exit) > the line comes then, once', async () => {
   async function* withPlan() {
-    yield { type: 'test:pass', data: { skip: POSTGRES_SKIP_REASON } };
+    yield* events([POSTGRES_SKIP_REASON]);
     yield { type: 'test:plan', data: { nesting: 0 } };
   }
   const lines: string[] = [];
