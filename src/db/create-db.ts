@@ -8,7 +8,7 @@ import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, Kysely } from 'kysely';
 import type { Database } from './database.js';
 import { CONFIG_DEFAULTS } from '../config-defaults.js';
-import { DEADLINE_CODE, isStalePreparedStatement } from './postgres/deadline.js';
+import { DEADLINE_CODE, isForgottenPreparedStatement, isStalePreparedStatement } from './postgres/deadline.js';
 import { PostgresPoolDialect, PostgresPoolDriver } from './postgres/driver.js';
 import { createPostgresPool, statsOf, type PoolStats } from './postgres/pool.js';
 import { CommitListeners } from './commit-listeners.js';
@@ -191,8 +191,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     /^(08|53|57P)/.test(code) ||
     code === '57014' ||
     code === '25P03' ||
-    // PostgreSQL: a table changed under a statement prepared on this connection, inside a transaction.
+    // PostgreSQL: a table changed under a statement prepared on this connection, or the server forgot
+    // it, inside a transaction (the driver drops the connection; a retry takes another).
     isStalePreparedStatement(error) ||
+    isForgottenPreparedStatement(error) ||
     // SQLite: the disk is full, or the file could not be written.
     code.startsWith('SQLITE_FULL') ||
     code.startsWith('SQLITE_IOERR') ||

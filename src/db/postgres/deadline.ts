@@ -62,3 +62,13 @@ export function isStalePreparedStatement(error: unknown): boolean {
   const { code, routine, message } = (error ?? {}) as { code?: unknown; routine?: unknown; message?: unknown };
   return code === '0A000' && (routine === 'RevalidateCachedQuery' || (typeof message === 'string' && /cached plan must not change result type/.test(message)));
 }
+
+/**
+ * PostgreSQL's 26000 (invalid_sql_statement_name): a statement prepared on this connection is no
+ * longer on the server, although pg still takes it for prepared. A `DISCARD ALL` or `DEALLOCATE ALL`
+ * did it: a connection pooler resetting its server connections between clients, or a proxy
+ * handing this client another server connection. The driver prepares it again, as it does a stale one.
+ */
+export function isForgottenPreparedStatement(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '26000';
+}

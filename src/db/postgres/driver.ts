@@ -6,7 +6,8 @@
  *   statement share it, and a connection whose answer came late is closed, never reused;
  * - a connection lost under a statement fails as unavailable (code CONNECTION_CLOSED: 503);
  * - statements with parameters are prepared once per connection, under a name
- *   (prepared-statements.ts), and prepared again when a table changed under them.
+ *   (prepared-statements.ts), and prepared again when a table changed under them or the server
+ *   forgot them (a pooler's DISCARD ALL).
  */
 import type net from 'node:net';
 import {
@@ -23,7 +24,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import type pg from 'pg';
-import { deadlineError, raceDeadline, startBudget, isStalePreparedStatement, type Budget } from './deadline.js';
+import { deadlineError, raceDeadline, startBudget, isForgottenPreparedStatement, isStalePreparedStatement, type Budget } from './deadline.js';
 import { statementNameOf } from './prepared-statements.js';
 
 export class PostgresPoolDialect implements Dialect {
@@ -145,17 +146,18 @@ class PoolConnection implements DatabaseConnection {
       // pg failed the statement itself, no server answer (a value it could not serialize): it may have
       // closed the statement on the server while still taking it for prepared, so the connection is dropped at release.
       if (name !== undefined && !(error as { code?: unknown }).code) this.#discard = true;
-      if (name === undefined || !isStalePreparedStatement(error)) throw error;
-      // A table changed under a statement prepared on this connection. Inside a transaction, which the
-      // failure ended, it cannot be prepared again: the connection is dropped at release, or every
-      // transaction retried on it would fail the same way. Outside one it is prepared again.
+      const forgotten = isForgottenPreparedStatement(error);
+      if (name === undefined || !(forgotten || isStalePreparedStatement(error))) throw error;
+      // A table changed under a statement prepared on this connection, or the server forgot it. Inside
+      // a transaction, which the failure ended, it cannot be prepared again: the connection is dropped
+      // at release, or every transaction retried on it would fail the same way. Outside one it is prepared again.
       if (this.inTransaction) {
         this.#discard = true;
         throw error;
       }
       // The DEALLOCATE and the statement run again share what is left of its budget.
       try {
-        await raceDeadline(this.client.query(`deallocate ${quoted(name)}`), budget, () => this.#close());
+        if (!forgotten) await raceDeadline(this.client.query(`deallocate ${quoted(name)}`), budget, () => this.#close());
         delete (this.client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements[name];
         return resultOf<R>(await raceDeadline(this.client.query({ text: compiled.sql, values, name }), budget, () => this.#close()));
       } catch (retryError) {

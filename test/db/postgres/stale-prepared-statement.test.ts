@@ -1,8 +1,8 @@
 /**
- * PostgreSQL's 0A000 is recognised in one place (postgres/deadline.ts): a stale prepared
- * statement, not any "feature not supported", is what counts as the database being unavailable.
- * Postgres.js runs a stale statement again by itself, the one retry there is; inside a
- * transaction the failure has ended the transaction, and the error reaches the caller.
+ * A prepared statement made stale (PostgreSQL's 0A000, recognised in one place, postgres/deadline.ts:
+ * not any "feature not supported") or forgotten by the server (26000, after a pooler's DISCARD ALL).
+ * The driver prepares it again outside a transaction; inside one the failure has ended the
+ * transaction, the error reaches the caller as the database being unavailable, and the connection is dropped.
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
@@ -48,6 +48,24 @@ describeOnPostgres('isStalePreparedStatement (PostgreSQL)', {}, () => {
     assert.equal((error as { code?: string }).code, '0A000');
     assert.equal(isStalePreparedStatement(error), true);
     assert.equal(isDatabaseUnavailable(error), true);
+  });
+
+  it('a statement the server forgot (DEALLOCATE ALL, as a pooler resets a connection) > prepared again outside a transaction; inside one unavailable, and the connection dropped', async () => {
+    const probe = () => sql<{ a: number }>`select ${1}::integer as a`;
+    await probe().execute(handle.db);
+    await sql`deallocate all`.execute(handle.db);
+    assert.deepEqual((await probe().execute(handle.db)).rows, [{ a: 1 }]);
+
+    const error = await errorOf(
+      handle.db.transaction().execute(async (trx) => {
+        await sql`deallocate all`.execute(trx);
+        return probe().execute(trx);
+      }),
+    );
+    assert.equal((error as { code?: string }).code, '26000');
+    assert.equal(isDatabaseUnavailable(error), true);
+    // The connection that held the forgotten name was dropped: the next transaction prepares anew.
+    assert.deepEqual(await handle.db.transaction().execute(async (trx) => (await probe().execute(trx)).rows), [{ a: 1 }]);
   });
 
   it('another feature_not_supported (0A000) > is neither', async () => {
