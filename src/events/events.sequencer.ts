@@ -43,12 +43,6 @@ export const SEQUENCE_EVERY_MS = 100;
 const BATCH = 5_000;
 /** The wait for the lock and the transaction's idle time are cut here: a stuck holder stalls the feed about this long at most. */
 const SEQUENCER_TIMEOUT_MS = 1_000;
-/**
- * The numbering statement's own limit: longer than the lock's, since its scan of the events without a
- * position grows while a snapshot held open elsewhere (a long pg_dump) keeps numbered rows' old index
- * entries from being cleaned up (animal_store_events_feed_lag_seconds shows it).
- */
-const STATEMENT_TIMEOUT_MS = 5_000;
 /** Settles when `round` does or after WRITE_WAIT_MS, whichever is first; the timer goes with the round (one per write would pile up under load). */
 function roundOrTimeout(round: Promise<void>): Promise<void> {
   return new Promise((resolve) => {
@@ -76,8 +70,10 @@ async function sequenceEvents(db: Kysely<Database>, batch = BATCH): Promise<numb
     .transaction()
     .setIsolationLevel('read committed')
     .execute(async (trx) => {
-      const { rows } = await sql<{ locked: string }>`select set_config('statement_timeout', ${String(STATEMENT_TIMEOUT_MS)}, true),
-        set_config('lock_timeout', ${String(SEQUENCER_TIMEOUT_MS)}, true),
+      // The numbering statement keeps the connections' statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS), within
+      // the driver's budget: longer than the lock's, since its scan of the events without a position grows while
+      // a snapshot held open elsewhere (a long pg_dump) keeps numbered rows' old index entries from being cleaned up.
+      const { rows } = await sql<{ locked: string }>`select set_config('lock_timeout', ${String(SEQUENCER_TIMEOUT_MS)}, true),
         set_config('idle_in_transaction_session_timeout', ${String(SEQUENCER_TIMEOUT_MS)}, true),
         pg_advisory_xact_lock(${sql.raw(SEQUENCER_LOCK_KEY)})::text as locked`.execute(trx);
       if (rows.length !== 1) throw new Error("the sequencer's lock answered no row");
