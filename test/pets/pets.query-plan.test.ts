@@ -1,6 +1,6 @@
 /**
  * Every filter of the pets listing is answered through an index, never by reading the whole
- * table. The statements explained are the repository's own (selectPetsAfter). docs/performance.md
+ * table. The statements explained are the repository's own (selectPetsAfter). docs/query-plans.md
  * shows the same plans at 1,000,000 pets.
  */
 import assert from 'node:assert/strict';
