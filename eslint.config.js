@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 // The source (service, client, scripts, bench) gets all of typescript-eslint's type-aware
 // recommended rules; of those, the tests get the promise rules only (below): their bodies read
 // JSON answers as `any` and fake async interfaces, which the other rules would flag line by line.
-const SOURCE = ['src/**/*.ts', 'client/src/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'];
+const SOURCE = ['src/**/*.ts', 'client/src/**/*.ts', 'console/src/**/*.{ts,tsx}', 'console/vite.config.ts', 'scripts/**/*.ts', 'bench/**/*.ts'];
 
 export default tseslint.config(
   { ignores: ['dist/', 'client/dist/', 'node_modules/', 'coverage/'] },
@@ -14,7 +14,7 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         // Each file is checked with the types of the tsconfig.json that includes it (the root
-        // one, or client/'s).
+        // one, client/'s or console/'s).
         projectService: true,
         tsconfigRootDir: import.meta.dirname,
       },
@@ -60,7 +60,7 @@ export default tseslint.config(
     // The promise rules everywhere, tests included: a promise nobody awaits is an error nobody
     // sees, or an assertion that runs after its test has passed. node:test's describe/it/test
     // return promises the runner itself awaits.
-    files: ['**/*.ts'],
+    files: ['**/*.{ts,tsx}'],
     rules: {
       '@typescript-eslint/no-floating-promises': [
         'error',

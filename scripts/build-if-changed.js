@@ -1,15 +1,20 @@
 /**
- * `npm start`'s build: compiles src/ into dist/ only when a source file or the build's settings
- * changed since the last build (the time of dist/.tsbuildinfo, TypeScript's record of it), so a restart with nothing changed starts the service at once instead of after the
- * compiler's pass (1.7 s even when incremental). A build that fails stops the start.
+ * `npm start`'s build: each part of `npm run build` runs only when its inputs changed since its last
+ * build, so a restart with nothing changed starts the service at once instead of after the
+ * compiler's pass (1.7 s even when incremental) and the console's bundle. A build that fails stops the start.
+ *
+ * - The service: src/ compiled into dist/ when a file of src/ or the build's settings is newer than
+ *   dist/.tsbuildinfo, TypeScript's record of its last build.
+ * - The console: console/ bundled by Vite into dist/console/static/ when a file of console/, or one
+ *   the last bundle was made of (dist/console/static-inputs.json lists them: the client's source, the
+ *   orders' state machine), or the settings are newer than that list.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import process from 'node:process';
 
-const RECORD = 'dist/.tsbuildinfo';
-const SETTINGS = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
+const SETTINGS = ['package.json', 'package-lock.json'];
 
 /** The latest change time of the files under `folder`. */
 function newestIn(folder) {
@@ -21,19 +26,32 @@ function newestIn(folder) {
   return newest;
 }
 
-function builtAt() {
+/** When `file` was last written; 0 when it does not exist (a file gone counts as changed: Infinity for inputs). */
+function changedAt(file, missing) {
   try {
-    return statSync(RECORD).mtimeMs;
+    return statSync(file).mtimeMs;
   } catch {
-    return 0;
+    return missing;
   }
 }
 
-const changed = Math.max(newestIn('src'), ...SETTINGS.map((file) => statSync(file).mtimeMs)) > builtAt();
-if (changed) {
-  const build = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+function run(args) {
+  const build = spawnSync(process.execPath, args, { stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const SERVICE_RECORD = 'dist/.tsbuildinfo';
+const serviceChanged =
+  Math.max(newestIn('src'), ...[...SETTINGS, 'tsconfig.json', 'tsconfig.build.json'].map((file) => changedAt(file, Infinity))) > changedAt(SERVICE_RECORD, 0);
+if (serviceChanged) {
+  run(['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json']);
   // TypeScript leaves its record as it was when nothing had to be emitted (a file touched, not changed).
   const now = new Date();
-  utimesSync(RECORD, now, now);
+  utimesSync(SERVICE_RECORD, now, now);
 }
+
+const CONSOLE_RECORD = 'dist/console/static-inputs.json';
+const consoleInputs = existsSync(CONSOLE_RECORD) ? JSON.parse(readFileSync(CONSOLE_RECORD, 'utf8')) : [];
+const consoleChanged =
+  Math.max(newestIn('console'), ...[...SETTINGS, ...consoleInputs].map((file) => changedAt(file, Infinity))) > changedAt(CONSOLE_RECORD, 0);
+if (consoleChanged) run(['node_modules/vite/bin/vite.js', 'build', '--config', 'console/vite.config.ts']);

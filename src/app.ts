@@ -11,6 +11,7 @@ import { type Config, CONFIG_DEFAULTS } from './config.js';
 import type { DbHandle } from './db/create-db.js';
 import type { Database } from './db/database.js';
 import { isPostgres } from './db/dialect.js';
+import { consoleRoutes } from './console/console.routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import { stdoutLogDestination } from './log-destination.js';
 import { IDLE_GRACE_MS, registerConnectionDrain } from './http/connection-drain.js';
@@ -90,6 +91,7 @@ export interface AppDeps {
         | 'webhookLeaseSeconds'
         | 'webhookMaxSockets'
         | 'databaseStatementTimeoutMs'
+        | 'consoleEnabled'
       >
     >;
   /** What the metrics tell of the database: its dialect and, on PostgreSQL, its pool. */
@@ -118,6 +120,8 @@ export interface AppDeps {
   eventKeepAliveMs?: number;
   /** Tests only: how often each process looks at the feed for its waiting readers (every second by default). */
   eventRecheckMs?: number;
+  /** Tests only: the folder of the built console (dist/console/static by default). */
+  consoleFolder?: string;
 }
 
 declare module 'fastify' {
@@ -214,6 +218,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.addHook('onClose', () => sequencer.close());
   }
   registerServiceIndex(app);
+  // The browser console: a page outside /v1, no key needed to load it (console/console.routes.ts).
+  if (config.consoleEnabled ?? CONFIG_DEFAULTS.CONSOLE_ENABLED) await app.register(consoleRoutes, { folder: deps.consoleFolder });
 
   // A fleet: Redis shares the rate-limit counts and the revocations; keys' last use is batched.
   const keyUsage = createKeyUsage(db, {

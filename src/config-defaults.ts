@@ -44,6 +44,8 @@ export const CONFIG_DEFAULTS = {
   WEBHOOK_MAX_SOCKETS: 256,
 
   EVENT_STREAMS_PER_KEY: 5,
+  /** The browser console at /console/; `false` answers 404 there. */
+  CONSOLE_ENABLED: true,
 } as const;
 
 export type ConfigVariable = keyof typeof CONFIG_DEFAULTS;

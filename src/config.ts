@@ -60,6 +60,8 @@ export interface Config {
 
   /** Most live streams of the events feed one key may hold open on one process. */
   eventStreamsPerKey: number;
+  /** Serve the browser console at /console/. */
+  consoleEnabled: boolean;
 }
 
 /** Shortest CURSOR_SECRET accepted: 32 characters, so a random one carries enough to resist guessing. */
@@ -194,6 +196,10 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
 
+  const consoleEnabled = read('CONSOLE_ENABLED').toLowerCase();
+  if (consoleEnabled !== 'true' && consoleEnabled !== 'false')
+    problems.push(`CONSOLE_ENABLED must be true or false (got ${JSON.stringify(read('CONSOLE_ENABLED'))})`);
+
   // Unset, the public URL follows PORT: the document a local process serves names that process.
   const localBaseUrl = `http://localhost:${port || CONFIG_DEFAULTS.PORT}/v1`;
 
@@ -227,6 +233,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookMaxSockets: integer('WEBHOOK_MAX_SOCKETS'),
 
     eventStreamsPerKey: integer('EVENT_STREAMS_PER_KEY'),
+    consoleEnabled: consoleEnabled !== 'false',
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -34,3 +34,23 @@ it('build-if-changed > a source file touched after the last build > builds, and 
   assert.equal(run().status, 0);
   assert.equal(builtAt(), after);
 });
+
+const CONSOLE_RECORD = join(REPO_ROOT, 'dist/console/static-inputs.json');
+const consoleBuiltAt = () => statSync(CONSOLE_RECORD).mtimeMs;
+
+it("build-if-changed > a console source, or a file the console's bundle was made of, touched > builds the console only, then nothing", () => {
+  assert.equal(run().status, 0);
+  const service = builtAt();
+  for (const file of ['console/src/main.tsx', 'client/src/events.ts']) {
+    // Just after the last build: still before the next one, whose record takes the time it is written.
+    const later = new Date(consoleBuiltAt() + 1);
+    utimesSync(join(REPO_ROOT, file), later, later);
+    const built = run();
+    assert.equal(built.status, 0, built.stderr);
+    assert.ok(consoleBuiltAt() >= later.getTime(), `${file}: the console was built again`);
+    assert.equal(builtAt(), service, `${file}: the service was not`);
+  }
+  const after = consoleBuiltAt();
+  assert.equal(run().status, 0);
+  assert.equal(consoleBuiltAt(), after);
+});

@@ -34,6 +34,7 @@ describe('loadConfig', () => {
       webhookMaxSockets: 256,
 
       eventStreamsPerKey: 5,
+      consoleEnabled: true,
     });
   });
 
@@ -280,6 +281,19 @@ describe('loadConfig', () => {
   it('with PORT set and PUBLIC_BASE_URL unset > points the public URL at that port', () => {
     assert.equal(loadConfig({ PORT: '9000' }).publicBaseUrl, 'http://localhost:9000/v1');
     assert.equal(loadConfig({ PORT: '9000', PUBLIC_BASE_URL: 'https://api.store.test/v1' }).publicBaseUrl, 'https://api.store.test/v1');
+  });
+
+  it('CONSOLE_ENABLED > true or false in any case; anything else stops the start naming it', () => {
+    assert.equal(loadConfig({ CONSOLE_ENABLED: 'false' }).consoleEnabled, false);
+    assert.equal(loadConfig({ CONSOLE_ENABLED: 'FALSE' }).consoleEnabled, false);
+    assert.equal(loadConfig({ CONSOLE_ENABLED: 'true' }).consoleEnabled, true);
+    for (const value of ['no', '0', 'off']) {
+      assert.throws(
+        () => loadConfig({ CONSOLE_ENABLED: value }),
+        (error: ConfigError) => error.problems.includes(`CONSOLE_ENABLED must be true or false (got "${value}")`),
+        value,
+      );
+    }
   });
 
   it('TRUST_PROXY > reads booleans, hop counts and address lists, and refuses anything else', () => {

@@ -51,3 +51,12 @@ it("container docs and test > the shutdown timeout they quote > is SHUTDOWN_TIME
   const grace = /stop_grace_period: (\d+)s/.exec(read('compose.yaml'))?.[1];
   assert.ok(Number(grace) > seconds, `compose's stop_grace_period ${grace}s is more than ${seconds} s`);
 });
+
+it('Dockerfile > the image > serves the console: the build stage runs `npm run build` (service and console) and the image keeps all of dist/', () => {
+  const scripts = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  assert.match(scripts.build!, /vite build --config console\/vite\.config\.ts/);
+  assert.match(dockerfile, /^RUN npm run build /m);
+  assert.match(dockerfile, /^COPY --from=build \/app\/dist \.\/dist$/m);
+  const ignored = readFileSync(join(REPO_ROOT, '.dockerignore'), 'utf8').split('\n');
+  assert.ok(!ignored.some((line) => /^\/?console\b/.test(line.trim())), 'console/ reaches the build stage');
+});

@@ -60,7 +60,14 @@ export async function createTestApp(
     /** Test hooks of the app (such as onIdempotencyKeyReserved). */
     hooks?: Pick<
       AppDeps,
-      'onIdempotencyKeyReserved' | 'eventPurgeSchedule' | 'eventKeepAliveMs' | 'eventRecheckMs' | 'webhookLookup' | 'webhookUrlDns' | 'webhookDispatcher'
+      | 'onIdempotencyKeyReserved'
+      | 'eventPurgeSchedule'
+      | 'eventKeepAliveMs'
+      | 'eventRecheckMs'
+      | 'webhookLookup'
+      | 'webhookUrlDns'
+      | 'webhookDispatcher'
+      | 'consoleFolder'
     >;
     /** A database made by the test (createScratchDatabase, say) instead of a fresh one; dropped by close(). */
     database?: TestDatabase;

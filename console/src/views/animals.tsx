@@ -1,0 +1,171 @@
+/**
+ * Animals: the listing with its status filter, name search and paging by the API's cursors (the
+ * filters and the cursor are in the address, so a reload shows the same page), "Add animal", and
+ * "Edit" and "Remove" on each row.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { answer, nextCursorOf, type Page, type Pet } from '../api.js';
+import { Field, Loading, Problem, ScopedButton } from '../components.js';
+import { PET_STATUSES } from '../pets.js';
+import { Link, navigate, usePlace } from '../router.js';
+import { useSession } from '../session.js';
+import { PetForm } from './pet-form.js';
+import { RemovePet } from './remove-pet.js';
+
+const PAGE_SIZE = 25;
+/** How long typing may pause before the name search runs. */
+const SEARCH_PAUSE_MS = 250;
+
+function placeOf(filters: { status: string; name: string; cursor?: string | undefined }): string {
+  const query = new URLSearchParams();
+  if (filters.status) query.set('status', filters.status);
+  if (filters.name) query.set('name', filters.name);
+  if (filters.cursor) query.set('cursor', filters.cursor);
+  const search = query.toString();
+  return search ? `/animals?${search}` : '/animals';
+}
+
+export function AnimalsView() {
+  const { client } = useSession();
+  const { query } = usePlace();
+  const status = query.get('status') ?? '';
+  const name = query.get('name') ?? '';
+  const cursor = query.get('cursor') ?? undefined;
+  const [page, setPage] = useState<Page<Pet> | undefined>(undefined);
+  const [error, setError] = useState<unknown>(undefined);
+  const [loads, setLoads] = useState(0);
+  const [nameInput, setNameInput] = useState(name);
+  /** The cursors of the pages before this one (undefined: the first page), for "Previous page". */
+  const [earlier, setEarlier] = useState<(string | undefined)[]>([]);
+  const [form, setForm] = useState<{ kind: 'add' } | { kind: 'edit'; petId: number } | undefined>(undefined);
+  const [notice, setNotice] = useState('');
+  const searchTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setError(undefined);
+    const filters = { limit: PAGE_SIZE, ...(status ? { status: status as Pet['status'] } : {}), ...(name ? { name } : {}), ...(cursor ? { cursor } : {}) };
+    answer(client.raw.GET('/pets', { params: { query: filters }, signal: controller.signal }))
+      .then(({ data, response }) => setPage({ items: data, next: nextCursorOf(response.headers.get('link')) }))
+      .catch((caught: unknown) => {
+        if (!controller.signal.aborted) setError(caught);
+      });
+    return () => controller.abort();
+  }, [client, status, name, cursor, loads]);
+
+  const filterBy = (filters: { status: string; name: string }) => {
+    setEarlier([]);
+    navigate(placeOf(filters), { replace: true });
+  };
+  const searchName = (text: string) => {
+    setNameInput(text);
+    clearTimeout(searchTimer.current);
+    searchTimer.current = setTimeout(() => filterBy({ status, name: text }), SEARCH_PAUSE_MS);
+  };
+  const saved = (pet: Pet) => {
+    setNotice(form?.kind === 'add' ? `Added ${pet.name} (id ${pet.id}).` : `Saved ${pet.name} (id ${pet.id}).`);
+    setForm(undefined);
+    setLoads(loads + 1);
+  };
+
+  return (
+    <>
+      <div class="title-row">
+        <h1 tabIndex={-1}>Animals</h1>
+        <ScopedButton scope="pets:write" onClick={() => setForm({ kind: 'add' })}>
+          Add animal
+        </ScopedButton>
+      </div>
+      {form && <PetForm key={form.kind === 'edit' ? form.petId : 'add'} mode={form} onSaved={saved} onCancel={() => setForm(undefined)} />}
+      <p class="notice" role="status">
+        {notice}
+      </p>
+      <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
+        <Field label="Status">
+          {({ id }) => (
+            <select id={id} value={status} onChange={(event) => filterBy({ status: event.currentTarget.value, name })}>
+              <option value="">Any status</option>
+              {PET_STATUSES.map((value) => (
+                <option key={value} value={value}>
+                  {value}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Search by name">
+          {({ id }) => <input id={id} type="search" value={nameInput} onInput={(event) => searchName(event.currentTarget.value)} />}
+        </Field>
+      </form>
+      <Problem error={error} />
+      {!page && !error && <Loading what="animals" />}
+      {page && (
+        <>
+          <div class="table-wrap">
+            <table>
+              <caption>{page.items.length === 0 ? 'No animal matches.' : `Animals, ${cursor ? 'a later' : 'the first'} page`}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">ID</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Category</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.items.map((pet) => (
+                  <tr key={pet.id}>
+                    <td>{pet.id}</td>
+                    <td>
+                      <Link to={`/animals/${pet.id}`}>{pet.name}</Link>
+                    </td>
+                    <td>{pet.categoryId}</td>
+                    <td>{pet.status}</td>
+                    <td class="row-actions">
+                      <ScopedButton scope="pets:write" class="secondary" onClick={() => setForm({ kind: 'edit', petId: pet.id })}>
+                        Edit
+                      </ScopedButton>
+                      <RemovePet
+                        pet={pet}
+                        onRemoved={() => {
+                          setNotice(`Removed ${pet.name} (id ${pet.id}).`);
+                          setLoads(loads + 1);
+                        }}
+                      />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <nav class="pager" aria-label="Pages">
+            <button
+              type="button"
+              class="secondary"
+              disabled={!cursor}
+              onClick={() => {
+                const previous = earlier.at(-1);
+                setEarlier(earlier.slice(0, -1));
+                navigate(placeOf({ status, name, cursor: previous }));
+              }}
+            >
+              Previous page
+            </button>
+            <button
+              type="button"
+              class="secondary"
+              disabled={!page.next}
+              onClick={() => {
+                setEarlier([...earlier, cursor]);
+                navigate(placeOf({ status, name, cursor: page.next }));
+              }}
+            >
+              Next page
+            </button>
+          </nav>
+        </>
+      )}
+    </>
+  );
+}
