@@ -64,7 +64,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
           bearerAuth: {
             type: 'http',
             scheme: 'bearer',
-            description: `An API key made by the operator with \`animal-store keys create --name NAME [--scope SCOPE]…\`, sent as \`Authorization: Bearer <API_KEY>\`. The scopes listed in an operation's security requirement are those the key needs: ${SCOPES.map((scope) => `\`${scope}\``).join(', ')}.`,
+            description: `An API key made by the operator with \`animal-store keys create --name NAME [--scope SCOPE]…\` (or by a key holding \`keys:manage\` with \`createApiKey\`), sent as \`Authorization: Bearer <API_KEY>\`. The scopes listed in an operation's security requirement are those the key needs: ${SCOPES.map((scope) => `\`${scope}\``).join(', ')}.`,
           },
         },
       },
