@@ -26,9 +26,11 @@ import { createValidatorCompiler } from './http/validation.js';
 import { bearerTokenOf } from './access/authentication.js';
 import { createSharedRateLimit } from './access/shared-rate-limit.js';
 import { redactSecrets } from './secrets/log-redaction.js';
-import { subscribeToRevocations } from './keys/key-revocations.js';
+import { announceRevocation, subscribeToRevocations } from './keys/key-revocations.js';
 import { createKeyUsage, type KeyUsage } from './keys/key-usage.js';
 import { createKeyVerifier } from './keys/keys.service.js';
+import { keysRoutes } from './keys/keys.routes.js';
+import { ApiKeySchema, ApiKeysSchema, CurrentApiKeySchema, IssuedApiKeySchema, NewApiKeySchema } from './keys/keys.schemas.js';
 import { type AppMetrics, createMetrics } from './metrics/metrics.js';
 import { metricsRoutes } from './metrics/metrics.routes.js';
 import { registerOrdersMetrics } from './orders/orders.metrics.js';
@@ -157,6 +159,11 @@ const SHARED_SCHEMAS = [
   WebhookEndpointsSchema,
   WebhookEndpointWithSecretSchema,
   UpdatedWebhookEndpointSchema,
+  NewApiKeySchema,
+  ApiKeySchema,
+  ApiKeysSchema,
+  IssuedApiKeySchema,
+  CurrentApiKeySchema,
   ErrorSchema,
 ] as SchemaObject[];
 
@@ -292,6 +299,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         metrics: webhookMetrics,
       });
       await v1.register(webhookDeliveriesRoutes, { db, now, cursorSecret, dispatcher: webhookDispatcher });
+      await v1.register(keysRoutes, {
+        db,
+        now,
+        cursorSecret,
+        announceRevocation: (keyId) =>
+          announceRevocation(verifier, redis, keyId, (error) => app.log.warn({ err: error }, 'could not publish a key revocation to the fleet')),
+      });
     },
     { prefix: '/v1' },
   );

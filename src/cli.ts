@@ -15,7 +15,7 @@ import type { Database } from './db/database.js';
 import { migrateStore } from './db/migrate.js';
 import { backupCommand } from './backups/backup-command.js';
 import { publishRevocation } from './keys/key-revocations.js';
-import { issueApiKey, listKeys, parseDuration, revokeKey } from './keys/keys.service.js';
+import { issueApiKey, KEY_NAME_MAX_LENGTH, listKeys, parseDuration, revokeKey } from './keys/keys.service.js';
 import { isScope, SCOPES } from './keys/scopes.js';
 import { importFormatOf } from './pets/pets.import-format.js';
 import { dropOutputToClosedPipes } from './log-destination.js';
@@ -202,7 +202,7 @@ async function keys(
   switch (sub) {
     case 'create': {
       if (!values.name || values.name.trim() === '') throw new UsageError('keys create needs --name NAME', 'keys create');
-      if (values.name.trim().length > 100) throw new UsageError('--name must have at most 100 characters', 'keys create');
+      if (values.name.trim().length > KEY_NAME_MAX_LENGTH) throw new UsageError(`--name must have at most ${KEY_NAME_MAX_LENGTH} characters`, 'keys create');
       const expiresIn = values['expires-in'];
       const expiresInMs = expiresIn === undefined ? undefined : parseDuration(expiresIn);
       if (expiresIn !== undefined && expiresInMs === undefined)

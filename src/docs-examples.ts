@@ -29,4 +29,8 @@ export const SAMPLE_STORE = {
   webhookEndpointToRemove: 2,
   /** A delivery of the first endpoint (its test message): retryWebhookDelivery sends it again. */
   webhookDeliveryToRetry: 1,
+  /** The store's first API key, the one the page is used with: getApiKey reads it. */
+  apiKeyToRead: 1,
+  /** A second key, holding scopes the first holds: revokeApiKey revokes it (and answers 204 again after). */
+  apiKeyToRevoke: 2,
 } as const;

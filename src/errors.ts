@@ -30,6 +30,7 @@ export const ERROR_CODES = {
   order_not_found: { status: 404, description: 'No order has this id.' },
   webhook_endpoint_not_found: { status: 404, description: 'No webhook endpoint has this id.' },
   webhook_delivery_not_found: { status: 404, description: 'The webhook endpoint has no delivery with this id.' },
+  api_key_not_found: { status: 404, description: 'No API key has this id.' },
   route_not_found: { status: 404, description: 'No operation lives at this path.' },
   method_not_allowed: { status: 405, description: 'The path exists but not with this method; see the Allow header.' },
   request_timeout: { status: 408, description: 'The request was not received completely in time.' },
@@ -64,6 +65,11 @@ export const ERROR_CODES = {
     status: 409,
     description:
       "A retry with an Idempotency-Key whose first answer carried a webhook signing secret that is no longer the endpoint's (rotated since, or the endpoint removed): the secret is not answered again. Read the endpoint; rotate its secret for a new one.",
+  },
+  api_key_already_issued: {
+    status: 409,
+    description:
+      'A retry with an Idempotency-Key whose first answer made an API key: the key was shown then and is not answered again (the store keeps only its SHA-256). List the keys to find it, or revoke it and make another.',
   },
   idempotency_key_in_use: {
     status: 409,

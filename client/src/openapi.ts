@@ -465,6 +465,104 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API keys
+         * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
+         *
+         *     Returns at most `limit` API keys in ascending id order, revoked and expired ones included, without the keys themselves. When more follow, the answer carries `Link: </v1/api-keys?…&cursor=…>; rel="next"`.
+         *
+         *     **Requires scope `keys:manage`** (list, create and revoke API keys, none holding a scope the key lacks); a key without it gets 403 `insufficient_scope`.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Make an API key
+         * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
+         *
+         *     Makes an API key with `name`, `scopes` (at least one) and, optionally, `expiresAt`, and answers it with the key itself. **The key is shown only in this answer**: store it now. It works on every instance at once (within about a second).
+         *
+         *     **Retried with the same `Idempotency-Key`**, it makes no second key and answers 409 `api_key_already_issued`, naming the key the first request made: that key is not shown again. The idempotency record keeps the key's SHA-256 only, not the key.
+         *
+         *     **A key hands out no more than it holds.** A key creates no key with a scope it lacks itself, nor one that outlives it (a key that expires makes only keys that expire no later), and revokes no key holding a scope it lacks: those answer 403 `insufficient_scope` (naming the scopes in `WWW-Authenticate`) or 400. The operator's CLI (`animal-store keys create | list | revoke`) has no such limits.
+         *
+         *     **Requires scope `keys:manage`** (list, create and revoke API keys, none holding a scope the key lacks); a key without it gets 403 `insufficient_scope`.
+         *
+         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404 and 409 are kept and replayed; answers that changed nothing (400, 401, 403, 412, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs (after a 412: read the animal again, then retry with its new ETag).
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The API key making the request
+         * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
+         *
+         *     Answers the API key that made this request: its id, name, prefix, scopes and expiry. A client (the console, a script) learns from it what it may do before trying.
+         *
+         *     **Any valid key** may call it, whatever its scopes.
+         */
+        get: operations["getCurrentApiKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch one API key
+         * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
+         *
+         *     Answers the API key with this id, without the key itself.
+         *
+         *     **Requires scope `keys:manage`** (list, create and revoke API keys, none holding a scope the key lacks); a key without it gets 403 `insufficient_scope`.
+         */
+        get: operations["getApiKey"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description **Beta.** It may still change: a change that could break a client is announced in the changelog (CHANGELOG.md) at least one release before it ships, and a beta operation is never removed without a deprecation period (`Deprecation` and `Sunset` headers, as on `getPet`).
+         *
+         *     Revokes an API key: from this answer on, this instance refuses it, and so does every instance subscribed to the fleet's Redis (REDIS_URL); any other instance refuses it within KEY_CACHE_TTL_MS. A revoked key stays listed with its `revokedAt`. Revoking a key already revoked answers 204 again and keeps the first `revokedAt`. A key may revoke itself.
+         *
+         *     **A key hands out no more than it holds.** A key creates no key with a scope it lacks itself, nor one that outlives it (a key that expires makes only keys that expire no later), and revokes no key holding a scope it lacks: those answer 403 `insufficient_scope` (naming the scopes in `WWW-Authenticate`) or 400. The operator's CLI (`animal-store keys create | list | revoke`) has no such limits.
+         *
+         *     **Requires scope `keys:manage`** (list, create and revoke API keys, none holding a scope the key lacks); a key without it gets 403 `insufficient_scope`.
+         *
+         *     **Idempotent with `Idempotency-Key`.** Send a new unique key with each new request, and the same key when retrying it (after a timeout, a dropped connection or a 503). Within the key's lifetime (24 hours by default), scoped to your API key: a retry of the same request (same operation, path and body) answers the first answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`, and changes nothing; while the first still runs it answers 409 `idempotency_key_in_use` with `Retry-After: 1`; the same key with another request answers 422 `idempotency_key_reused`. Successes and the answers 404 and 409 are kept and replayed; answers that changed nothing (400, 401, 403, 412, 413, 415, 429, 5xx) are not, so a corrected retry with the same key runs (after a 412: read the animal again, then retry with its new ETag).
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     event: {
@@ -1117,6 +1215,194 @@ export interface components {
             secret?: string;
         };
         /**
+         * @description An API key to make. Checked strictly: no type is converted, `null` is not a value, and any other field is refused by name.
+         * @example {
+         *       "name": "shop front",
+         *       "scopes": [
+         *         "pets:read",
+         *         "orders:read"
+         *       ]
+         *     }
+         */
+        NewApiKey: {
+            /**
+             * @description What the key is for, for the people managing keys: 1 to 100 characters with at least one visible character: a code point of Unicode general category L, N, P, S or Co (a letter, number, punctuation mark, symbol or private-use character) that is not Default_Ignorable_Code_Point; white space, controls, format characters such as U+200B or U+200F and lone combining marks show nothing on their own. It must not contain a bidirectional embedding, override or isolate control (U+202A–U+202E, U+2066–U+2069). White space around it is removed.
+             * @example shop front
+             */
+            name: string;
+            /**
+             * @description What the key may do, each scope once: `pets:read` (list and fetch animals), `pets:write` (add, change and remove animals), `orders:read` (read the store's orders), `orders:write` (place and change the store's orders), `webhooks:read` (read the store's webhook endpoints and their deliveries), `webhooks:write` (add, change and remove webhook endpoints), `keys:manage` (list, create and revoke API keys, none holding a scope the key lacks). At least one; only scopes the API key making the request holds itself (403 `insufficient_scope` otherwise).
+             * @example [
+             *       "pets:read",
+             *       "orders:read"
+             *     ]
+             */
+            scopes: ("pets:read" | "pets:write" | "orders:read" | "orders:write" | "webhooks:read" | "webhooks:write" | "keys:manage")[];
+            /**
+             * Format: date-time
+             * @description When the key stops working: RFC 3339, in the future. Absent: it never expires, unless the API key making the request expires, in which case the new key must expire no later than it (400 otherwise).
+             * @example 2026-11-28T09:30:00.000Z
+             */
+            expiresAt?: string;
+        };
+        /**
+         * @description An API key as the store keeps it: everything but the key itself, which only its creation answers. **Beta.**
+         * @example {
+         *       "id": 7,
+         *       "name": "shop front",
+         *       "prefix": "ask_Jx1Qm0Vb",
+         *       "scopes": [
+         *         "pets:read",
+         *         "orders:read"
+         *       ],
+         *       "createdAt": "2026-11-28T09:30:00.000Z",
+         *       "expiresAt": null,
+         *       "lastUsedAt": null,
+         *       "revokedAt": null
+         *     }
+         */
+        ApiKey: {
+            /**
+             * Format: int64
+             * @description Unique identifier assigned by the service, never reused.
+             * @example 7
+             */
+            id: number;
+            /**
+             * @description What the key is for, for the people managing keys: 1 to 100 characters with at least one visible character: a code point of Unicode general category L, N, P, S or Co (a letter, number, punctuation mark, symbol or private-use character) that is not Default_Ignorable_Code_Point; white space, controls, format characters such as U+200B or U+200F and lone combining marks show nothing on their own. It must not contain a bidirectional embedding, override or isolate control (U+202A–U+202E, U+2066–U+2069). White space around it is removed.
+             * @example shop front
+             */
+            name: string;
+            /**
+             * @description The first 12 characters of the key (`ask_` and 8 more): enough to tell keys apart in listings and logs, never enough to use one.
+             * @example ask_Jx1Qm0Vb
+             */
+            prefix: string;
+            /**
+             * @description What the key may do, each scope once: `pets:read` (list and fetch animals), `pets:write` (add, change and remove animals), `orders:read` (read the store's orders), `orders:write` (place and change the store's orders), `webhooks:read` (read the store's webhook endpoints and their deliveries), `webhooks:write` (add, change and remove webhook endpoints), `keys:manage` (list, create and revoke API keys, none holding a scope the key lacks).
+             * @example [
+             *       "pets:read",
+             *       "orders:read"
+             *     ]
+             */
+            scopes: ("pets:read" | "pets:write" | "orders:read" | "orders:write" | "webhooks:read" | "webhooks:write" | "keys:manage")[];
+            /**
+             * Format: date-time
+             * @description When the key was made: RFC 3339, UTC, millisecond precision.
+             * @example 2026-11-28T09:30:00.000Z
+             */
+            createdAt: string;
+            /** @description When the key stops working; `null` when it never expires. */
+            expiresAt: string | null;
+            /** @description About when the key last passed authentication: uses are written in batches (every KEY_LAST_USED_FLUSH_MS), so a use may take that long to show. `null` when never used since this was recorded. */
+            lastUsedAt: string | null;
+            /** @description When the key was revoked; `null` while it is not. */
+            revokedAt: string | null;
+        };
+        /** @description A page of API keys in ascending id order, revoked and expired ones included. When more follow, the response carries a `Link` header with `rel="next"`. */
+        ApiKeys: components["schemas"]["ApiKey"][];
+        /**
+         * @description A new API key with the key itself, answered once, when it is made. **Beta.**
+         * @example {
+         *       "id": 7,
+         *       "name": "shop front",
+         *       "prefix": "ask_Jx1Qm0Vb",
+         *       "scopes": [
+         *         "pets:read",
+         *         "orders:read"
+         *       ],
+         *       "createdAt": "2026-11-28T09:30:00.000Z",
+         *       "expiresAt": null,
+         *       "lastUsedAt": null,
+         *       "revokedAt": null,
+         *       "key": "ask_Jx1Qm0Vb7rT2c9LwS4yZp8HdK3nF6gA5eU0oIiRtYq4"
+         *     }
+         */
+        IssuedApiKey: {
+            /**
+             * Format: int64
+             * @description Unique identifier assigned by the service, never reused.
+             * @example 7
+             */
+            id: number;
+            /**
+             * @description What the key is for, for the people managing keys: 1 to 100 characters with at least one visible character: a code point of Unicode general category L, N, P, S or Co (a letter, number, punctuation mark, symbol or private-use character) that is not Default_Ignorable_Code_Point; white space, controls, format characters such as U+200B or U+200F and lone combining marks show nothing on their own. It must not contain a bidirectional embedding, override or isolate control (U+202A–U+202E, U+2066–U+2069). White space around it is removed.
+             * @example shop front
+             */
+            name: string;
+            /**
+             * @description The first 12 characters of the key (`ask_` and 8 more): enough to tell keys apart in listings and logs, never enough to use one.
+             * @example ask_Jx1Qm0Vb
+             */
+            prefix: string;
+            /**
+             * @description What the key may do, each scope once: `pets:read` (list and fetch animals), `pets:write` (add, change and remove animals), `orders:read` (read the store's orders), `orders:write` (place and change the store's orders), `webhooks:read` (read the store's webhook endpoints and their deliveries), `webhooks:write` (add, change and remove webhook endpoints), `keys:manage` (list, create and revoke API keys, none holding a scope the key lacks).
+             * @example [
+             *       "pets:read",
+             *       "orders:read"
+             *     ]
+             */
+            scopes: ("pets:read" | "pets:write" | "orders:read" | "orders:write" | "webhooks:read" | "webhooks:write" | "keys:manage")[];
+            /**
+             * Format: date-time
+             * @description When the key was made: RFC 3339, UTC, millisecond precision.
+             * @example 2026-11-28T09:30:00.000Z
+             */
+            createdAt: string;
+            /** @description When the key stops working; `null` when it never expires. */
+            expiresAt: string | null;
+            /** @description About when the key last passed authentication: uses are written in batches (every KEY_LAST_USED_FLUSH_MS), so a use may take that long to show. `null` when never used since this was recorded. */
+            lastUsedAt: string | null;
+            /** @description When the key was revoked; `null` while it is not. */
+            revokedAt: string | null;
+            /**
+             * @description The key: `ask_` and 256 random bits in base64url, sent as `Authorization: Bearer <key>`. **Shown only in this answer**: the store keeps its SHA-256, never the key.
+             * @example ask_Jx1Qm0Vb7rT2c9LwS4yZp8HdK3nF6gA5eU0oIiRtYq4
+             */
+            key: string;
+        };
+        /**
+         * @description The API key that made the request: who it is and what it may do. **Beta.**
+         * @example {
+         *       "id": 7,
+         *       "name": "shop front",
+         *       "prefix": "ask_Jx1Qm0Vb",
+         *       "scopes": [
+         *         "pets:read",
+         *         "orders:read"
+         *       ],
+         *       "expiresAt": null
+         *     }
+         */
+        CurrentApiKey: {
+            /**
+             * Format: int64
+             * @description Unique identifier assigned by the service, never reused.
+             * @example 7
+             */
+            id: number;
+            /**
+             * @description What the key is for, for the people managing keys: 1 to 100 characters with at least one visible character: a code point of Unicode general category L, N, P, S or Co (a letter, number, punctuation mark, symbol or private-use character) that is not Default_Ignorable_Code_Point; white space, controls, format characters such as U+200B or U+200F and lone combining marks show nothing on their own. It must not contain a bidirectional embedding, override or isolate control (U+202A–U+202E, U+2066–U+2069). White space around it is removed.
+             * @example shop front
+             */
+            name: string;
+            /**
+             * @description The first 12 characters of the key (`ask_` and 8 more): enough to tell keys apart in listings and logs, never enough to use one.
+             * @example ask_Jx1Qm0Vb
+             */
+            prefix: string;
+            /**
+             * @description What the key may do, each scope once: `pets:read` (list and fetch animals), `pets:write` (add, change and remove animals), `orders:read` (read the store's orders), `orders:write` (place and change the store's orders), `webhooks:read` (read the store's webhook endpoints and their deliveries), `webhooks:write` (add, change and remove webhook endpoints), `keys:manage` (list, create and revoke API keys, none holding a scope the key lacks).
+             * @example [
+             *       "pets:read",
+             *       "orders:read"
+             *     ]
+             */
+            scopes: ("pets:read" | "pets:write" | "orders:read" | "orders:write" | "webhooks:read" | "webhooks:write" | "keys:manage")[];
+            /** @description When the key stops working; `null` when it never expires. */
+            expiresAt: string | null;
+        };
+        /**
          * @example {
          *       "code": "validation_failed",
          *       "message": "body.categoryId must be an integer",
@@ -1138,6 +1424,7 @@ export interface components {
              *     - `order_not_found` (404): No order has this id.
              *     - `webhook_endpoint_not_found` (404): No webhook endpoint has this id.
              *     - `webhook_delivery_not_found` (404): The webhook endpoint has no delivery with this id.
+             *     - `api_key_not_found` (404): No API key has this id.
              *     - `route_not_found` (404): No operation lives at this path.
              *     - `method_not_allowed` (405): The path exists but not with this method; see the Allow header.
              *     - `request_timeout` (408): The request was not received completely in time.
@@ -1149,6 +1436,7 @@ export interface components {
              *     - `webhook_delivery_in_flight` (409): An attempt of this delivery is being sent now (its dispatcher holds it); retry it by hand after that attempt ends.
              *     - `webhook_endpoint_limit` (409): The store has 100 webhook endpoints, the most it may have: remove one before adding another.
              *     - `webhook_secret_superseded` (409): A retry with an Idempotency-Key whose first answer carried a webhook signing secret that is no longer the endpoint's (rotated since, or the endpoint removed): the secret is not answered again. Read the endpoint; rotate its secret for a new one.
+             *     - `api_key_already_issued` (409): A retry with an Idempotency-Key whose first answer made an API key: the key was shown then and is not answered again (the store keeps only its SHA-256). List the keys to find it, or revoke it and make another.
              *     - `idempotency_key_in_use` (409): A request with this Idempotency-Key is still running; retry after the Retry-After delay to get its answer.
              *     - `cursor_expired` (410): Events after the cursor's position were purged (events are kept EVENT_RETENTION_DAYS, 30 by default): the reader missed some. An old cursor that missed nothing stays valid.
              *     - `operation_removed` (410): The operation was deprecated and has passed its sunset date.
@@ -1164,7 +1452,7 @@ export interface components {
              *     - `service_unavailable` (503): The database cannot be reached, is locked, or did not answer in time, or a change kept colliding with concurrent ones, or (a webhook URL) too many URL checks are running on this instance; retry after the Retry-After delay. On a write, the write may or may not have happened.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "bad_request" | "invalid_idempotency_key" | "unauthorized" | "insufficient_scope" | "pet_not_found" | "order_not_found" | "webhook_endpoint_not_found" | "webhook_delivery_not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "pet_not_available" | "order_state_conflict" | "pet_has_open_order" | "pet_sold_by_order" | "webhook_endpoint_disabled" | "webhook_delivery_in_flight" | "webhook_endpoint_limit" | "webhook_secret_superseded" | "idempotency_key_in_use" | "cursor_expired" | "operation_removed" | "precondition_failed" | "idempotency_key_reused" | "expectation_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "too_many_streams" | "internal_error" | "service_unavailable";
+            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "bad_request" | "invalid_idempotency_key" | "unauthorized" | "insufficient_scope" | "pet_not_found" | "order_not_found" | "webhook_endpoint_not_found" | "webhook_delivery_not_found" | "api_key_not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "pet_not_available" | "order_state_conflict" | "pet_has_open_order" | "pet_sold_by_order" | "webhook_endpoint_disabled" | "webhook_delivery_in_flight" | "webhook_endpoint_limit" | "webhook_secret_superseded" | "api_key_already_issued" | "idempotency_key_in_use" | "cursor_expired" | "operation_removed" | "precondition_failed" | "idempotency_key_reused" | "expectation_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "too_many_streams" | "internal_error" | "service_unavailable";
             /** @description Human-readable description; it names the offending field when there is one. Wording may change. */
             message: string;
             /** @description The HTTP status code of the response. */
@@ -4928,6 +5216,750 @@ export interface operations {
                 };
             };
             /** @description The database is unreachable, locked, or did not answer in time. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of keys returned: a whole number from 1 to 100 written in decimal digits; 20 when omitted. */
+                limit?: number;
+                /** @description Opaque position from the `Link: <…>; rel="next"` header of the previous page, signed by the service; `limit` may change between pages. A cursor that was altered, made by anyone else or for another listing answers 400 `invalid_cursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of keys. */
+            200: {
+                headers: {
+                    /** @description `<…>; rel="next"` when more keys follow. */
+                    Link?: string;
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeys"];
+                };
+            };
+            /** @description A query parameter is invalid, or the cursor is. Codes: `validation_failed`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (see its security requirement). Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes retries of this request safe (draft-ietf-httpapi-idempotency-key-header): a unique value per request, such as a UUID, as a structured-field string (`"…"`) or a bare token, of 1 to 255 visible ASCII characters. A retry with the same key and the same request gets the first answer again with `Idempotent-Replayed: true` and changes nothing; see the operation's description. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewApiKey"];
+            };
+        };
+        responses: {
+            /** @description The key was made; the key itself is in this answer only. */
+            201: {
+                headers: {
+                    /** @description The path of the new key, `/v1/api-keys/{id}`. */
+                    Location?: string;
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedApiKey"];
+                };
+            };
+            /** @description The body is not valid JSON, or a field is missing or invalid (`expiresAt` in the past, or later than the expiry of the key making the request). Codes: `validation_failed`, `malformed_json`. Or: The Idempotency-Key header is malformed. (`invalid_idempotency_key`, 400). */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks `keys:manage`, or `scopes` names a scope the key lacks; `WWW-Authenticate` names the scopes it lacks. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A retry with the `Idempotency-Key` of an earlier request, which made a key: that key is not shown again. Codes: `api_key_already_issued`. Or: A request with this Idempotency-Key is still running. (`idempotency_key_in_use`, 409). */
+            409: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` in UTF-8. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time, or the change kept colliding with concurrent ones. **With `Idempotency-Key`, retry with the same key** after `Retry-After`: a 503 is not kept, so the retry runs the write, which is safe because in each of these cases the database rolled the write back. One case stays uncertain even with a key: the database committed the write and the link to it broke before the commit was acknowledged; a retry then writes again (docs/api.md, "Retries and idempotency"). **Without a key, the write may or may not have happened.** Look for it before retrying (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal; `GET /v1/store/orders?petId=…` an order); retrying blindly may store it twice. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCurrentApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key that made this request. */
+            200: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrentApiKey"];
+                };
+            };
+            /** @description A query parameter was sent. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifier of the API key, as `listApiKeys` shows it.
+                 * @example 1
+                 */
+                keyId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key. */
+            200: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description The keyId is not an integer from 1 to 2^53−1, or a query parameter was sent. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs (see its security requirement). Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key has this id. Codes: `api_key_not_found`. */
+            404: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes retries of this request safe (draft-ietf-httpapi-idempotency-key-header): a unique value per request, such as a UUID, as a structured-field string (`"…"`) or a bare token, of 1 to 255 visible ASCII characters. A retry with the same key and the same request gets the first answer again with `Idempotent-Replayed: true` and changes nothing; see the operation's description. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Identifier of the API key, as `listApiKeys` shows it.
+                 * @example 2
+                 */
+                keyId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key is revoked (now, or it was already). No body. */
+            204: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The keyId is not an integer from 1 to 2^53−1, or a query parameter was sent. Codes: `validation_failed`. Or: The Idempotency-Key header is malformed. (`invalid_idempotency_key`, 400). */
+            400: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, unknown, expired or revoked. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store"`, with `error="invalid_token"` or `error="invalid_request"` when a key was sent (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks `keys:manage`, or the key to revoke holds a scope it lacks; `WWW-Authenticate` names the scopes it lacks. Codes: `insufficient_scope`. */
+            403: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer realm="animal-store", error="insufficient_scope", scope="<the scope needed>"` (RFC 6750 §3.1). */
+                    "WWW-Authenticate"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key has this id. Codes: `api_key_not_found`. */
+            404: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests this minute with this key, or too many failed key verifications from this address. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing about it is disclosed. Quote `X-Request-Id` when reporting it. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */
+                    "X-Request-Id"?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 writes it: `"per-key";q=1200;w=60` (q requests per w seconds with this key). Absent when rate limits are off. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the quota: `"per-key";r=1187;t=42` (r requests left, t seconds until the window ends). Absent when rate limits are off. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable, locked, or did not answer in time, or the change kept colliding with concurrent ones. **With `Idempotency-Key`, retry with the same key** after `Retry-After`: a 503 is not kept, so the retry runs the write, which is safe because in each of these cases the database rolled the write back. One case stays uncertain even with a key: the database committed the write and the link to it broke before the commit was acknowledged; a retry then writes again (docs/api.md, "Retries and idempotency"). **Without a key, the write may or may not have happened.** Look for it before retrying (a walk of `GET /v1/pets` shows new pets last; `GET /v1/pets?id=…` shows a change or a removal; `GET /v1/store/orders?petId=…` an order); retrying blindly may store it twice. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */

@@ -15,6 +15,7 @@ import { BETA_PROMISE } from './stability.js';
 import { docsBranding } from './docs-branding.js';
 import { WEBHOOKS_DOCUMENT } from '../webhooks/webhook-deliveries.docs.js';
 import { WEBHOOKS_TAG } from '../webhooks/webhook-endpoints.docs.js';
+import { KEYS_TAG } from '../keys/keys.docs.js';
 
 export interface OpenApiOptions {
   publicBaseUrl: string;
@@ -53,6 +54,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         STORE_TAG,
         { name: 'events', description: "The store's changes, as a feed every integrator can follow. **Beta.**" },
         WEBHOOKS_TAG,
+        KEYS_TAG,
       ],
       // What the service sends to webhook endpoints (webhooks/webhook-deliveries.docs.ts).
       webhooks: WEBHOOKS_DOCUMENT,
@@ -62,7 +64,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
           bearerAuth: {
             type: 'http',
             scheme: 'bearer',
-            description: `An API key made by the operator with \`animal-store keys create --name NAME [--scope SCOPE]…\`, sent as \`Authorization: Bearer <API_KEY>\`. The scopes listed in an operation's security requirement are those the key needs: ${SCOPES.map((scope) => `\`${scope}\``).join(', ')}.`,
+            description: `An API key made by the operator with \`animal-store keys create --name NAME [--scope SCOPE]…\` (or by a key holding \`keys:manage\` with \`createApiKey\`), sent as \`Authorization: Bearer <API_KEY>\`. The scopes listed in an operation's security requirement are those the key needs: ${SCOPES.map((scope) => `\`${scope}\``).join(', ')}.`,
           },
         },
       },
@@ -71,7 +73,10 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
     // security requirement and its description's scope line come from the scope its route declares.
     // Idempotent routes (`config.idempotent`) document Idempotency-Key and its answers the same way.
     transform: ({ schema, url, route }) => ({
-      schema: withIdempotencyIf(route.config?.idempotent === true, withScope(schema as OperationSchema | undefined, route.config?.scope)) as typeof schema,
+      schema: withIdempotencyIf(
+        route.config?.idempotent === true,
+        withScope(schema as OperationSchema | undefined, route.config?.scope, route.config?.anyKey === true),
+      ) as typeof schema,
       url: url.startsWith(API_VERSION_PREFIX) ? url.slice(API_VERSION_PREFIX.length) : url,
     }),
     // Shared schemas keep their own names as components (Pet, NewPet, Error…).
@@ -99,7 +104,8 @@ function withIdempotencyIf(idempotent: boolean, schema: OperationSchema | undefi
   return idempotent ? withIdempotency(schema) : schema;
 }
 
-function withScope(schema: OperationSchema | undefined, scope: Scope | readonly Scope[] | undefined): OperationSchema | undefined {
+function withScope(schema: OperationSchema | undefined, scope: Scope | readonly Scope[] | undefined, anyKey: boolean): OperationSchema | undefined {
+  if (schema && anyKey) return { ...schema, description: `${schema.description ?? ''}\n\n**Any valid key** may call it, whatever its scopes.`.trimStart() };
   if (!schema || !scope) return schema;
   if (typeof scope !== 'string') {
     // Security requirements listed side by side are alternatives: a key needs one of them.

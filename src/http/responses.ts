@@ -64,6 +64,9 @@ const EXAMPLES: Record<ErrorCode, string> = {
   webhook_delivery_in_flight: 'an attempt of delivery 12 is being sent now; retry after it ends',
   webhook_secret_superseded:
     'the first answer to this Idempotency-Key carried a signing secret that webhook endpoint 1 no longer has (rotated since, or the endpoint removed); it is not answered again',
+  api_key_not_found: 'no API key has id 7',
+  api_key_already_issued:
+    'the first request with this Idempotency-Key made API key 7 (ask_Jx1Qm0Vb…), shown in that answer only; it is not shown again: use it, or revoke it and make another',
   route_not_found: 'no operation at GET /v1/animals',
   method_not_allowed: 'DELETE is not allowed on /v1/pets; allowed: GET, HEAD, POST',
   cursor_expired: CURSOR_EXPIRED_MESSAGE,

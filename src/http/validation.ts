@@ -8,6 +8,7 @@
 import { Ajv, type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 import { DISPLAY_TEXT_PATTERN, displayTextProblem } from '../display-text.js';
+import { isDateTime } from './date-time.js';
 
 const DECIMAL_INTEGER = /^-?\d+$/;
 
@@ -23,6 +24,7 @@ function createAjv(options: { useDefaults: boolean }, sharedSchemas: SchemaObjec
   });
   // int64 values are bounded by minimum/maximum in each schema; the format asserts exactness too.
   ajv.addFormat('int64', { type: 'number', validate: (value: number) => Number.isSafeInteger(value) });
+  ajv.addFormat('date-time', { type: 'string', validate: isDateTime });
   for (const schema of sharedSchemas) ajv.addSchema(schema);
   return ajv;
 }

@@ -1,5 +1,6 @@
 /**
- * Revocations across a fleet: `keys revoke` publishes the revoked key's id, and every instance
+ * Revocations across a fleet: `keys revoke` (or `DELETE /v1/api-keys/{id}` on any instance)
+ * publishes the revoked key's id, and every instance
  * subscribed drops the key from its cache at once, instead of serving it until KEY_CACHE_TTL_MS
  * runs out. The database stays the truth: a missed message (Redis down) only means the cache's
  * TTL bounds the delay, as it does without Redis.
@@ -17,6 +18,16 @@ export function subscribeToRevocations(link: RedisLink, verifier: KeyVerifier, o
       if (/^\d{1,15}$/.test(message)) verifier.forget(Number(message));
     })
     .catch(onError);
+}
+
+/**
+ * A revocation made by this instance (`DELETE /v1/api-keys/{id}`): dropped from its own cache at
+ * once, then published on the link it already holds, when there is one. A publication that fails
+ * is reported; the other instances' caches' TTL then bounds the delay.
+ */
+export function announceRevocation(verifier: KeyVerifier, link: RedisLink | undefined, keyId: number, onError: (error: unknown) => void): void {
+  verifier.forget(keyId);
+  link?.commands.publish(`${link.keyPrefix}${REVOCATION_CHANNEL}`, String(keyId)).catch(onError);
 }
 
 /** Publishes a revocation; answers how many instances heard it. Fails within about a second when Redis does not answer. */

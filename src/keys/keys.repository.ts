@@ -22,6 +22,15 @@ export async function listUsableKeyHashes(db: Kysely<Database>, at: number): Pro
   return rows.map((row) => row.secretHash);
 }
 
+export async function findApiKeyById(db: Kysely<Database>, id: number): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom('apiKeys').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** At most `limit` keys after `afterId`, in ascending id order: one page of a listing. */
+export async function findApiKeysAfter(db: Kysely<Database>, page: { afterId: number; limit: number }): Promise<ApiKeyRow[]> {
+  return db.selectFrom('apiKeys').selectAll().where('id', '>', page.afterId).orderBy('id').limit(page.limit).execute();
+}
+
 export async function listApiKeys(db: Kysely<Database>): Promise<ApiKeyRow[]> {
   return db.selectFrom('apiKeys').selectAll().orderBy('id').execute();
 }

@@ -29,13 +29,16 @@ export interface IssuedApiKey extends ApiKeySummary {
   key: string;
 }
 
+/** The longest name a key may have, after its surrounding white space is removed (the CLI and the API). */
+export const KEY_NAME_MAX_LENGTH = 100;
+
 export async function issueApiKey(
   db: Kysely<Database>,
-  input: { name: string; expiresInMs?: number | undefined; scopes?: readonly Scope[] | undefined },
+  input: { name: string; expiresInMs?: number | undefined; expiresAt?: number | undefined; scopes?: readonly Scope[] | undefined },
   now: Clock = Date.now,
 ): Promise<IssuedApiKey> {
   const name = input.name.trim();
-  if (name === '' || name.length > 100) throw new Error('A key name must have 1 to 100 characters.');
+  if (name === '' || name.length > KEY_NAME_MAX_LENGTH) throw new Error(`A key name must have 1 to ${KEY_NAME_MAX_LENGTH} characters.`);
   // No scopes named means every scope, as keys had before scopes existed.
   const scopes = input.scopes === undefined ? SCOPES : input.scopes;
   const unknown = scopes.filter((scope) => !isScope(scope));
@@ -48,15 +51,15 @@ export async function issueApiKey(
     prefix,
     secretHash,
     createdAt,
-    expiresAt: input.expiresInMs === undefined ? null : createdAt + input.expiresInMs,
+    expiresAt: input.expiresAt ?? (input.expiresInMs === undefined ? null : createdAt + input.expiresInMs),
     revokedAt: null,
     scopes: formatScopes(scopes),
   });
-  return { ...summarize(row), key };
+  return { ...summarizeKey(row), key };
 }
 
 export async function listKeys(db: Kysely<Database>): Promise<ApiKeySummary[]> {
-  return (await listApiKeys(db)).map(summarize);
+  return (await listApiKeys(db)).map(summarizeKey);
 }
 
 export async function hasAnyKey(db: Kysely<Database>): Promise<boolean> {
@@ -65,10 +68,10 @@ export async function hasAnyKey(db: Kysely<Database>): Promise<boolean> {
 
 export async function revokeKey(db: Kysely<Database>, id: number, now: Clock = Date.now): Promise<ApiKeySummary | undefined> {
   const row = await revokeApiKey(db, id, now());
-  return row && summarize(row);
+  return row && summarizeKey(row);
 }
 
-function summarize(row: ApiKeyRow): ApiKeySummary {
+export function summarizeKey(row: ApiKeyRow): ApiKeySummary {
   return {
     id: row.id,
     name: row.name,

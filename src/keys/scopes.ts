@@ -2,7 +2,7 @@
  * What a key may do. The one list of scopes: the CLI, access control (access/), the OpenAPI document and
  * docs/api.md's table all derive from it. A key without the scope an operation declares gets 403.
  */
-export const SCOPES = ['pets:read', 'pets:write', 'orders:read', 'orders:write', 'webhooks:read', 'webhooks:write'] as const;
+export const SCOPES = ['pets:read', 'pets:write', 'orders:read', 'orders:write', 'webhooks:read', 'webhooks:write', 'keys:manage'] as const;
 
 export type Scope = (typeof SCOPES)[number];
 
@@ -13,6 +13,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'orders:write': "place and change the store's orders",
   'webhooks:read': "read the store's webhook endpoints and their deliveries",
   'webhooks:write': 'add, change and remove webhook endpoints',
+  'keys:manage': 'list, create and revoke API keys, none holding a scope the key lacks',
 };
 
 export function isScope(text: string): text is Scope {

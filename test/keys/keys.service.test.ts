@@ -38,9 +38,9 @@ for (const dialect of ALL_DIALECTS) {
 
     it('issueApiKey without scopes > grants every scope', async () => {
       const issued = await issueApiKey(database.db, { name: 'everything' });
-      assert.deepEqual(issued.scopes, ['pets:read', 'pets:write', 'orders:read', 'orders:write', 'webhooks:read', 'webhooks:write']);
+      assert.deepEqual(issued.scopes, ['pets:read', 'pets:write', 'orders:read', 'orders:write', 'webhooks:read', 'webhooks:write', 'keys:manage']);
       const row = await database.db.selectFrom('apiKeys').select('scopes').where('id', '=', issued.id).executeTakeFirstOrThrow();
-      assert.equal(row.scopes, 'pets:read pets:write orders:read orders:write webhooks:read webhooks:write');
+      assert.equal(row.scopes, 'pets:read pets:write orders:read orders:write webhooks:read webhooks:write keys:manage');
     });
 
     it('issueApiKey with scopes > stores each once, in the order of the list, and the verifier answers them', async () => {
