@@ -42,7 +42,7 @@ export default defineConfig({
     // The typed client's source, bundled as the browser needs it (its dist/ is built only when it is packed).
     alias: { '@animal-store/client': fileURLToPath(new URL('../client/src/index.ts', import.meta.url)) },
   },
-  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },
   build: {
     outDir: OUT_DIR,
     emptyOutDir: true,
