@@ -152,6 +152,25 @@ for (const dialect of ALL_DIALECTS) {
     );
 
     it(
+      'a key without pets:write > signs in; where the service does not tell its scopes, "Save" shows the API\'s refusal in words, naming the scope',
+      { skip: NO_CHROMIUM, timeout: 120_000 },
+      async () => {
+        const reader = await store.keyWithScopes(`reader-${dialect}`, ['pets:read']);
+        const page = await openPage();
+        await signIn(page, reader);
+        await page.getByRole('button', { name: 'Add animal' }).click();
+        const form = page.getByRole('region', { name: 'Add animal' });
+        await form.getByLabel('Name').fill(`Not allowed ${dialect}`);
+        await form.getByLabel('Category').fill('1');
+        await form.getByRole('button', { name: 'Save' }).click();
+        await form.getByRole('alert').filter({ hasText: 'pets:write' }).waitFor();
+        await assertAccessible(page, 'a refusal for want of a scope');
+        assert.deepEqual((await store.api('GET', `/pets?name=${encodeURIComponent(`Not allowed ${dialect}`)}`)).body, []);
+        await page.close();
+      },
+    );
+
+    it(
       'edit > someone else changes the animal between load and save > the page says so, "Reload" shows their change, and the next save applies',
       { skip: NO_CHROMIUM, timeout: 120_000 },
       async () => {
@@ -282,7 +301,9 @@ for (const dialect of ALL_DIALECTS) {
         await page.getByRole('button', { name: 'Resume' }).click();
         await eventOf(`While paused ${dialect}`).waitFor();
 
+        // Offline until the page has given up on its requests (the client's own retries included).
         await page.context().setOffline(true);
+        await page.getByRole('status').filter({ hasText: 'Connection lost' }).waitFor({ timeout: 60_000 });
         await store.api('POST', '/pets', { name: `While offline ${dialect}`, categoryId: 1 });
         await page.context().setOffline(false);
         await eventOf(`While offline ${dialect}`).waitFor();
