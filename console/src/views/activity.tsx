@@ -6,7 +6,7 @@
  * with nothing missed. A type filter starts again from the present.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Event as FeedEvent, EventTypeFilter } from '@animal-store/client';
+import { AnimalStoreError, type Event as FeedEvent, type EventTypeFilter } from '@animal-store/client';
 import { EVENT_TYPE_GROUPS, EVENT_TYPES } from '../../../src/events/events.types.js';
 import { answer, type Client, messageOf, nextCursorOf } from '../api.js';
 import { Field } from '../components.js';
@@ -44,7 +44,7 @@ export function ActivityView() {
   const [filter, setFilter] = useState('');
   const [events, setEvents] = useState<FeedEvent[]>([]);
   const [paused, setPaused] = useState(false);
-  const [state, setState] = useState<'connecting' | 'live' | 'paused' | 'retrying'>('connecting');
+  const [state, setState] = useState<'connecting' | 'live' | 'paused' | 'retrying' | 'stopped'>('connecting');
   const [problem, setProblem] = useState('');
   /** Where the feed continues: after the last event shown, for the current filter. */
   const cursor = useRef<string | undefined>(undefined);
@@ -80,6 +80,12 @@ export function ActivityView() {
           }
         } catch (caught) {
           if (signal.aborted) return;
+          // A refusal (a key revoked, a scope lacking, a cursor expired) is told and not tried again; a failure to reach the service is.
+          if (caught instanceof AnimalStoreError && caught.status >= 400 && caught.status < 500 && caught.status !== 429) {
+            setState('stopped');
+            setProblem(messageOf(caught));
+            return;
+          }
           failures += 1;
           setState('retrying');
           setProblem(messageOf(caught));
@@ -108,7 +114,9 @@ export function ActivityView() {
         ? 'Paused: "Resume" continues from the last event shown.'
         : state === 'retrying'
           ? `Connection lost (${problem}); trying again, from the last event shown.`
-          : 'Connecting…';
+          : state === 'stopped'
+            ? `Stopped: ${problem}`
+            : 'Connecting…';
 
   return (
     <>
