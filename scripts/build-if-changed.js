@@ -52,6 +52,8 @@ if (serviceChanged) {
 
 const CONSOLE_RECORD = 'dist/console/static-inputs.json';
 const consoleInputs = existsSync(CONSOLE_RECORD) ? JSON.parse(readFileSync(CONSOLE_RECORD, 'utf8')) : [];
+// Without console/ (a copy of dist/ alone) there is nothing to build: dist/console/static/ is served as it is.
 const consoleChanged =
+  existsSync('console') &&
   Math.max(newestIn('console'), ...[...SETTINGS, ...consoleInputs].map((file) => changedAt(file, Infinity))) > changedAt(CONSOLE_RECORD, 0);
 if (consoleChanged) run(['node_modules/vite/bin/vite.js', 'build', '--config', 'console/vite.config.ts']);

@@ -77,5 +77,5 @@ export interface Page<T> {
 
 export function messageOf(error: unknown): string {
   if (error instanceof AnimalStoreError) return error.status === 0 ? `The service did not answer: ${error.message}` : error.message;
-  return String(error);
+  return error instanceof Error ? error.message : String(error);
 }

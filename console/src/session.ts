@@ -56,7 +56,7 @@ export function forgetKey(): void {
 
 /**
  * Checks a key and learns its scopes: `GET /v1/api-keys/current`. Where the service does not have
- * that operation (404), a listing any valid key reaches up to its scope check tells whether the key
+ * that operation (404) or does not let this key use it (403), a listing any valid key reaches up to its scope check tells whether the key
  * is valid (401) or not, and its scopes stay unknown: every control stays enabled, and a refusal
  * (403) is shown in words where it happens. Throws a ConsoleError (401: the key is not accepted).
  */
@@ -66,7 +66,9 @@ export async function identify(key: string): Promise<{ client: Client; identity:
     const response = await fetch('/v1/api-keys/current', { headers: { authorization: `Bearer ${key}`, accept: 'application/json' } });
     const body = (await response.json().catch(() => undefined)) as (KeyIdentity & { code?: string }) | undefined;
     if (response.ok && body) return { client, identity: body };
-    if (response.status !== 404 || body?.code !== 'route_not_found') {
+    // 404: a service without the operation; 403: one that asks a scope for it. Either way, learn no scopes.
+    const unknowable = (response.status === 404 && body?.code === 'route_not_found') || response.status === 403;
+    if (!unknowable) {
       await answer(Promise.resolve({ error: body, response }));
     }
   } catch (error) {

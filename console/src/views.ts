@@ -3,8 +3,10 @@
  * in views/ and one line here; the navigation lists the main ones.
  */
 import type { FunctionComponent } from 'preact';
+import { ActivityView } from './views/activity.js';
 import { AnimalView } from './views/animal.js';
 import { AnimalsView } from './views/animals.js';
+import { OrdersView } from './views/orders.js';
 
 export interface ViewProps {
   /** The address's parameters (`id` of /animals/:id). */
@@ -22,6 +24,8 @@ export interface ViewEntry {
 export const VIEWS: ViewEntry[] = [
   { path: '/animals', title: 'Animals', view: AnimalsView },
   { path: '/animals/:id', title: 'Animal', view: AnimalView },
+  { path: '/orders', title: 'Orders', view: OrdersView },
+  { path: '/activity', title: 'Activity', view: ActivityView },
 ];
 
 /** The navigation, in order; each names a view's address. */

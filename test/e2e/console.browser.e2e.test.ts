@@ -8,6 +8,7 @@
  * /usr/bin/chromium the tests are reported as skipped, without TEST_DATABASE_URL the PostgreSQL suite.
  */
 import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
 import { after, before, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { CONSOLE_CSP } from '../../src/console/console-headers.js';
@@ -24,6 +25,8 @@ for (const dialect of ALL_DIALECTS) {
     let store: ConsoleService;
     /** Every page's dialogs (an alert would be a script run by an animal's name) and script errors. */
     const surprises: string[] = [];
+    /** The first-load sizes, printed at the end (docs/performance.md quotes them). */
+    const measured: string[] = [];
 
     before(async () => {
       if (NO_CHROMIUM) return;
@@ -32,6 +35,7 @@ for (const dialect of ALL_DIALECTS) {
       store = await startConsoleService(dialect);
     });
     after(async () => {
+      if (measured.length > 0) console.log(`console first load, JavaScript and CSS after gzip, on ${dialect}: ${measured.join(', ')}`);
       await browser?.close();
       await store?.stop();
       await stopAllServices();
@@ -148,6 +152,25 @@ for (const dialect of ALL_DIALECTS) {
     );
 
     it(
+      'a key without pets:write > signs in; where the service does not tell its scopes, "Save" shows the API\'s refusal in words, naming the scope',
+      { skip: NO_CHROMIUM, timeout: 120_000 },
+      async () => {
+        const reader = await store.keyWithScopes(`reader-${dialect}`, ['pets:read']);
+        const page = await openPage();
+        await signIn(page, reader);
+        await page.getByRole('button', { name: 'Add animal' }).click();
+        const form = page.getByRole('region', { name: 'Add animal' });
+        await form.getByLabel('Name').fill(`Not allowed ${dialect}`);
+        await form.getByLabel('Category').fill('1');
+        await form.getByRole('button', { name: 'Save' }).click();
+        await form.getByRole('alert').filter({ hasText: 'pets:write' }).waitFor();
+        await assertAccessible(page, 'a refusal for want of a scope');
+        assert.deepEqual((await store.api('GET', `/pets?name=${encodeURIComponent(`Not allowed ${dialect}`)}`)).body, []);
+        await page.close();
+      },
+    );
+
+    it(
       'edit > someone else changes the animal between load and save > the page says so, "Reload" shows their change, and the next save applies',
       { skip: NO_CHROMIUM, timeout: 120_000 },
       async () => {
@@ -223,6 +246,155 @@ for (const dialect of ALL_DIALECTS) {
         await assertAccessible(page, "an animal's page with its orders");
         await page.reload();
         await page.getByRole('heading', { name: `Ordered ${dialect}`, level: 1 }).waitFor();
+        await page.close();
+      },
+    );
+
+    it(
+      "orders > an order placed for an animal, approved and delivered > only the actions the state machine allows are offered, and the animal's status follows",
+      { skip: NO_CHROMIUM, timeout: 120_000 },
+      async () => {
+        const pet = await store.api('POST', '/pets', { name: `To order ${dialect}`, categoryId: 5 });
+        const page = await signedIn('orders');
+        await page.getByRole('heading', { name: 'Orders', level: 1 }).waitFor();
+        await page.getByLabel('Animal ID').fill(String(pet.body.id));
+        await page.getByRole('button', { name: 'Place order' }).click();
+        const placed = await page.getByRole('status').filter({ hasText: 'placed for animal' }).innerText();
+        const orderId = Number(/Order (\d+) placed/.exec(placed)?.[1]);
+        const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: String(orderId), exact: true }) });
+        await row.getByRole('cell', { name: 'pending', exact: true }).waitFor();
+        const offered = async () => (await row.getByRole('button').allInnerTexts()).sort();
+        assert.deepEqual(await offered(), ['Approve order', 'Cancel order']);
+        await assertAccessible(page, 'the orders page with a placed order');
+
+        await row.getByRole('button', { name: 'Approve order' }).click();
+        await row.getByRole('cell', { name: 'approved', exact: true }).waitFor();
+        assert.deepEqual(await offered(), ['Cancel order', 'Deliver order']);
+        await row.getByRole('button', { name: 'Deliver order' }).click();
+        await row.getByRole('cell', { name: 'delivered', exact: true }).waitFor();
+        await row.getByRole('cell', { name: 'sold', exact: true }).waitFor();
+        assert.deepEqual(await offered(), [], 'a delivered order has no action left');
+        assert.equal((await store.api('GET', `/store/orders/${orderId}`)).body.status, 'delivered');
+        assert.equal((await store.api('GET', `/pets?id=${pet.body.id}`)).body[0].status, 'sold');
+        await assertAccessible(page, 'the orders page with a delivered order');
+        await page.close();
+      },
+    );
+
+    it(
+      'activity > an event made through the API appears without a reload; "Pause" holds, "Resume" and a network drop continue from the last event with nothing missed',
+      { skip: NO_CHROMIUM, timeout: 120_000 },
+      async () => {
+        const page = await signedIn('activity');
+        const state = page.getByRole('status').filter({ hasText: /^(Live|Paused|Connection lost|Connecting)/ });
+        await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+        const eventOf = (name: string) => page.getByRole('row').filter({ hasText: name });
+
+        await store.api('POST', '/pets', { name: `Live one ${dialect}`, categoryId: 1 });
+        await eventOf(`Live one ${dialect}`).filter({ hasText: 'pet.created' }).waitFor();
+        await assertAccessible(page, 'the activity page with a live event');
+
+        await page.getByRole('button', { name: 'Pause' }).click();
+        await page.getByRole('status').filter({ hasText: 'Paused' }).waitFor();
+        await store.api('POST', '/pets', { name: `While paused ${dialect}`, categoryId: 1 });
+        assert.equal(await eventOf(`While paused ${dialect}`).count(), 0, 'paused: nothing new shown');
+        await page.getByRole('button', { name: 'Resume' }).click();
+        await eventOf(`While paused ${dialect}`).waitFor();
+
+        // Offline until the page has given up on its requests (the client's own retries included).
+        await page.context().setOffline(true);
+        await page.getByRole('status').filter({ hasText: 'Connection lost' }).waitFor({ timeout: 60_000 });
+        await store.api('POST', '/pets', { name: `While offline ${dialect}`, categoryId: 1 });
+        await page.context().setOffline(false);
+        await eventOf(`While offline ${dialect}`).waitFor();
+        await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+        // Each event once, in the order they happened (newest first).
+        const names = (await page.getByRole('row').allInnerTexts()).filter((text) => text.includes(dialect) && text.includes('pet.created'));
+        assert.deepEqual(
+          names.map((text) => /(Live one|While paused|While offline)/.exec(text)?.[1]),
+          ['While offline', 'While paused', 'Live one'],
+        );
+
+        await page.getByLabel('Type').selectOption('order.*');
+        await page.getByText('No event yet since this page opened.').waitFor();
+        await store.api('POST', '/pets', { name: `Filtered out ${dialect}`, categoryId: 1 });
+        const pet = await store.api('POST', '/pets', { name: `Ordered live ${dialect}`, categoryId: 1 });
+        await store.api('POST', '/store/orders', { petId: pet.body.id });
+        await page.getByRole('row').filter({ hasText: 'order.placed' }).waitFor();
+        assert.equal(await eventOf(`Filtered out ${dialect}`).count(), 0, 'the type filter holds');
+        assert.ok(await state.count());
+        await page.close();
+      },
+    );
+
+    it('keyboard only > sign in, then add an animal, without the mouse', { skip: NO_CHROMIUM, timeout: 120_000 }, async () => {
+      const page = await openPage();
+      /** Presses Tab until the control named `name` has the focus (at most 40 times). */
+      const tabTo = async (role: 'textbox' | 'button' | 'combobox', name: string) => {
+        const target = page.getByRole(role, { name, exact: true });
+        for (let presses = 0; presses < 40; presses++) {
+          if (await target.evaluate((element) => element === (globalThis as any).document.activeElement).catch(() => false)) return;
+          await page.keyboard.press('Tab');
+        }
+        assert.fail(`Tab never reached ${role} "${name}"`);
+      };
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      await tabTo('textbox', 'API key');
+      await page.keyboard.type(store.key);
+      await tabTo('button', 'Sign in');
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Animals', level: 1 }).waitFor();
+
+      await tabTo('button', 'Add animal');
+      await page.keyboard.press('Enter');
+      await tabTo('textbox', 'Name');
+      await page.keyboard.type(`Keyboard ${dialect}`);
+      await tabTo('textbox', 'Category');
+      await page.keyboard.type('2');
+      await page.keyboard.press('Enter');
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Added Keyboard ${dialect}` })
+        .waitFor();
+      const found = await store.api('GET', `/pets?name=${encodeURIComponent(`Keyboard ${dialect}`)}`);
+      assert.equal(found.body.length, 1);
+      await page.close();
+    });
+
+    it(
+      'each view > 375 px wide, without horizontal scrolling; its first load is at most 150 KB of JavaScript and CSS after gzip',
+      { skip: NO_CHROMIUM, timeout: 120_000 },
+      async () => {
+        await store.api('POST', '/pets', { name: `A rather long animal name to wrap at 375 pixels ${dialect}`, categoryId: 123456 });
+        const page = await browser.newPage({ viewport: { width: 375, height: 800 } });
+        await page.goto(store.consoleUrl);
+        await signIn(page, store.key);
+        for (const [path, heading] of [
+          ['animals', 'Animals'],
+          ['orders', 'Orders'],
+          ['activity', 'Activity'],
+        ] as const) {
+          // The script renders the heading and the stylesheet blocks rendering: both have arrived once it shows.
+          const loaded: Promise<number>[] = [];
+          const counting = (response: import('playwright-core').Response) => {
+            const type = response.request().resourceType();
+            if (type === 'script' || type === 'stylesheet') loaded.push(response.body().then((body) => gzipSync(body).length));
+          };
+          page.on('response', counting);
+          await page.goto(store.consoleUrl + path);
+          await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+          page.off('response', counting);
+          assert.ok(loaded.length >= 2, `${path}: its script and stylesheet were seen`);
+          const total = (await Promise.all(loaded)).reduce((sum, bytes) => sum + bytes, 0);
+          assert.ok(total <= 150 * 1024, `${path}: ${total} bytes of JavaScript and CSS after gzip`);
+          measured.push(`${path}: ${total} B`);
+          const widths = await page.evaluate(() => {
+            const root = (globalThis as any).document.documentElement;
+            return { scroll: root.scrollWidth as number, client: root.clientWidth as number };
+          });
+          assert.ok(widths.scroll <= widths.client, `${path}: ${widths.scroll} px of content in ${widths.client} px`);
+          await assertAccessible(page, `${path} at 375 px`);
+        }
         await page.close();
       },
     );

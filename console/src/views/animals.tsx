@@ -3,9 +3,10 @@
  * filters and the cursor are in the address, so a reload shows the same page), "Add animal", and
  * "Edit" and "Remove" on each row.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { answer, nextCursorOf, type Page, type Pet } from '../api.js';
+import { useRef, useState } from 'preact/hooks';
+import { answer, type Pet } from '../api.js';
 import { Field, Loading, Problem, ScopedButton } from '../components.js';
+import { Pager, placeOf, usePage } from '../listing.js';
 import { PET_STATUSES } from '../pets.js';
 import { Link, navigate, usePlace } from '../router.js';
 import { useSession } from '../session.js';
@@ -16,14 +17,7 @@ const PAGE_SIZE = 25;
 /** How long typing may pause before the name search runs. */
 const SEARCH_PAUSE_MS = 250;
 
-function placeOf(filters: { status: string; name: string; cursor?: string | undefined }): string {
-  const query = new URLSearchParams();
-  if (filters.status) query.set('status', filters.status);
-  if (filters.name) query.set('name', filters.name);
-  if (filters.cursor) query.set('cursor', filters.cursor);
-  const search = query.toString();
-  return search ? `/animals?${search}` : '/animals';
-}
+const placeOfAnimals = (filters: { status: string; name: string; cursor?: string | undefined }) => placeOf('/animals', filters);
 
 export function AnimalsView() {
   const { client } = useSession();
@@ -31,32 +25,24 @@ export function AnimalsView() {
   const status = query.get('status') ?? '';
   const name = query.get('name') ?? '';
   const cursor = query.get('cursor') ?? undefined;
-  const [page, setPage] = useState<Page<Pet> | undefined>(undefined);
-  const [error, setError] = useState<unknown>(undefined);
-  const [loads, setLoads] = useState(0);
   const [nameInput, setNameInput] = useState(name);
-  /** The cursors of the pages before this one (undefined: the first page), for "Previous page". */
-  const [earlier, setEarlier] = useState<(string | undefined)[]>([]);
   const [form, setForm] = useState<{ kind: 'add' } | { kind: 'edit'; petId: number } | undefined>(undefined);
   const [notice, setNotice] = useState('');
   const searchTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const { page, error, reload } = usePage<Pet>(
+    (signal) =>
+      answer(
+        client.raw.GET('/pets', {
+          params: {
+            query: { limit: PAGE_SIZE, ...(status ? { status: status as Pet['status'] } : {}), ...(name ? { name } : {}), ...(cursor ? { cursor } : {}) },
+          },
+          signal,
+        }),
+      ),
+    [client, status, name, cursor],
+  );
 
-  useEffect(() => {
-    const controller = new AbortController();
-    setError(undefined);
-    const filters = { limit: PAGE_SIZE, ...(status ? { status: status as Pet['status'] } : {}), ...(name ? { name } : {}), ...(cursor ? { cursor } : {}) };
-    answer(client.raw.GET('/pets', { params: { query: filters }, signal: controller.signal }))
-      .then(({ data, response }) => setPage({ items: data, next: nextCursorOf(response.headers.get('link')) }))
-      .catch((caught: unknown) => {
-        if (!controller.signal.aborted) setError(caught);
-      });
-    return () => controller.abort();
-  }, [client, status, name, cursor, loads]);
-
-  const filterBy = (filters: { status: string; name: string }) => {
-    setEarlier([]);
-    navigate(placeOf(filters), { replace: true });
-  };
+  const filterBy = (filters: { status: string; name: string }) => navigate(placeOfAnimals(filters), { replace: true });
   const searchName = (text: string) => {
     setNameInput(text);
     clearTimeout(searchTimer.current);
@@ -65,7 +51,7 @@ export function AnimalsView() {
   const saved = (pet: Pet) => {
     setNotice(form?.kind === 'add' ? `Added ${pet.name} (id ${pet.id}).` : `Saved ${pet.name} (id ${pet.id}).`);
     setForm(undefined);
-    setLoads(loads + 1);
+    reload();
   };
 
   return (
@@ -130,7 +116,7 @@ export function AnimalsView() {
                         pet={pet}
                         onRemoved={() => {
                           setNotice(`Removed ${pet.name} (id ${pet.id}).`);
-                          setLoads(loads + 1);
+                          reload();
                         }}
                       />
                     </td>
@@ -139,31 +125,7 @@ export function AnimalsView() {
               </tbody>
             </table>
           </div>
-          <nav class="pager" aria-label="Pages">
-            <button
-              type="button"
-              class="secondary"
-              disabled={!cursor}
-              onClick={() => {
-                const previous = earlier.at(-1);
-                setEarlier(earlier.slice(0, -1));
-                navigate(placeOf({ status, name, cursor: previous }));
-              }}
-            >
-              Previous page
-            </button>
-            <button
-              type="button"
-              class="secondary"
-              disabled={!page.next}
-              onClick={() => {
-                setEarlier([...earlier, cursor]);
-                navigate(placeOf({ status, name, cursor: page.next }));
-              }}
-            >
-              Next page
-            </button>
-          </nav>
+          <Pager cursor={cursor} next={page.next} place={(at) => placeOfAnimals({ status, name, cursor: at })} />
         </>
       )}
     </>

@@ -1,0 +1,68 @@
+/**
+ * A listing page by page, the way the API pages: the page at `cursor` (in the view's address, so a
+ * reload shows the same page), "Next page" by the answer's Link cursor, and "Previous page" by the
+ * cursors walked through in this visit (the API has none backwards).
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { nextCursorOf, type Page } from './api.js';
+import { navigate } from './router.js';
+
+/** One page: `load` answers its items and its Link header; it runs again whenever a value of `deps` changes or `reload()` is called. */
+export function usePage<T>(
+  load: (signal: AbortSignal) => Promise<{ data: T[]; response: Response }>,
+  deps: unknown[],
+): { page: Page<T> | undefined; error: unknown; reload: () => void } {
+  const [page, setPage] = useState<Page<T> | undefined>(undefined);
+  const [error, setError] = useState<unknown>(undefined);
+  const [loads, setLoads] = useState(0);
+  useEffect(() => {
+    const controller = new AbortController();
+    setError(undefined);
+    load(controller.signal)
+      .then(({ data, response }) => setPage({ items: data, next: nextCursorOf(response.headers.get('link')) }))
+      .catch((caught: unknown) => {
+        if (!controller.signal.aborted) setError(caught);
+      });
+    return () => controller.abort();
+  }, [...deps, loads]);
+  return { page, error, reload: () => setLoads((count) => count + 1) };
+}
+
+/** The address of a listing view with its filters and cursor (empty values left out). */
+export function placeOf(path: string, values: Record<string, string | undefined>): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(values)) if (value) query.set(name, value);
+  const search = query.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+/** "Previous page" and "Next page" of a listing at `place(cursor)`. */
+export function Pager(props: { cursor: string | undefined; next: string | undefined; place: (cursor: string | undefined) => string }) {
+  const [earlier, setEarlier] = useState<(string | undefined)[]>([]);
+  return (
+    <nav class="pager" aria-label="Pages">
+      <button
+        type="button"
+        class="secondary"
+        disabled={!props.cursor}
+        onClick={() => {
+          setEarlier(earlier.slice(0, -1));
+          navigate(props.place(earlier.at(-1)));
+        }}
+      >
+        Previous page
+      </button>
+      <button
+        type="button"
+        class="secondary"
+        disabled={!props.next}
+        onClick={() => {
+          setEarlier([...earlier, props.cursor]);
+          navigate(props.place(props.next));
+        }}
+      >
+        Next page
+      </button>
+    </nav>
+  );
+}
