@@ -60,6 +60,23 @@ export async function readHighWaterMarks(db: Kysely<Database>, tables: readonly 
   return marks;
 }
 
+/** PostgreSQL's SQLSTATE when `lock_timeout` passes. */
+export const LOCK_NOT_AVAILABLE = '55P03';
+export const LOCK_WAIT_SECONDS = 15;
+
+/**
+ * Keeps every other writer out of `tables` until the transaction ends, so the emptiness check and
+ * the rows loaded after it see one state: a service writing to the target meanwhile waits, and
+ * once the import commits it finds the whole store (its new ids above the imported ones). Readers
+ * go on. SQLite: the transaction's BEGIN IMMEDIATE holds the write lock already.
+ */
+export async function lockTables(db: Kysely<Database>, tables: readonly string[]): Promise<void> {
+  if (!isPostgres(db)) return;
+  await sql.raw(`set local lock_timeout = '${LOCK_WAIT_SECONDS}s'`).execute(db);
+  await sql`lock table ${sql.join(tables.map((table) => sql.table(table)))} in exclusive mode`.execute(db);
+  await sql`set local lock_timeout = 0`.execute(db);
+}
+
 /** New ids start above `mark` (and above every stored id, which the database sees to by itself). */
 export async function raiseHighWaterMark(db: Kysely<Database>, table: string, mark: number): Promise<void> {
   if (isPostgres(db)) {
