@@ -24,7 +24,16 @@ import {
   MUST_BE_EMPTY,
   valuesOf,
 } from './transfer.format.js';
-import { insertRows, LOCK_NOT_AVAILABLE, LOCK_WAIT_SECONDS, lockTables, raiseHighWaterMark, tableExists, withoutEventTriggers } from './transfer.dialect.js';
+import {
+  insertRows,
+  LOCK_NOT_AVAILABLE,
+  LOCK_WAIT_SECONDS,
+  lockTables,
+  numberImportedEvents,
+  raiseHighWaterMark,
+  tableExists,
+  withoutEventTriggers,
+} from './transfer.dialect.js';
 import type { TransferSummary } from './export.js';
 
 /** Rows per insert statement: 500 × 14 columns stays far below SQLite's 32,766 parameters. */
@@ -140,6 +149,7 @@ export async function importStore(db: Kysely<Database>, input: Readable, progres
       });
 
       batchLines = [0, 0];
+      if (!isPostgres(trx)) await numberImportedEvents(trx);
       for (const kind of KINDS.filter((candidate) => candidate.generatedId)) {
         const mark = marks[kind.table] ?? 0;
         await raiseHighWaterMark(trx, kind.table, kind.table === 'events' && !isPostgres(trx) ? await sqliteEventsMark(trx, mark) : mark);
@@ -150,6 +160,8 @@ export async function importStore(db: Kysely<Database>, input: Readable, progres
     if (error instanceof ImportRefused) throw error;
     throw refusalOfDatabaseError(error, batchLines, committing);
   }
+  // PostgreSQL numbers events once they are committed: now, rather than when a service next starts.
+  if (isPostgres(db)) await numberImportedEvents(db);
   return { counts, bytes, skipped };
 }
 
