@@ -39,7 +39,17 @@ export async function runPetsImport(db: Kysely<Database>, file: string, stderr: 
     stderr.write(`${read.badLines.toLocaleString('en-US')} bad line${read.badLines === 1 ? '' : 's'} in ${file}; nothing was added.\n`);
     return 1;
   }
-  const { added } = await importPets(db, read.pets, (written) => progress.show('writing', written / Math.max(read.pets.length, 1)));
+  let added: number;
+  try {
+    ({ added } = await importPets(db, read.pets, (written) => progress.show('writing', written / Math.max(read.pets.length, 1))));
+  } catch (error) {
+    // The pets are added in one transaction: a failure before its commit leaves none of them.
+    progress.clear();
+    stderr.write(
+      `The database failed while adding the pets (${(error as Error).message}); it rolled back: nothing was added. Check the database, then run the import again.\n`,
+    );
+    return 1;
+  }
   progress.clear();
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   stderr.write(`Added ${added.toLocaleString('en-US')} pet${added === 1 ? '' : 's'} from ${file} in ${seconds} s.\n`);

@@ -4,9 +4,9 @@
  * is pure (CsvParser, petCandidates, checkPet); only importPets touches the database.
  */
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { Kysely } from 'kysely';
 import type { ValidateFunction } from 'ajv';
+import { boundedLines, LineRefused } from '../bounded-lines.js';
 import type { Database } from '../db/database.js';
 import { writeTransaction } from '../db/dialect.js';
 import { numberWaitingEvents } from '../events/events.sequencer.js';
@@ -23,8 +23,14 @@ const IMPORT_COLUMNS = ['name', 'categoryId', 'status'] as const;
 const REQUIRED_COLUMNS = ['name', 'categoryId'];
 /** At most this many bad lines are told one by one; the rest are counted. */
 export const MAX_PROBLEMS_SHOWN = 100;
+/** A record with more fields than this is refused while reading (the header has 3): it bounds memory, as MAX_FIELD_LENGTH does. */
+export const MAX_FIELDS = 100;
+/** The longest NDJSON line read, in bytes: MAX_FIELD_LENGTH characters take at most 4 bytes each. */
+const MAX_LINE_BYTES = 4 * MAX_FIELD_LENGTH;
 /** Rows per insert statement: 5 parameters each stays far below SQLite's and PostgreSQL's limits. */
 const ROWS_PER_INSERT = 500;
+
+const NOT_UTF8 = 'the file is not UTF-8 text from here on (save it as UTF-8, "CSV UTF-8" in a spreadsheet)';
 
 /** A problem with one line of the file. */
 export interface LineProblem {
@@ -134,6 +140,7 @@ export class CsvParser {
   }
 
   private endField(): void {
+    if (this.fields.length >= MAX_FIELDS) throw this.problem(this.recordLine, `a line has more than ${MAX_FIELDS} fields`);
     this.fields.push(this.field);
     this.field = '';
     this.quoted = false;
@@ -144,6 +151,11 @@ export class CsvParser {
     this.endField();
     if (!empty) records.push({ line: this.recordLine, fields: this.fields });
     this.fields = [];
+  }
+
+  /** The line being read, for a problem found outside the parser (bytes that are not UTF-8). */
+  get currentLine(): number {
+    return this.line;
   }
 
   private problem(line: number, message: string): ImportFileError {
@@ -244,21 +256,39 @@ export async function readPetsFile(path: string, format: ImportFormat, onBytes: 
   if (format === 'csv') {
     const parser = new CsvParser();
     const state: { columns?: string[] } = {};
-    for await (const text of stream.setEncoding('utf8') as AsyncIterable<string>)
-      for (const candidate of csvCandidates(parser.push(text), state)) take(candidate);
-    for (const candidate of csvCandidates(parser.end(), state)) take(candidate);
+    // Strict: bytes that are not UTF-8 (a spreadsheet saved as Windows-1252) would otherwise become
+    // U+FFFD in the names stored.
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    const decode = (chunk?: Buffer) => {
+      try {
+        return chunk === undefined ? decoder.decode() : decoder.decode(chunk, { stream: true });
+      } catch {
+        // The line of the first byte that is not UTF-8: the line breaks before it, read leniently.
+        const before = chunk === undefined ? '' : new TextDecoder().decode(chunk).split('\uFFFD')[0]!;
+        throw new ImportFileError({ line: parser.currentLine + (before.match(/\n/g)?.length ?? 0), field: 'file', message: NOT_UTF8 });
+      }
+    };
+    for await (const chunk of stream as AsyncIterable<Buffer>) for (const candidate of csvCandidates(parser.push(decode(chunk)), state)) take(candidate);
+    for (const candidate of csvCandidates([...parser.push(decode()), ...parser.end()], state)) take(candidate);
     if (state.columns === undefined)
       throw new ImportFileError({ line: 1, field: 'header', message: `the file is empty; it needs the header ${IMPORT_COLUMNS.join(',')}` });
   } else {
-    let line = 0;
-    for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
-      line += 1;
-      if (text.length > MAX_FIELD_LENGTH) {
-        take({ line, value: new JsonProblem(`line is longer than ${MAX_FIELD_LENGTH.toLocaleString('en-US')} characters`) });
-        continue;
+    try {
+      for await (const { number: line, text } of boundedLines(stream, MAX_LINE_BYTES)) {
+        if (text.length > MAX_FIELD_LENGTH) {
+          take({ line, value: new JsonProblem(`line is longer than ${MAX_FIELD_LENGTH.toLocaleString('en-US')} characters`) });
+          continue;
+        }
+        const candidate = ndjsonCandidate(line, line === 1 ? text.replace(/^\uFEFF/, '') : text);
+        if (candidate) take(candidate);
       }
-      const candidate = ndjsonCandidate(line, line === 1 ? text.replace(/^\uFEFF/, '') : text);
-      if (candidate) take(candidate);
+    } catch (error) {
+      if (!(error instanceof LineRefused)) throw error;
+      throw new ImportFileError({
+        line: error.line,
+        field: 'file',
+        message: error.reason === 'too long' ? `the line is longer than ${MAX_LINE_BYTES.toLocaleString('en-US')} bytes` : NOT_UTF8,
+      });
     }
   }
   return result;

@@ -9,6 +9,7 @@ import type { Writable } from 'node:stream';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
+import { numberWaitingEvents } from '../events/events.sequencer.js';
 import {
   camelCase,
   END_KIND,
@@ -34,23 +35,35 @@ export interface TransferSummary {
   bytes: number;
 }
 
+export interface ExportSummary extends TransferSummary {
+  /** Events written without a position: committed as the snapshot was taken, before a sequencer numbered them (PostgreSQL). */
+  unnumbered: number;
+}
+
 /** Writes the export of `db` to `out` (left open); `progress` hears the rows written so far after each page. */
 export async function exportStore(
   db: Kysely<Database>,
   out: Writable,
   progress: (rows: number) => void = () => {},
   pageRows = PAGE_ROWS,
-): Promise<TransferSummary> {
+): Promise<ExportSummary> {
   const hash = createHash('sha256');
   const counts: Record<string, number> = {};
   let bytes = 0;
   let rows = 0;
+  let unnumbered = 0;
   const write = async (text: string) => {
     hash.update(text);
     bytes += Buffer.byteLength(text);
     if (!out.write(text)) await once(out, 'drain');
   };
 
+  // PostgreSQL numbers committed events after their commit (events.sequencer.ts): the events
+  // committed so far are numbered first, so a store at rest exports every event with its position.
+  // Those committed between this and the snapshot (or all, while another sequencer holds its lock
+  // too long) are written without one; the import numbers them after every other, as the
+  // sequencer would have (import.ts), and the summary says how many.
+  await numberWaitingEvents(db).catch(() => {});
   await inReadSnapshot(db, async (conn) => {
     const generated = KINDS.filter((kind) => kind.generatedId).map((kind) => kind.table);
     // Read first, so every row of the snapshot has an id at or below its table's mark.
@@ -67,6 +80,7 @@ export async function exportStore(
       for await (const page of pagesOf(conn, kind, pageRows)) {
         await write(page.map((row) => `${JSON.stringify(recordOf(kind, row))}\n`).join(''));
         counts[kind.kind] = (counts[kind.kind] ?? 0) + page.length;
+        if (kind.table === 'events') unnumbered += page.filter((row) => row.position === null).length;
         rows += page.length;
         progress(rows);
       }
@@ -76,7 +90,7 @@ export async function exportStore(
   const end = `${JSON.stringify({ kind: END_KIND, counts, sha256: hash.digest('hex') })}\n`;
   bytes += Buffer.byteLength(end);
   if (!out.write(end)) await once(out, 'drain');
-  return { counts, bytes };
+  return { counts, bytes, unnumbered };
 }
 
 /** The table's rows in key order, PAGE_ROWS at a time, each page starting after the last key of the one before. */

@@ -45,7 +45,11 @@ export async function exportCommand(config: Target, options: { output?: string; 
     }
     endProgress();
     process.stderr.write(
-      `Exported ${describeCounts(summary.counts)}: ${summary.bytes} bytes in ${seconds(started)} s${output && output !== '-' ? ` to ${output} (mode 0600)` : ''}.\n`,
+      `Exported ${describeCounts(summary.counts)}: ${summary.bytes} bytes in ${seconds(started)} s${output && output !== '-' ? ` to ${output} (mode 0600)` : ''}.${
+        summary.unnumbered > 0
+          ? ` ${summary.unnumbered} event(s) committed as the export began had no feed position yet: they are in the file without one, and the import numbers them after all the others.`
+          : ''
+      }\n`,
     );
   } catch (error) {
     endProgress();

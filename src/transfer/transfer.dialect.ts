@@ -6,6 +6,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
+import { numberWaitingEvents } from '../events/events.sequencer.js';
 
 /**
  * Runs `work` on one connection inside one read-only snapshot. PostgreSQL: REPEATABLE READ READ
@@ -60,6 +61,38 @@ export async function readHighWaterMarks(db: Kysely<Database>, tables: readonly 
   return marks;
 }
 
+/**
+ * Gives the imported events that came without a position (committed as a PostgreSQL export began)
+ * the next positions, in id order, above every position imported or purged: what PostgreSQL's
+ * sequencer does (events.sequencer.ts), and on SQLite, whose trigger would have used their ids.
+ */
+export async function numberImportedEvents(db: Kysely<Database>): Promise<void> {
+  if (isPostgres(db)) return numberWaitingEvents(db);
+  const { rows } = await sql<{ id: number }>`select id from events where position is null order by id`.execute(db);
+  if (rows.length === 0) return;
+  const { rows: top } = await sql<{ position: number }>`select max(coalesce((select max(position) from events), 0),
+    (select purged_position from events_retention where singleton = 1)) as position`.execute(db);
+  let position = Number(top[0]?.position ?? 0);
+  for (const { id } of rows) await sql`update events set position = ${++position} where id = ${id}`.execute(db);
+}
+
+/** PostgreSQL's SQLSTATE when `lock_timeout` passes. */
+export const LOCK_NOT_AVAILABLE = '55P03';
+export const LOCK_WAIT_SECONDS = 15;
+
+/**
+ * Keeps every other writer out of `tables` until the transaction ends, so the emptiness check and
+ * the rows loaded after it see one state: a service writing to the target meanwhile waits, and
+ * once the import commits it finds the whole store (its new ids above the imported ones). Readers
+ * go on. SQLite: the transaction's BEGIN IMMEDIATE holds the write lock already.
+ */
+export async function lockTables(db: Kysely<Database>, tables: readonly string[]): Promise<void> {
+  if (!isPostgres(db)) return;
+  await sql.raw(`set local lock_timeout = '${LOCK_WAIT_SECONDS}s'`).execute(db);
+  await sql`lock table ${sql.join(tables.map((table) => sql.table(table)))} in exclusive mode`.execute(db);
+  await sql`set local lock_timeout = 0`.execute(db);
+}
+
 /** New ids start above `mark` (and above every stored id, which the database sees to by itself). */
 export async function raiseHighWaterMark(db: Kysely<Database>, table: string, mark: number): Promise<void> {
   if (isPostgres(db)) {
@@ -111,6 +144,9 @@ export async function insertRows(
  * migrated them), unlike `session_replication_role`, which needs a superuser. It is transactional:
  * it takes the tables' exclusive lock until commit, so no other session ever writes a pet without
  * its event (it waits; the target is empty and no service should write to it meanwhile).
+ * On SQLite the trigger that gives an event its position (its id) goes too: an event that comes
+ * without one is numbered after every other (numberImportedEvents), never at an id that another
+ * event's position may already hold.
  * SQLite has no way to switch a trigger off: the triggers are dropped and made again from their
  * own text in sqlite_master, in the same transaction, so a failed import leaves them as they were
  * and no other connection sees the tables without them (the transaction holds the write lock).
@@ -125,7 +161,7 @@ export async function withoutEventTriggers<T>(db: Kysely<Database>, work: () => 
   const { rows: triggers } = await sql<{
     name: string;
     sql: string;
-  }>`select name, sql from sqlite_master where type = 'trigger' and tbl_name in ('pets', 'orders') order by name`.execute(db);
+  }>`select name, sql from sqlite_master where type = 'trigger' and tbl_name in ('pets', 'orders', 'events') order by name`.execute(db);
   for (const trigger of triggers) await sql`drop trigger ${sql.id(trigger.name)}`.execute(db);
   const result = await work();
   for (const trigger of triggers) await sql.raw(trigger.sql).execute(db);

@@ -14,7 +14,8 @@ export const LEFT_OUT: Record<string, string> = {
   idempotency_keys: 'answers kept for retried requests expire within a day; a retry after the move runs again',
 };
 
-type ColumnType = 'int' | 'int?' | 'text' | 'text?';
+/** `json`: text holding one JSON value (an event's data, a delivery's payload), checked to parse on import. */
+type ColumnType = 'int' | 'int?' | 'text' | 'text?' | 'json' | 'json?';
 
 export interface KindOfTable {
   /** The `kind` of its lines. */
@@ -28,6 +29,8 @@ export interface KindOfTable {
   generatedId?: boolean;
   /** Only some stores have the table (events_legacy_positions: PostgreSQL stores upgraded in place). */
   optional?: boolean;
+  /** Text columns whose every value has this form (a key's hash): a file that says otherwise is refused. */
+  forms?: Record<string, { pattern: RegExp; says: string }>;
 }
 
 /** In the order of the file, which is the order an import inserts them in (a delivery after its endpoint). */
@@ -49,6 +52,7 @@ export const KINDS: readonly KindOfTable[] = [
       scopes: 'text',
       last_used_at: 'int?',
     },
+    forms: { secret_hash: { pattern: /^[0-9a-f]{64}$/, says: 'a SHA-256 in 64 lowercase hexadecimal digits' } },
   },
   {
     kind: 'pet',
@@ -73,8 +77,8 @@ export const KINDS: readonly KindOfTable[] = [
       id: 'int',
       url: 'text',
       description: 'text?',
-      events: 'text',
-      allowed_types: 'text',
+      events: 'json',
+      allowed_types: 'json',
       status: 'text',
       disabled_reason: 'text?',
       secret: 'text',
@@ -91,7 +95,7 @@ export const KINDS: readonly KindOfTable[] = [
     table: 'events',
     key: ['id'],
     generatedId: true,
-    columns: { id: 'int', position: 'int?', type: 'text', occurred_at: 'int', data: 'text', changed: 'text?' },
+    columns: { id: 'int', position: 'int?', type: 'text', occurred_at: 'int', data: 'json', changed: 'json?' },
   },
   {
     kind: 'webhook_delivery',
@@ -104,7 +108,7 @@ export const KINDS: readonly KindOfTable[] = [
       message_id: 'text',
       event_id: 'int?',
       event_type: 'text',
-      payload: 'text',
+      payload: 'json',
       state: 'text',
       attempts: 'int',
       next_attempt_at: 'int?',
@@ -121,7 +125,7 @@ export const KINDS: readonly KindOfTable[] = [
     generatedId: true,
     columns: { id: 'int', delivery_id: 'int', attempted_at: 'int', duration_ms: 'int', status_code: 'int?', error: 'text?', outcome: 'text' },
   },
-  { kind: 'events_retention', table: 'events_retention', key: ['singleton'], columns: { singleton: 'int', purged_position: 'int', purged_types: 'text' } },
+  { kind: 'events_retention', table: 'events_retention', key: ['singleton'], columns: { singleton: 'int', purged_position: 'int', purged_types: 'json' } },
   { kind: 'webhook_dispatch', table: 'webhook_dispatch', key: ['singleton'], columns: { singleton: 'int', fanned_position: 'int' } },
   {
     kind: 'events_legacy_position',
@@ -167,18 +171,55 @@ export function recordOf(kind: KindOfTable, row: Record<string, unknown>): Recor
   return record;
 }
 
-/** The values of a line for its table's columns, or why they do not fit. */
+/**
+ * The values of a line for its table's columns, or why they do not fit. Only what a store can hold
+ * passes: exactly the kind's fields, integers that JSON readers keep exactly and that are never
+ * negative (ids from 1), text without NUL (PostgreSQL cannot store it; the API refuses it) or
+ * unpaired surrogates (both drivers would store them changed), JSON columns that parse.
+ */
 export function valuesOf(kind: KindOfTable, record: Record<string, unknown>): unknown[] | string {
+  const fields = Object.keys(kind.columns).map(camelCase);
+  const stray = Object.keys(record).find((field) => field !== 'kind' && !fields.includes(field));
+  if (stray !== undefined) return `${kind.kind} has a field ${JSON.stringify(stray)}, which this format does not have`;
   const values: unknown[] = [];
   for (const [column, type] of Object.entries(kind.columns)) {
-    const value = record[camelCase(column)];
-    const nullable = type.endsWith('?');
+    const field = camelCase(column);
+    const value = record[field];
     if (value === null || value === undefined) {
-      if (!nullable) return `${kind.kind} has no ${camelCase(column)}`;
+      if (!type.endsWith('?')) return `${kind.kind} has no ${field}`;
       values.push(null);
-    } else if (type.startsWith('int') ? !Number.isSafeInteger(value) : typeof value !== 'string') {
-      return `${kind.kind}'s ${camelCase(column)} is not ${type.startsWith('int') ? 'an integer' : 'a text'}`;
-    } else values.push(value);
+      continue;
+    }
+    const problem = type.startsWith('int')
+      ? integerProblem(value, kind.generatedId && column === 'id' ? 1 : 0)
+      : textProblem(value, type.startsWith('json'), kind.forms?.[column]);
+    if (problem !== undefined) return `${kind.kind}'s ${field} ${problem}`;
+    values.push(value);
   }
   return values;
+}
+
+/** Why `value` is no integer a store holds, or undefined. */
+export function integerProblem(value: unknown, minimum: number): string | undefined {
+  if (!Number.isSafeInteger(value)) return `is not an integer from ${minimum} to 2^53−1`;
+  if ((value as number) < minimum) return `is ${String(value)}, below ${minimum}`;
+  return undefined;
+}
+
+/** With the u flag a pair reads as one code point: only a surrogate alone matches. */
+const UNPAIRED_SURROGATE = /\p{Surrogate}/u;
+
+function textProblem(value: unknown, json: boolean, form: { pattern: RegExp; says: string } | undefined): string | undefined {
+  if (typeof value !== 'string') return 'is not a text';
+  if (value.includes('\u0000')) return 'holds a NUL character, which no store holds';
+  if (UNPAIRED_SURROGATE.test(value)) return 'holds an unpaired surrogate, which no store holds';
+  if (form && !form.pattern.test(value)) return `is not ${form.says}`;
+  if (json) {
+    try {
+      JSON.parse(value);
+    } catch {
+      return 'is not JSON text';
+    }
+  }
+  return undefined;
 }

@@ -95,7 +95,11 @@ export async function runCli(args: string[], env: ExtraEnv, options: { timeoutMs
     stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
   // What the command reads on stdin, when given (`import -`).
-  if (options.stdin !== undefined) child.stdin!.end(options.stdin);
+  if (options.stdin !== undefined) {
+    // A command may refuse its input before reading all of it, and exit: the rest meets a closed pipe.
+    child.stdin!.on('error', () => {});
+    child.stdin!.end(options.stdin);
+  }
   const exited = track(child);
   // 'exit' may come before the pipes are drained; 'close' comes after both.
   const closed = new Promise((resolve) => child.once('close', resolve));
