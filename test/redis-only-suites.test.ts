@@ -7,11 +7,11 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { it } from 'node:test';
 import { childEnv } from './helpers/child-processes.js';
-import { REPO_ROOT } from './helpers/spawn-service.js';
+import { REPO_ROOT, SUITE_STUCK_MS } from './helpers/spawn-service.js';
 
 const REDIS_ONLY_FILES = ['test/e2e/redis-fleet.e2e.test.ts'];
 
-it('suites that need Redis > when TEST_REDIS_URL is unset > are counted as skipped, none as passed', { timeout: 60_000 }, async () => {
+it('suites that need Redis > when TEST_REDIS_URL is unset > are counted as skipped, none as passed', { timeout: SUITE_STUCK_MS }, async () => {
   const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', ...REDIS_ONLY_FILES], {
     cwd: REPO_ROOT,
     env: childEnv({ TEST_REDIS_URL: undefined }),

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { call, createKey, type Pet, unique, uniqueCategory, walk } from '../helpers/cli-e2e.js';
-import { runCli, spawnService, stopAllServices, type RunningService } from '../helpers/spawn-service.js';
+import { runCli, type RunningService, spawnService, stopAllServices, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { describeOnPostgres } from '../helpers/test-db.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'animal-store-backups-'));
@@ -56,7 +56,7 @@ function petWriters(service: RunningService, key: string, clients: number) {
   };
 }
 
-describe('animal-store backup > while 4 clients create pets on a serving SQLite store', { timeout: 120_000 }, () => {
+describe('animal-store backup > while 4 clients create pets on a serving SQLite store', { timeout: SUITE_STUCK_MS }, () => {
   const storeUrl = urlOf('live/store.db');
   const backupPath = join(folder, 'backups/live.db');
   let key: string;
@@ -115,7 +115,7 @@ describe('animal-store backup > while 4 clients create pets on a serving SQLite 
   });
 });
 
-describe('animal-store backup > to a file that exists', { timeout: 60_000 }, () => {
+describe('animal-store backup > to a file that exists', { timeout: SUITE_STUCK_MS }, () => {
   const storeUrl = urlOf('existing/store.db');
   const target = join(folder, 'existing/backup.db');
 
@@ -146,7 +146,7 @@ describe('animal-store backup > to a file that exists', { timeout: 60_000 }, () 
   });
 });
 
-describe('animal-store restore', { timeout: 120_000 }, () => {
+describe('animal-store restore', { timeout: SUITE_STUCK_MS }, () => {
   const sourceUrl = urlOf('restore/source.db');
   const backupPath = join(folder, 'restore/backup.db');
   let key: string;
@@ -262,7 +262,7 @@ describe('animal-store backup and restore > on PostgreSQL', () => {
   }
 });
 
-describeOnPostgres('animal-store backup and restore > on the test PostgreSQL server', { timeout: 60_000 }, () => {
+describeOnPostgres('animal-store backup and restore > on the test PostgreSQL server', { timeout: SUITE_STUCK_MS }, () => {
   it('both > exit 2 with its host, port and database in the pg_dump line, and a password given in the URL never shown', async () => {
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.password = 'never-shown-pa55';

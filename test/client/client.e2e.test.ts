@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { AnimalStoreError, createAnimalStoreClient, type Pet } from '../../client/src/index.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
-import { type RunningService, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
+import { runCli, type RunningService, spawnService, stopAllServices, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, createEmptyDatabaseUrl, describeOnDialect } from '../helpers/test-db.js';
 
 async function createKey(databaseUrl: string, name: string, scopes: string[] = []): Promise<string> {
@@ -23,7 +23,7 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 }
 
 for (const dialect of ALL_DIALECTS) {
-  describeOnDialect(dialect, `@animal-store/client on ${dialect}`, { timeout: 120_000 }, () => {
+  describeOnDialect(dialect, `@animal-store/client on ${dialect}`, { timeout: SUITE_STUCK_MS }, () => {
     let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;
     let service: RunningService;
     let key: string;
@@ -156,7 +156,7 @@ for (const dialect of ALL_DIALECTS) {
   });
 }
 
-describeOnDialect('sqlite', '@animal-store/client under a rate limit', { timeout: 60_000 }, () => {
+describeOnDialect('sqlite', '@animal-store/client under a rate limit', { timeout: SUITE_STUCK_MS }, () => {
   let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;
   let service: RunningService;
   let key: string;

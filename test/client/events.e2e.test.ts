@@ -17,7 +17,7 @@ import {
 } from '../../client/src/index.js';
 import { databaseNowMs } from '../../src/db/dialect.js';
 import { purgeEventsBefore } from '../../src/events/events.retention.js';
-import { type RunningService, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
+import { runCli, type RunningService, spawnService, stopAllServices, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, createTestDatabase, describeOnDialect, type TestDatabase } from '../helpers/test-db.js';
 import { waitUntil, withDeadline } from '../helpers/wait-for.js';
 
@@ -35,7 +35,7 @@ async function take<T>(items: AsyncIterable<T>, count: number): Promise<T[]> {
 }
 
 for (const dialect of ALL_DIALECTS) {
-  describeOnDialect(dialect, `@animal-store/client events() on ${dialect}`, { timeout: 120_000 }, () => {
+  describeOnDialect(dialect, `@animal-store/client events() on ${dialect}`, { timeout: SUITE_STUCK_MS }, () => {
     let database: TestDatabase;
     let service: RunningService;
     let key: string;

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { REPO_ROOT, type RunningService, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
+import { REPO_ROOT, runCli, type RunningService, spawnService, stopAllServices, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { createEmptyDatabaseUrl } from '../helpers/test-db.js';
 
 const run = promisify(execFile);
@@ -112,7 +112,7 @@ function allowedTree(): string[] {
   ].sort();
 }
 
-describe('@animal-store/client, packed and installed outside the repository', { timeout: 300_000 }, () => {
+describe('@animal-store/client, packed and installed outside the repository', { timeout: SUITE_STUCK_MS }, () => {
   const rootManifest = readJson(join(REPO_ROOT, 'package.json'));
   let packDir: string;
   let project: string;

@@ -1,13 +1,13 @@
 /** The first-start key must reach the user: never made by a start that then fails. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type RunningService, runCli, spawnService, stopAllServices, waitForListeningProcesses } from '../helpers/spawn-service.js';
+import { runCli, type RunningService, spawnService, stopAllServices, SUITE_STUCK_MS, waitForListeningProcesses } from '../helpers/spawn-service.js';
 import { createEmptyDatabaseUrl } from '../helpers/test-db.js';
 import { waitUntil } from '../helpers/wait-for.js';
 
 const KEY = /ask_[A-Za-z0-9_-]{43}/;
 
-describe('animal-store serve on an empty key store', { timeout: 60_000 }, () => {
+describe('animal-store serve on an empty key store', { timeout: SUITE_STUCK_MS }, () => {
   let busy: { url: string; remove(): Promise<void> };
   let fresh: { url: string; remove(): Promise<void> };
   let occupant: RunningService;

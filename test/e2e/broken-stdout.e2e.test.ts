@@ -10,7 +10,7 @@ import { connect, createServer } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { childEnv, type ExitResult } from '../helpers/child-processes.js';
-import { CLI_PATH, REPO_ROOT, runCli } from '../helpers/spawn-service.js';
+import { CLI_PATH, REPO_ROOT, runCli, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { createEmptyDatabaseUrl } from '../helpers/test-db.js';
 
 async function freePort(): Promise<number> {
@@ -70,7 +70,7 @@ async function exitWithin(exited: Promise<ExitResult>, child: ChildProcess, ms: 
   return result;
 }
 
-describe('serve with its standard output closed by the reader', { timeout: 60_000 }, () => {
+describe('serve with its standard output closed by the reader', { timeout: SUITE_STUCK_MS }, () => {
   const places: { remove(): Promise<void> }[] = [];
   after(async () => {
     // A hung service (the failure these tests catch) must not outlive them.

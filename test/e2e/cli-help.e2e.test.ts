@@ -8,11 +8,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { runCli } from '../helpers/spawn-service.js';
+import { runCli, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-describe('animal-store help, version and mistyped options', { timeout: 120_000 }, () => {
+describe('animal-store help, version and mistyped options', { timeout: SUITE_STUCK_MS }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'animal-store-cli-help-'));
   const databaseFile = join(dir, 'never-made.db');
   const env = { DATABASE_URL: `sqlite:${databaseFile}` };

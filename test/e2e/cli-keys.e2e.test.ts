@@ -14,13 +14,13 @@ import { createDb } from '../../src/db/create-db.js';
 import { SCOPES } from '../../src/keys/scopes.js';
 import { call, createKey, KEY_PATTERN, listKeysJson, servedSuite, unique, uniqueCategory } from '../helpers/cli-e2e.js';
 import { assertErrorBody } from '../helpers/error-body.js';
-import { type RunningService, runCli, spawnService } from '../helpers/spawn-service.js';
+import { runCli, type RunningService, spawnService, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 import { waitUntil } from '../helpers/wait-for.js';
 
 for (const dialect of ALL_DIALECTS) {
   // A safety net: a hung process or request fails the file instead of stalling `npm test`.
-  describeOnDialect(dialect, `animal-store serve on ${dialect}`, { timeout: 120_000 }, () => {
+  describeOnDialect(dialect, `animal-store serve on ${dialect}`, { timeout: SUITE_STUCK_MS }, () => {
     // The server most tests talk to, on its own database, with a key made by the CLI.
     let databaseUrl: string;
     let server: RunningService;

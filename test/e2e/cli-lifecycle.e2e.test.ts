@@ -12,13 +12,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sqlitePathOf } from '../../src/db/create-db.js';
 import { call, createKey, KEY_PATTERN, listKeysJson, type Pet, suitePlaces, unique, walk } from '../helpers/cli-e2e.js';
-import { type RunningService, runCli, spawnService } from '../helpers/spawn-service.js';
+import { runCli, type RunningService, spawnService, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { waitUntil } from '../helpers/wait-for.js';
 import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 
 for (const dialect of ALL_DIALECTS) {
   // A safety net: a hung process or request fails the file instead of stalling `npm test`.
-  describeOnDialect(dialect, `animal-store serve on ${dialect}`, { timeout: 120_000 }, () => {
+  describeOnDialect(dialect, `animal-store serve on ${dialect}`, { timeout: SUITE_STUCK_MS }, () => {
     // These tests start servers of their own, each on a new database.
     const newDatabaseUrl = suitePlaces(dialect);
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { call, type Pet, servedSuite, uniqueCategory } from '../helpers/cli-e2e.js';
-import { type RunningService, runCli } from '../helpers/spawn-service.js';
+import { runCli, type RunningService, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 import { withDb } from '../../src/db/create-db.js';
 
@@ -35,7 +35,7 @@ async function counts(databaseUrl: string): Promise<{ pets: number; created: num
 }
 
 for (const dialect of ALL_DIALECTS) {
-  describeOnDialect(dialect, `animal-store pets import on ${dialect}`, { timeout: 120_000 }, () => {
+  describeOnDialect(dialect, `animal-store pets import on ${dialect}`, { timeout: SUITE_STUCK_MS }, () => {
     let server: RunningService;
     let key: string;
     let databaseUrl: string;

@@ -11,12 +11,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { call, createPet, nextLinkOf, type Pet, servedSuite, SUNSET, unique, uniqueCategory, walk } from '../helpers/cli-e2e.js';
 import { assertErrorBody } from '../helpers/error-body.js';
-import type { RunningService } from '../helpers/spawn-service.js';
+import { type RunningService, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 
 for (const dialect of ALL_DIALECTS) {
   // A safety net: a hung process or request fails the file instead of stalling `npm test`.
-  describeOnDialect(dialect, `animal-store serve on ${dialect}`, { timeout: 120_000 }, () => {
+  describeOnDialect(dialect, `animal-store serve on ${dialect}`, { timeout: SUITE_STUCK_MS }, () => {
     // The server most tests talk to, on its own database, with a key made by the CLI.
     let server: RunningService;
     let key: string;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { AnimalStoreError, createAnimalStoreClient, type AnimalStoreClient, type Order, type Pet } from '../../client/src/index.js';
 import { createDb } from '../../src/db/create-db.js';
-import { type RunningService, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
+import { runCli, type RunningService, spawnService, stopAllServices, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { storeInvariantBreaches } from '../helpers/store-invariant.js';
 import { ALL_DIALECTS, createEmptyDatabaseUrl, describeOnDialect } from '../helpers/test-db.js';
 
@@ -23,7 +23,7 @@ interface Known<T> {
 type PetState = Pick<Pet, 'name' | 'status'>;
 
 for (const dialect of ALL_DIALECTS) {
-  describeOnDialect(dialect, `crash safety on ${dialect}`, { timeout: 120_000 }, () => {
+  describeOnDialect(dialect, `crash safety on ${dialect}`, { timeout: SUITE_STUCK_MS }, () => {
     let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;
     let key: string;
 

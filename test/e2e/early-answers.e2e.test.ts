@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { runCli, type RunningService, spawnService, stopAllServices } from '../helpers/spawn-service.js';
+import { runCli, type RunningService, spawnService, stopAllServices, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { createEmptyDatabaseUrl } from '../helpers/test-db.js';
 
 const TRIES = 30;
@@ -24,7 +24,7 @@ async function postBig(service: RunningService, authorization?: string): Promise
   }
 }
 
-describe('early answers to a 5 MiB upload', { timeout: 120_000 }, () => {
+describe('early answers to a 5 MiB upload', { timeout: SUITE_STUCK_MS }, () => {
   let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;
   let service: RunningService;
   let key: string;

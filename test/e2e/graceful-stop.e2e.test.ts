@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { Agent, request as httpRequest } from 'node:http';
 import { after, it } from 'node:test';
 import { createDb } from '../../src/db/create-db.js';
-import { runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
+import { runCli, spawnService, stopAllServices, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { createEmptyDatabaseUrl, ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 
 const WRITERS = 50;
@@ -81,7 +81,7 @@ async function keepWriting(port: number, key: string, writer: number, onCreated:
 }
 
 for (const dialect of ALL_DIALECTS) {
-  describeOnDialect(dialect, `SIGTERM during keep-alive writes on ${dialect}`, { timeout: 60_000 }, () => {
+  describeOnDialect(dialect, `SIGTERM during keep-alive writes on ${dialect}`, { timeout: SUITE_STUCK_MS }, () => {
     after(() => stopAllServices());
 
     it(`${WRITERS} keep-alive writers > none is reset, every acknowledged create is stored, exit 0`, async () => {

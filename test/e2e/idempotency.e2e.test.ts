@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import type { DialectName } from '../../src/db/create-db.js';
 import { type Fleet, startFleet } from '../helpers/fleet.js';
-import type { RunningService } from '../helpers/spawn-service.js';
+import { type RunningService, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { describeOnDialect } from '../helpers/test-db.js';
 
 const RETRIES = 45;
@@ -41,7 +41,7 @@ const SETUPS: { name: string; dialect: DialectName; instances: number; workers?:
 ];
 
 for (const setup of SETUPS) {
-  describeOnDialect(setup.dialect, `Idempotency-Key across processes: ${setup.name}`, { timeout: 180_000 }, () => {
+  describeOnDialect(setup.dialect, `Idempotency-Key across processes: ${setup.name}`, { timeout: SUITE_STUCK_MS }, () => {
     let fleet: Fleet | undefined;
     let services: RunningService[] = [];
     let key: string;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { sampleValue } from '../helpers/metrics.js';
-import { type RunningService, runCli, spawnService, stopAllServices, waitForListeningProcesses } from '../helpers/spawn-service.js';
+import { runCli, type RunningService, spawnService, stopAllServices, SUITE_STUCK_MS, waitForListeningProcesses } from '../helpers/spawn-service.js';
 import { createEmptyDatabaseUrl } from '../helpers/test-db.js';
 
 const TOKEN = 'metrics-e2e-token-0123456789';
@@ -33,7 +33,7 @@ async function start(env: Record<string, string>, args: string[]) {
   return { place, key, service };
 }
 
-describe('metrics of the real service', { timeout: 120_000 }, () => {
+describe('metrics of the real service', { timeout: SUITE_STUCK_MS }, () => {
   const places: { remove(): Promise<void> }[] = [];
   after(async () => {
     await stopAllServices();

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { it } from 'node:test';
 import pg from 'pg';
-import { runCli } from '../helpers/spawn-service.js';
+import { runCli, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { describeOnPostgres } from '../helpers/test-db.js';
 
-describeOnPostgres('animal-store on a PostgreSQL database that does not exist', { timeout: 60_000 }, () => {
+describeOnPostgres('animal-store on a PostgreSQL database that does not exist', { timeout: SUITE_STUCK_MS }, () => {
   const missingDatabaseUrl = () => {
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.pathname = `/animal_store_missing_${randomBytes(4).toString('hex')}`;

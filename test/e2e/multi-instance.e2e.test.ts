@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { type Fleet, makeKey, startFleet } from '../helpers/fleet.js';
-import { type RunningService, runCli } from '../helpers/spawn-service.js';
+import { runCli, type RunningService, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, describeOnDialect, describeOnPostgres } from '../helpers/test-db.js';
 import { waitUntil } from '../helpers/wait-for.js';
 
@@ -35,7 +35,7 @@ async function allPetIds(service: RunningService, key: string): Promise<number[]
   return ids;
 }
 
-describeOnPostgres('three instances on one PostgreSQL database', { timeout: 120_000 }, () => {
+describeOnPostgres('three instances on one PostgreSQL database', { timeout: SUITE_STUCK_MS }, () => {
   let fleet: Fleet | undefined;
   let databaseUrl: string;
   let instances: RunningService[] = [];
@@ -117,7 +117,7 @@ describeOnPostgres('three instances on one PostgreSQL database', { timeout: 120_
 });
 
 for (const dialect of ALL_DIALECTS) {
-  describeOnDialect(dialect, `animal-store serve --workers 2 on ${dialect}`, { timeout: 120_000 }, () => {
+  describeOnDialect(dialect, `animal-store serve --workers 2 on ${dialect}`, { timeout: SUITE_STUCK_MS }, () => {
     let fleet: Fleet | undefined;
     let service: RunningService;
     let key: string;

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { createDb, type DbHandle, type DialectName } from '../../src/db/create-db.js';
 import { type Fleet, startFleet } from '../helpers/fleet.js';
-import type { RunningService } from '../helpers/spawn-service.js';
+import { type RunningService, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { assertStoreInvariant } from '../helpers/store-invariant.js';
 import { describeOnDialect } from '../helpers/test-db.js';
 
@@ -46,7 +46,7 @@ const SETUPS: { dialect: DialectName; name: string }[] = [
 ];
 
 for (const setup of SETUPS) {
-  describeOnDialect(setup.dialect, `the store under races: ${setup.name}`, { timeout: 240_000 }, () => {
+  describeOnDialect(setup.dialect, `the store under races: ${setup.name}`, { timeout: SUITE_STUCK_MS }, () => {
     let fleet: Fleet | undefined;
     let services: RunningService[] = [];
     let observer: DbHandle;

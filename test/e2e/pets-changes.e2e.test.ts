@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { DialectName } from '../../src/db/create-db.js';
 import { type Fleet, startFleet } from '../helpers/fleet.js';
-import type { RunningService } from '../helpers/spawn-service.js';
+import { type RunningService, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { describeOnDialect } from '../helpers/test-db.js';
 
 const WRITERS = 60;
@@ -42,7 +42,7 @@ const SETUPS: { name: string; dialect: DialectName; instances: number; workers?:
 ];
 
 for (const setup of SETUPS) {
-  describeOnDialect(setup.dialect, `concurrent changes of one pet: ${setup.name}`, { timeout: 180_000 }, () => {
+  describeOnDialect(setup.dialect, `concurrent changes of one pet: ${setup.name}`, { timeout: SUITE_STUCK_MS }, () => {
     let fleet: Fleet | undefined;
     let services: RunningService[] = [];
     let key: string;

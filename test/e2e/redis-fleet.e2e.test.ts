@@ -11,7 +11,7 @@ import { setTimeout as pace } from 'node:timers/promises';
 import { REDIS_COMMAND_TIMEOUT_MS } from '../../src/redis/redis-link.js';
 import { describeOnRedis, TEST_REDIS_URL, testNamespace } from '../helpers/redis.js';
 import { type Fleet, makeKey, startFleet } from '../helpers/fleet.js';
-import { type RunningService, runCli } from '../helpers/spawn-service.js';
+import { runCli, type RunningService, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { waitUntil } from '../helpers/wait-for.js';
 
 const LIMIT = 600;
@@ -47,7 +47,7 @@ function windowOf(response: Response): number {
   return Math.round((Date.now() + t * 1000) / 60_000);
 }
 
-describeOnRedis(`${INSTANCES} instances sharing Redis`, { timeout: 180_000 }, () => {
+describeOnRedis(`${INSTANCES} instances sharing Redis`, { timeout: SUITE_STUCK_MS }, () => {
   const namespace = testNamespace();
   let fleet: Fleet | undefined;
   let databaseUrl: string;

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { sampleValue } from '../helpers/metrics.js';
-import { runCli, spawnService, stopAllServices, waitForListeningProcesses } from '../helpers/spawn-service.js';
+import { runCli, spawnService, stopAllServices, SUITE_STUCK_MS, waitForListeningProcesses } from '../helpers/spawn-service.js';
 import { createEmptyDatabaseUrl } from '../helpers/test-db.js';
 
 /** Far more log output than a pipe (64 KiB) and the test's stream buffer hold: ~300 bytes a line. */
@@ -31,7 +31,7 @@ async function burst(url: string, headers: Record<string, string>, count: number
   return statuses;
 }
 
-describe('serve with a stdout pipe nobody reads', { timeout: 300_000 }, () => {
+describe('serve with a stdout pipe nobody reads', { timeout: SUITE_STUCK_MS }, () => {
   const places: { remove(): Promise<void> }[] = [];
   after(async () => {
     // A frozen service (the failure these tests catch) must not outlive them.
@@ -86,7 +86,7 @@ describe('serve with a stdout pipe nobody reads', { timeout: 300_000 }, () => {
  * the primary and a worker blocked in write(2) for good after SIGTERM, /healthz unanswered once a
  * worker was replaced.
  */
-describe('serve --workers 2 with a stdout socket nobody reads', { timeout: 300_000 }, () => {
+describe('serve --workers 2 with a stdout socket nobody reads', { timeout: SUITE_STUCK_MS }, () => {
   const places: { remove(): Promise<void> }[] = [];
   const workerPids: number[] = [];
   after(async () => {

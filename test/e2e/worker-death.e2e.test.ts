@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { duplicateKeysOf } from '../helpers/log-lines.js';
-import { spawnService, stopAllServices, waitForListeningProcesses } from '../helpers/spawn-service.js';
+import { spawnService, stopAllServices, SUITE_STUCK_MS, waitForListeningProcesses } from '../helpers/spawn-service.js';
 import { createEmptyDatabaseUrl } from '../helpers/test-db.js';
 
-describe('serve --workers 2 when a worker is killed', { timeout: 60_000 }, () => {
+describe('serve --workers 2 when a worker is killed', { timeout: SUITE_STUCK_MS }, () => {
   const places: { remove(): Promise<void> }[] = [];
   after(async () => {
     await stopAllServices();

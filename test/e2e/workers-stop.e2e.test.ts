@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
 import { childEnv, type ExitResult } from '../helpers/child-processes.js';
-import { CLI_PATH, REPO_ROOT } from '../helpers/spawn-service.js';
+import { CLI_PATH, REPO_ROOT, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { createEmptyDatabaseUrl } from '../helpers/test-db.js';
 
 const children = new Set<ChildProcess>();
@@ -40,7 +40,7 @@ function burnCpu(): () => void {
   return () => burners.forEach((burner) => burner.kill('SIGKILL'));
 }
 
-describe('serve --workers stopped while starting', { timeout: 90_000 }, () => {
+describe('serve --workers stopped while starting', { timeout: SUITE_STUCK_MS }, () => {
   after(() => {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });

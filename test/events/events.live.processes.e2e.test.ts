@@ -11,6 +11,7 @@ import { type Fleet, startFleet } from '../helpers/fleet.js';
 import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 import { withDeadline } from '../helpers/wait-for.js';
 import { openSse } from '../helpers/sse-client.js';
+import { SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 
 interface Event {
   type: string;
@@ -19,7 +20,7 @@ interface Event {
 
 for (const dialect of ALL_DIALECTS) {
   const shape = dialect === 'sqlite' ? '--workers 2 on one SQLite file' : 'two instances on one PostgreSQL database';
-  describeOnDialect(dialect, `GET /v1/events, long poll and stream across processes: ${shape}`, { timeout: 120_000 }, () => {
+  describeOnDialect(dialect, `GET /v1/events, long poll and stream across processes: ${shape}`, { timeout: SUITE_STUCK_MS }, () => {
     let fleet: Fleet;
     before(async () => {
       fleet = await startFleet(dialect === 'sqlite' ? { dialect, instances: 1, workers: 2, keyName: 'live' } : { dialect, instances: 2, keyName: 'live' });

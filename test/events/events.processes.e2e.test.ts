@@ -9,7 +9,7 @@ import { after, before, it } from 'node:test';
 import pg from 'pg';
 import { createDb, type DbHandle } from '../../src/db/create-db.js';
 import { type Fleet, startFleet } from '../helpers/fleet.js';
-import type { RunningService } from '../helpers/spawn-service.js';
+import { type RunningService, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 
 const WRITES = 150;
@@ -30,7 +30,7 @@ async function call(service: RunningService, method: string, path: string, key: 
 
 for (const dialect of ALL_DIALECTS) {
   const shape = dialect === 'sqlite' ? '--workers 3 on one SQLite file' : 'three instances on one PostgreSQL database';
-  describeOnDialect(dialect, `the events feed across processes: ${shape}`, { timeout: 180_000 }, () => {
+  describeOnDialect(dialect, `the events feed across processes: ${shape}`, { timeout: SUITE_STUCK_MS }, () => {
     let fleet: Fleet;
     let key: string;
     let handle: DbHandle;

@@ -18,6 +18,20 @@ import { childEnv, type ExitResult, type ExtraEnv, live, openFifo, track } from 
 export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8'];
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/**
+ * The default deadline of a start, a command or a log line: generous, since only a stuck process
+ * fails on it (no test asserts how long one took) and `npm test` runs files side by side, so a
+ * process may wait its turn for a busy core for seconds.
+ */
+const STUCK_MS = 60_000;
+
+/**
+ * The deadline of a whole end-to-end suite (`describe`'s timeout): it fails only a suite that is
+ * stuck. Its tests start real processes one after another, each of which may wait for a core
+ * while other files run, so a suite's time on a busy machine is no measure of anything.
+ */
+export const SUITE_STUCK_MS = 600_000;
+
 export const CLI_PATH = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 export interface CliResult extends ExitResult {
@@ -107,7 +121,7 @@ export async function runCli(args: string[], env: ExtraEnv, options: { timeoutMs
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const timeoutMs = options.timeoutMs ?? 15_000;
+  const timeoutMs = options.timeoutMs ?? STUCK_MS;
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const result = await exited;
   await closed;
@@ -171,7 +185,7 @@ export async function spawnService(options: SpawnServiceOptions): Promise<Runnin
     }
   });
 
-  const waitForLog = (predicate: (line: LogLine) => boolean, timeoutMs = 5000): Promise<LogLine> => {
+  const waitForLog = (predicate: (line: LogLine) => boolean, timeoutMs = STUCK_MS / 2): Promise<LogLine> => {
     const seen = logs.find(predicate);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
@@ -190,7 +204,7 @@ export async function spawnService(options: SpawnServiceOptions): Promise<Runnin
     });
   };
 
-  const stop = async (signal: NodeJS.Signals = 'SIGTERM', timeoutMs = 10_000): Promise<ExitResult> => {
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM', timeoutMs = STUCK_MS / 2): Promise<ExitResult> => {
     if (exitResult) return exitResult;
     child.kill(signal);
     let timer: NodeJS.Timeout | undefined;
@@ -204,7 +218,7 @@ export async function spawnService(options: SpawnServiceOptions): Promise<Runnin
     return result;
   };
 
-  const startTimeoutMs = options.startTimeoutMs ?? 15_000;
+  const startTimeoutMs = options.startTimeoutMs ?? STUCK_MS;
   let listening: LogLine;
   try {
     listening = await Promise.race([
@@ -252,7 +266,7 @@ export async function spawnService(options: SpawnServiceOptions): Promise<Runnin
  * Waits until `count` processes of the service (the workers of `--workers N`) listen: spawnService
  * resolves at the first, and a test that needs them all must not race the others' start.
  */
-export async function waitForListeningProcesses(service: RunningService, count: number, timeoutMs = 15_000): Promise<void> {
+export async function waitForListeningProcesses(service: RunningService, count: number, timeoutMs = STUCK_MS): Promise<void> {
   const pids = new Set<unknown>();
   await service.waitForLog((line) => typeof line.msg === 'string' && LISTENING.test(line.msg) && pids.add(line.pid).size >= count, timeoutMs);
 }

@@ -15,11 +15,11 @@ import { createDb } from '../../src/db/create-db.js';
 import { childEnv } from '../helpers/child-processes.js';
 import { call, createKey, createPet, nextLinkOf } from '../helpers/cli-e2e.js';
 import { publishedSection } from '../helpers/published-docs.js';
-import { CLI_PATH, type RunningService, runCli, spawnService, stopAllServices } from '../helpers/spawn-service.js';
+import { CLI_PATH, runCli, type RunningService, spawnService, stopAllServices, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { createEmptyDatabaseUrl, describeOnPostgres } from '../helpers/test-db.js';
 import { insertWebhookDelivery, insertWebhookEndpoint } from '../helpers/webhook-endpoint-row.js';
 
-describeOnPostgres('animal-store export and import > SQLite → PostgreSQL → SQLite', { timeout: 180_000 }, () => {
+describeOnPostgres('animal-store export and import > SQLite → PostgreSQL → SQLite', { timeout: SUITE_STUCK_MS }, () => {
   const places: Array<{ url: string; remove(): Promise<void> }> = [];
   let dir: string;
   let old: RunningService;

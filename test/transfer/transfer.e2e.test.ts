@@ -16,7 +16,7 @@ import { issueApiKey } from '../../src/keys/keys.service.js';
 import { insertOrder } from '../../src/orders/orders.repository.js';
 import { insertPet } from '../../src/pets/pets.repository.js';
 import { exportStore } from '../../src/transfer/export.js';
-import { runCli } from '../helpers/spawn-service.js';
+import { runCli, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, createTestDatabase, describeOnDialect, type TestDatabase } from '../helpers/test-db.js';
 import { insertWebhookDelivery, insertWebhookEndpoint } from '../helpers/webhook-endpoint-row.js';
 
@@ -42,7 +42,7 @@ function recordsOf(text: string): Array<Record<string, unknown>> {
 }
 
 for (const dialect of ALL_DIALECTS) {
-  describeOnDialect(dialect, `animal-store export and import on ${dialect}`, { timeout: 120_000 }, () => {
+  describeOnDialect(dialect, `animal-store export and import on ${dialect}`, { timeout: SUITE_STUCK_MS }, () => {
     let source: TestDatabase;
     let dir: string;
     let exportFile: string;

@@ -5,13 +5,13 @@
  * the retry), and an endpoint removed while the test message is being added (404, not 500).
  */
 import assert from 'node:assert/strict';
-import { after, afterEach, before, it } from 'node:test';
+import { before, it } from 'node:test';
 import { sql } from 'kysely';
 import { assertErrorBody } from '../helpers/error-body.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { waitUntil, withDeadline } from '../helpers/wait-for.js';
-import { insertWebhookDelivery, insertWebhookEndpoint, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-endpoint-row.js';
+import { insertWebhookDelivery, insertWebhookEndpoint } from '../helpers/webhook-endpoint-row.js';
+import { describeWebhookSuite } from '../helpers/webhook-suite.js';
 
 const WAIT_MS = 10_000;
 
@@ -21,21 +21,14 @@ interface Delivery {
   attemptCount: number;
 }
 
-for (const dialect of ALL_DIALECTS) {
-  describeOnDialect(dialect, `webhook test and retry refusals on ${dialect}`, {}, () => {
+describeWebhookSuite(
+  (dialect) => `webhook test and retry refusals on ${dialect}`,
+  { env: { WEBHOOK_RETRY_SCHEDULE: '0' } },
+  (suite, dialect) => {
     let t: TestApp;
-    const receivers: WebhookReceiver[] = [];
-    before(async () => {
-      t = await createTestApp(dialect, {
-        env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE: '0' },
-        hooks: { webhookDispatcher: { pollMs: 20 } },
-      });
+    before(() => {
+      t = suite.t;
     });
-    afterEach(async () => {
-      await t.database.db.deleteFrom('webhookEndpoints').execute();
-      for (const receiver of receivers.splice(0)) await receiver.close();
-    });
-    after(() => t.close());
 
     const sendTest = (endpointId: number) => t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpointId}/test`, headers: t.auth });
     const retry = (endpointId: number, deliveryId: number) =>
@@ -58,8 +51,7 @@ for (const dialect of ALL_DIALECTS) {
     });
 
     it('Attack (issue 17): a retry while an attempt of the delivery is in flight answers 409 webhook_delivery_in_flight; once it ended, the retry sends it again', async () => {
-      const hooks = await startWebhookReceiver(({ index }) => (index === 0 ? 'hold' : { status: 204 }));
-      receivers.push(hooks);
+      const hooks = await suite.receiver(({ index }) => (index === 0 ? 'hold' : { status: 204 }));
       const endpoint = await insertWebhookEndpoint(t.database.db, { url: hooks.url });
       const sent = await sendTest(endpoint.id);
       assert.equal(sent.statusCode, 202, sent.body);
@@ -121,5 +113,5 @@ for (const dialect of ALL_DIALECTS) {
         assertErrorBody(await answer, { status: 404, code: 'webhook_endpoint_not_found', message: `no webhook endpoint has id ${endpoint.id}` });
       });
     }
-  });
-}
+  },
+);

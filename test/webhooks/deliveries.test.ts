@@ -4,16 +4,16 @@
  * message reaches the receiver, signed; 404s; the webhook scopes.
  */
 import assert from 'node:assert/strict';
-import { after, afterEach, before, it } from 'node:test';
+import { before, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { issueApiKey } from '../../src/keys/keys.service.js';
 import { TEST_MESSAGE } from '../../src/webhooks/webhook-deliveries.service.js';
 import { assertErrorBody } from '../helpers/error-body.js';
 import { walkPages } from '../helpers/pages.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { waitUntil, withDeadline } from '../helpers/wait-for.js';
-import { insertWebhookDelivery, insertWebhookEndpoint, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-endpoint-row.js';
+import { insertWebhookDelivery, insertWebhookEndpoint } from '../helpers/webhook-endpoint-row.js';
+import { describeWebhookSuite } from '../helpers/webhook-suite.js';
 
 const WAIT_MS = 10_000;
 
@@ -29,36 +29,15 @@ interface Delivery {
   attempts: { outcome: string; statusCode: number | null; error: string | null; durationMs: number; attemptedAt: string }[];
 }
 
-for (const dialect of ALL_DIALECTS) {
-  describeOnDialect(dialect, `webhook deliveries routes on ${dialect}`, {}, () => {
+describeWebhookSuite(
+  (dialect) => `webhook deliveries routes on ${dialect}`,
+  { env: { WEBHOOK_RETRY_SCHEDULE: '0,0' } },
+  (suite) => {
+    const { receiver, createPet } = suite;
     let t: TestApp;
-    const receivers: WebhookReceiver[] = [];
-    before(async () => {
-      t = await createTestApp(dialect, {
-        env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE: '0,0' },
-        hooks: { webhookDispatcher: { pollMs: 20 } },
-      });
+    before(() => {
+      t = suite.t;
     });
-    afterEach(async () => {
-      await t.database.db.deleteFrom('webhookEndpoints').execute();
-      for (const receiver of receivers.splice(0)) await receiver.close();
-    });
-    after(() => t.close());
-
-    const receiver = async (...args: Parameters<typeof startWebhookReceiver>) => {
-      const started = await startWebhookReceiver(...args);
-      receivers.push(started);
-      return started;
-    };
-    const createPet = async (name: string) => {
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/v1/pets',
-        headers: { ...t.auth, 'content-type': 'application/json' },
-        payload: { name, categoryId: 3 },
-      });
-      assert.equal(response.statusCode, 201, response.body);
-    };
     const list = async (endpointId: number, query = '') => {
       const response = await t.app.inject({ method: 'GET', url: `/v1/webhook-endpoints/${endpointId}/deliveries${query}`, headers: t.auth });
       assert.equal(response.statusCode, 200, response.body);
@@ -249,5 +228,5 @@ for (const dialect of ALL_DIALECTS) {
         202,
       );
     });
-  });
-}
+  },
+);

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { createDb } from '../../src/db/create-db.js';
 import { makeKey } from '../helpers/fleet.js';
-import { spawnService } from '../helpers/spawn-service.js';
+import { spawnService, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, createEmptyDatabaseUrl, describeOnDialect } from '../helpers/test-db.js';
 import { waitUntil, withDeadline } from '../helpers/wait-for.js';
 import { insertWebhookEndpoint, startWebhookReceiver } from '../helpers/webhook-endpoint-row.js';
@@ -23,7 +23,7 @@ const LEASE_SECONDS = 10;
 const STATEMENT_TIMEOUT_MS = 1000;
 
 for (const dialect of ALL_DIALECTS) {
-  describeOnDialect(dialect, `webhook delivery across a SIGKILL on ${dialect}`, { timeout: 90_000 }, () => {
+  describeOnDialect(dialect, `webhook delivery across a SIGKILL on ${dialect}`, { timeout: SUITE_STUCK_MS }, () => {
     it('killed while the receiver holds the request > sent again under the same webhook-id after the lease, by the restarted process', async () => {
       const place = await createEmptyDatabaseUrl(dialect);
       const receiver = await startWebhookReceiver(({ index }) => (index === 0 ? 'hold' : { status: 200 }));

@@ -5,45 +5,28 @@
  * holds its slots for the whole test.
  */
 import assert from 'node:assert/strict';
-import { afterEach, before, after, it } from 'node:test';
+import { before, it } from 'node:test';
 import { PER_ENDPOINT_IN_FLIGHT } from '../../src/webhooks/webhook-dispatcher.js';
-import { insertWebhookEndpoint, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-endpoint-row.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
+import { insertWebhookEndpoint } from '../helpers/webhook-endpoint-row.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { waitUntil, withDeadline } from '../helpers/wait-for.js';
+import { describeWebhookSuite } from '../helpers/webhook-suite.js';
 
 const WAIT_MS = 15_000;
 /** More hanging endpoints than the old 64 slots held at 8 each. */
 const HANGING_ENDPOINTS = 20;
 
-for (const dialect of ALL_DIALECTS) {
-  describeOnDialect(dialect, `webhook dispatcher isolation on ${dialect}`, { timeout: 120_000 }, () => {
+describeWebhookSuite(
+  (dialect) => `webhook dispatcher isolation on ${dialect}`,
+  { suite: { timeout: 120_000 } },
+  (suite) => {
+    const { receiver } = suite;
     let t: TestApp;
-    const receivers: WebhookReceiver[] = [];
-    before(async () => {
-      t = await createTestApp(dialect, { env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }, hooks: { webhookDispatcher: { pollMs: 20 } } });
+    before(() => {
+      t = suite.t;
     });
-    afterEach(async () => {
-      await t.database.db.deleteFrom('webhookEndpoints').execute();
-      for (const receiver of receivers.splice(0)) await receiver.close();
-    });
-    after(() => t.close());
-
-    const receiver = async (...args: Parameters<typeof startWebhookReceiver>) => {
-      const started = await startWebhookReceiver(...args);
-      receivers.push(started);
-      return started;
-    };
     const createPets = async (count: number, prefix: string) => {
-      for (let i = 0; i < count; i++) {
-        const response = await t.app.inject({
-          method: 'POST',
-          url: '/v1/pets',
-          headers: { ...t.auth, 'content-type': 'application/json' },
-          payload: { name: `${prefix} ${i}`, categoryId: 3 },
-        });
-        assert.equal(response.statusCode, 201, response.body);
-      }
+      for (let i = 0; i < count; i++) await suite.createPet(`${prefix} ${i}`);
     };
 
     it(`Attack (issue 17): ${HANGING_ENDPOINTS} endpoints hanging with backlogs > a healthy endpoint still gets its deliveries`, async () => {
@@ -147,5 +130,5 @@ for (const dialect of ALL_DIALECTS) {
         'given back unsent, no attempt counted',
       );
     });
-  });
-}
+  },
+);

@@ -5,51 +5,29 @@
  * The app's clock is fixed (the test moves it), so every schedule of '0' is due at once.
  */
 import assert from 'node:assert/strict';
-import { afterEach, before, after, it } from 'node:test';
+import { before, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { FAILING_DISABLE_MS } from '../../src/webhooks/webhook-attempt.js';
 import { PER_ENDPOINT_IN_FLIGHT } from '../../src/webhooks/webhook-dispatcher.js';
 import { REFUSED_NOT_PUBLIC } from '../../src/webhooks/webhook-sender.js';
-import { insertWebhookEndpoint, newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-endpoint-row.js';
+import { insertWebhookEndpoint, newWebhookSecret } from '../helpers/webhook-endpoint-row.js';
 import { sampleValue } from '../helpers/metrics.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 import { waitUntil, withDeadline } from '../helpers/wait-for.js';
+import { describeWebhookSuite } from '../helpers/webhook-suite.js';
 
 const WAIT_MS = 10_000;
 
-for (const dialect of ALL_DIALECTS) {
-  describeOnDialect(dialect, `webhook dispatcher on ${dialect}`, {}, () => {
+describeWebhookSuite(
+  (dialect) => `webhook dispatcher on ${dialect}`,
+  { env: { WEBHOOK_RETRY_SCHEDULE: '0,0,0' } },
+  (suite, dialect) => {
+    const { receiver } = suite;
+    const createPet = (name = 'Rex') => suite.createPet(name);
     let t: TestApp;
-    const receivers: WebhookReceiver[] = [];
-    before(async () => {
-      t = await createTestApp(dialect, {
-        env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE: '0,0,0' },
-        hooks: { webhookDispatcher: { pollMs: 20 } },
-      });
+    before(() => {
+      t = suite.t;
     });
-    afterEach(async () => {
-      // Each test's endpoints go (their deliveries with them), so the next test's events reach only its own.
-      await t.database.db.deleteFrom('webhookEndpoints').execute();
-      for (const receiver of receivers.splice(0)) await receiver.close();
-    });
-    after(() => t.close());
-
-    const receiver = async (...args: Parameters<typeof startWebhookReceiver>) => {
-      const started = await startWebhookReceiver(...args);
-      receivers.push(started);
-      return started;
-    };
-    const createPet = async (name = 'Rex') => {
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/v1/pets',
-        headers: { ...t.auth, 'content-type': 'application/json' },
-        payload: { name, categoryId: 3 },
-      });
-      assert.equal(response.statusCode, 201, response.body);
-      return response.json().id as number;
-    };
     const deliveriesOf = (endpointId: number) =>
       t.database.db.selectFrom('webhookDeliveries').selectAll().where('endpointId', '=', endpointId).orderBy('id').execute();
     const endpointRow = (id: number) => t.database.db.selectFrom('webhookEndpoints').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -281,5 +259,5 @@ for (const dialect of ALL_DIALECTS) {
       );
       assert.equal(t.logs.filter((line) => String(line.msg).startsWith('could not record a webhook attempt')).length, 0);
     });
-  });
-}
+  },
+);
