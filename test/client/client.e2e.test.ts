@@ -60,8 +60,7 @@ for (const dialect of ALL_DIALECTS) {
       assert.deepEqual([issued.name, issued.scopes, issued.revokedAt], ['made by the client', ['pets:read'], null]);
       const made = createAnimalStoreClient({ baseUrl: service.baseUrl, apiKey: issued.key });
       assert.deepEqual(await made.currentApiKey(), { id: issued.id, name: issued.name, prefix: issued.prefix, scopes: ['pets:read'], expiresAt: null });
-      const { key: _shown, ...listed } = issued;
-      assert.deepEqual(await client.getApiKey(issued.id), listed);
+      assert.deepEqual(await client.getApiKey(issued.id), Object.fromEntries(Object.entries(issued).filter(([name]) => name !== 'key')));
       assert.ok((await collect(client.apiKeys())).some((one) => one.id === issued.id && !('key' in one)));
 
       const replay = await client
