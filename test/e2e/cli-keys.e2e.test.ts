@@ -129,7 +129,7 @@ for (const dialect of ALL_DIALECTS) {
         assert.equal(rows.find((row) => row.split('\t')[2] === name)?.split('\t')[3], 'pets:write');
         const allScopesId = (await listKeysJson(databaseUrl)).find((k) => k.scopes.length === SCOPES.length)?.id;
         const everything = rows.find((row) => row.split('\t')[0] === String(allScopesId));
-        assert.equal(everything?.split('\t')[3], 'pets:read,pets:write,orders:read,orders:write,webhooks:read,webhooks:write');
+        assert.equal(everything?.split('\t')[3], 'pets:read,pets:write,orders:read,orders:write,webhooks:read,webhooks:write,keys:manage');
       });
     });
 
