@@ -33,6 +33,13 @@ export type NewPet = components['schemas']['NewPet'];
 export type PetPatch = components['schemas']['PetPatch'];
 export type Order = components['schemas']['Order'];
 export type NewOrder = components['schemas']['NewOrder'];
+/** An API key as listed (never the key itself). **Beta**, as the keys operations are. */
+export type ApiKey = components['schemas']['ApiKey'];
+/** A new API key with the key itself: answered once, by createApiKey. */
+export type IssuedApiKey = components['schemas']['IssuedApiKey'];
+export type NewApiKey = components['schemas']['NewApiKey'];
+/** The key making the requests: its id, name, prefix, scopes and expiry. */
+export type CurrentApiKey = components['schemas']['CurrentApiKey'];
 export type PetQuery = Omit<NonNullable<paths['/pets']['get']['parameters']['query']>, 'cursor'>;
 export type OrderQuery = Omit<NonNullable<paths['/store/orders']['get']['parameters']['query']>, 'cursor'>;
 
@@ -146,6 +153,33 @@ export function createAnimalStoreClient(options: AnimalStoreClientOptions) {
     },
     async cancelOrder(orderId: number, opts: CreateOptions = {}): Promise<Order> {
       return (await unwrap(raw.POST('/store/orders/{orderId}/cancel', { params: { path: { orderId } }, headers: created(opts.idempotencyKey) }))).data;
+    },
+
+    /** Every API key, revoked and expired ones too, page after page (beta; needs `keys:manage`). */
+    apiKeys(): AsyncGenerator<ApiKey, void, undefined> {
+      return allPages('/api-keys', {}, async (q) => {
+        const { data, response } = await unwrap(raw.GET('/api-keys', { params: { query: q } }));
+        return { items: data, link: response.headers.get('link') };
+      });
+    },
+    /**
+     * Makes an API key (beta; needs `keys:manage`, and every scope it grants). The answer holds the
+     * key itself, shown this once. A retry after a lost answer throws `api_key_already_issued`
+     * rather than make a second key: that key is not shown again.
+     */
+    async createApiKey(key: NewApiKey, opts: CreateOptions = {}): Promise<IssuedApiKey> {
+      return (await unwrap(raw.POST('/api-keys', { body: key, headers: created(opts.idempotencyKey) }))).data;
+    },
+    async getApiKey(keyId: number): Promise<ApiKey> {
+      return (await unwrap(raw.GET('/api-keys/{keyId}', { params: { path: { keyId } } }))).data;
+    },
+    /** Revokes an API key; revoking one already revoked succeeds too, so the call is retried as a create is. */
+    async revokeApiKey(keyId: number, opts: CreateOptions = {}): Promise<void> {
+      await unwrap(raw.DELETE('/api-keys/{keyId}', { params: { path: { keyId } }, headers: created(opts.idempotencyKey) }));
+    },
+    /** The key this client sends, as the service knows it (any valid key may ask). */
+    async currentApiKey(): Promise<CurrentApiKey> {
+      return (await unwrap(raw.GET('/api-keys/current'))).data;
     },
   };
 }

@@ -39,7 +39,7 @@ export async function issueApiKey(
 ): Promise<IssuedApiKey> {
   const name = input.name.trim();
   if (name === '' || name.length > KEY_NAME_MAX_LENGTH) throw new Error(`A key name must have 1 to ${KEY_NAME_MAX_LENGTH} characters.`);
-  // No scopes named means every scope, as keys had before scopes existed.
+  // No scopes named means every scope of this version, keys:manage included (the CLI without --scope, the bootstrap key).
   const scopes = input.scopes === undefined ? SCOPES : input.scopes;
   const unknown = scopes.filter((scope) => !isScope(scope));
   if (unknown.length > 0) throw new Error(`Unknown scope ${unknown.join(', ')}; the scopes are ${SCOPES.join(', ')}.`);

@@ -54,6 +54,28 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal(await client.findPet(created.id), undefined);
     });
 
+    it('client > API keys: create, read itself, list, revoke; a retried create and a key it lacks > AnimalStoreError with their codes', async () => {
+      const client = createAnimalStoreClient({ baseUrl: service.baseUrl, apiKey: key });
+      const issued = await client.createApiKey({ name: 'made by the client', scopes: ['pets:read'] }, { idempotencyKey: 'client-key-1' });
+      assert.deepEqual([issued.name, issued.scopes, issued.revokedAt], ['made by the client', ['pets:read'], null]);
+      const made = createAnimalStoreClient({ baseUrl: service.baseUrl, apiKey: issued.key });
+      assert.deepEqual(await made.currentApiKey(), { id: issued.id, name: issued.name, prefix: issued.prefix, scopes: ['pets:read'], expiresAt: null });
+      assert.deepEqual(await client.getApiKey(issued.id), Object.fromEntries(Object.entries(issued).filter(([name]) => name !== 'key')));
+      assert.ok((await collect(client.apiKeys())).some((one) => one.id === issued.id && !('key' in one)));
+
+      const replay = await client
+        .createApiKey({ name: 'made by the client', scopes: ['pets:read'] }, { idempotencyKey: 'client-key-1' })
+        .catch((e: unknown) => e);
+      assert.ok(replay instanceof AnimalStoreError && replay.code === 'api_key_already_issued' && replay.status === 409, String(replay));
+      const lacking = await made.createApiKey({ name: 'no', scopes: ['pets:read'] }).catch((e: unknown) => e);
+      assert.ok(lacking instanceof AnimalStoreError && lacking.code === 'insufficient_scope', String(lacking));
+
+      await client.revokeApiKey(issued.id);
+      await client.revokeApiKey(issued.id);
+      const refused = await made.currentApiKey().catch((e: unknown) => e);
+      assert.ok(refused instanceof AnimalStoreError && refused.code === 'unauthorized', String(refused));
+    });
+
     it('client > pets() over a listing of several pages > yields every matching pet once, in id order', async () => {
       const client = createAnimalStoreClient({ baseUrl: service.baseUrl, apiKey: key });
       const categoryId = 7001;

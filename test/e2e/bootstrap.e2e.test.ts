@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runCli, type RunningService, spawnService, stopAllServices, SUITE_STUCK_MS, waitForListeningProcesses } from '../helpers/spawn-service.js';
+import { SCOPES } from '../../src/keys/scopes.js';
 import { createEmptyDatabaseUrl } from '../helpers/test-db.js';
 import { waitUntil } from '../helpers/wait-for.js';
 
@@ -36,6 +37,13 @@ describe('animal-store serve on an empty key store', { timeout: SUITE_STUCK_MS }
     await waitUntil(() => KEY.test(started.stdout()), { deadlineMs: 5000, everyMs: 50, what: 'the bootstrap key is not printed' });
     assert.match(started.stdout(), KEY);
     assert.match(started.stdout(), new RegExp(`curl -H "Authorization: Bearer ask_[^"]+" ${started.baseUrl}/v1/pets`));
+
+    // The bootstrap key holds every scope, keys:manage included: it can make the store's other keys.
+    const key = KEY.exec(started.stdout())![0];
+    const current = await fetch(`${started.baseUrl}/v1/api-keys/current`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(current.status, 200);
+    assert.deepEqual(((await current.json()) as { scopes: string[] }).scopes, [...SCOPES]);
+    assert.ok(SCOPES.includes('keys:manage'));
   });
 
   it('with --workers 2 and PORT=0 > prints the key with the port the workers listen on', async () => {

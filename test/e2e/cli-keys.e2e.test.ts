@@ -97,7 +97,10 @@ for (const dialect of ALL_DIALECTS) {
       it('answers, for a key made without --scope, that it has every scope', async () => {
         const created = await runCli(['keys', 'create', '--name', unique('all')], { DATABASE_URL: databaseUrl });
         assert.equal(created.code, 0, created.stderr);
-        assert.match(created.stderr, /all scopes: pets:read, pets:write, orders:read, orders:write, webhooks:read, webhooks:write; limit a key with --scope/);
+        assert.match(
+          created.stderr,
+          /all scopes: pets:read, pets:write, orders:read, orders:write, webhooks:read, webhooks:write, keys:manage; limit a key with --scope/,
+        );
       });
 
       it('answers exit code 2 naming the scopes for an unknown scope, and makes no key', async () => {
@@ -106,7 +109,7 @@ for (const dialect of ALL_DIALECTS) {
         assert.equal(result.code, 2);
         assert.match(
           result.stderr,
-          /--scope "pets:delete" is no scope; the scopes are pets:read, pets:write, orders:read, orders:write, webhooks:read, webhooks:write/,
+          /--scope "pets:delete" is no scope; the scopes are pets:read, pets:write, orders:read, orders:write, webhooks:read, webhooks:write, keys:manage/,
         );
         assert.equal(result.stdout, '');
         assert.ok(!(await listKeysJson(databaseUrl)).some((k) => k.name === name));
@@ -126,7 +129,7 @@ for (const dialect of ALL_DIALECTS) {
         assert.equal(rows.find((row) => row.split('\t')[2] === name)?.split('\t')[3], 'pets:write');
         const allScopesId = (await listKeysJson(databaseUrl)).find((k) => k.scopes.length === SCOPES.length)?.id;
         const everything = rows.find((row) => row.split('\t')[0] === String(allScopesId));
-        assert.equal(everything?.split('\t')[3], 'pets:read,pets:write,orders:read,orders:write,webhooks:read,webhooks:write');
+        assert.equal(everything?.split('\t')[3], 'pets:read,pets:write,orders:read,orders:write,webhooks:read,webhooks:write,keys:manage');
       });
     });
 

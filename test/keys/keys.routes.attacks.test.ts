@@ -37,7 +37,9 @@ for (const dialect of ALL_DIALECTS) {
         headers: { ...headers, 'content-type': 'application/json', ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) },
         payload: JSON.stringify(body),
       });
-    const storedKeys = () => t.database.db.selectFrom('apiKeys').selectAll().orderBy('id').execute();
+    // Without lastUsedAt, which the batched writes of the keys' use change at any time.
+    const storedKeys = () =>
+      t.database.db.selectFrom('apiKeys').select(['id', 'name', 'scopes', 'expiresAt', 'revokedAt', 'secretHash']).orderBy('id').execute();
 
     it('Attack: a key creates a key with a scope it lacks > 403 insufficient_scope naming those scopes, and no key is made', async () => {
       const manager = await keyWith(['keys:manage', 'pets:read']);
