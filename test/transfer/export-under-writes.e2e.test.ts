@@ -68,7 +68,7 @@ for (const dialect of ALL_DIALECTS) {
       const counted: Record<string, number> = {};
       for (const record of records.slice(1, -1)) counted[String(record.kind)] = (counted[String(record.kind)] ?? 0) + 1;
       for (const [kind, n] of Object.entries(end.counts as Record<string, number>)) assert.equal(counted[kind] ?? 0, n, `${kind} lines`);
-      const petIds = new Set(records.filter((record) => record.kind === 'pet').map((pet) => pet.id));
+      const petIds = new Set(records.filter((record) => record.kind === 'pet').map((pet) => Number(pet.id)));
       assert.deepEqual(
         acknowledgedBefore.filter((id) => !petIds.has(id)),
         [],
