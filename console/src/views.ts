@@ -5,6 +5,9 @@
 import type { FunctionComponent } from 'preact';
 import { AnimalView } from './views/animal.js';
 import { AnimalsView } from './views/animals.js';
+import { ApiKeysView } from './views/api-keys.js';
+import { WebhooksView } from './views/webhooks.js';
+import { WebhookEndpointView } from './views/webhooks-endpoint.js';
 
 export interface ViewProps {
   /** The address's parameters (`id` of /animals/:id). */
@@ -22,6 +25,9 @@ export interface ViewEntry {
 export const VIEWS: ViewEntry[] = [
   { path: '/animals', title: 'Animals', view: AnimalsView },
   { path: '/animals/:id', title: 'Animal', view: AnimalView },
+  { path: '/webhooks', title: 'Webhooks', view: WebhooksView },
+  { path: '/webhooks/:id', title: 'Webhook endpoint', view: WebhookEndpointView },
+  { path: '/api-keys', title: 'API keys', view: ApiKeysView },
 ];
 
 /** The navigation, in order; each names a view's address. */
