@@ -1,9 +1,9 @@
 /**
- * What the Webhooks and API keys views share: a secret the API answers once, with "Copy", and the
- * API's times in the reader's words.
+ * What the Webhooks and API keys views share: a secret the API answers once, with "Copy", the
+ * API's times in the reader's words, and the heading of a panel that takes the focus as it appears.
  */
 import type { ComponentChildren } from 'preact';
-import { useId, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 
 /**
  * A secret the API answers once (a new API key, a webhook endpoint's signing secret): shown in a
@@ -46,4 +46,18 @@ export function ShownOnce(props: { label: string; value: string; children?: Comp
 export function Time(props: { value: string | null | undefined; none?: string }) {
   if (!props.value) return <>{props.none ?? 'never'}</>;
   return <time dateTime={props.value}>{new Date(props.value).toLocaleString()}</time>;
+}
+
+/**
+ * The heading of a panel that just appeared (a form, a secret shown once): it takes the focus once,
+ * when it appears, so a screen reader announces it; not again when the view around it renders.
+ */
+export function ArrivingHeading(props: { id: string; children: ComponentChildren }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <h2 id={props.id} tabIndex={-1} ref={heading}>
+      {props.children}
+    </h2>
+  );
 }

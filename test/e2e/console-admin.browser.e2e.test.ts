@@ -206,6 +206,12 @@ for (const dialect of ALL_DIALECTS) {
         const before = receiver.received.length;
         await page.getByRole('button', { name: 'Send test event' }).click();
         const test = await receiver.nth(before + 1);
+        await page.getByRole('status').filter({ hasText: 'Test message sent' }).waitFor();
+        assert.equal(
+          await page.evaluate(() => (globalThis as any).document.activeElement?.textContent),
+          'Send test event',
+          'the focus stays where the person is: the shown secret does not take it again',
+        );
         assert.equal(test.path, `/rotated/${dialect}`);
         await verifyWebhook(secret, test.headers as Record<string, string>, test.body);
         await page

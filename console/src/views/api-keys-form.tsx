@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks';
 import { answer, ConsoleError, newIdempotencyKey } from '../api.js';
 import { Field, Problem } from '../components.js';
 import { lackingScope, useSession } from '../session.js';
+import { ArrivingHeading } from '../shown-once.js';
 import { type IssuedApiKey, SCOPES } from './api-keys-types.js';
 
 /** The body field each form field stands for, as the API's `details` name them. */
@@ -57,9 +58,7 @@ export function ApiKeyForm(props: { onCreated: (key: IssuedApiKey) => void; onCa
 
   return (
     <section class="panel" aria-labelledby="key-form-title">
-      <h2 id="key-form-title" tabIndex={-1} ref={(heading) => heading?.focus()}>
-        Create an API key
-      </h2>
+      <ArrivingHeading id="key-form-title">Create an API key</ArrivingHeading>
       <form onSubmit={(event) => void create(event)} noValidate>
         <Field label="Name" problem={problemAt(FIELDS.name)}>
           {({ id, describedBy }) => (

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { answer, nextCursorOf, type Page } from '../api.js';
 import { Loading, Problem, ScopedButton } from '../components.js';
 import { lackingScope, useSession } from '../session.js';
-import { ShownOnce, Time } from '../shown-once.js';
+import { ArrivingHeading, ShownOnce, Time } from '../shown-once.js';
 import { ApiKeyForm } from './api-keys-form.js';
 import type { ApiKey, IssuedApiKey } from './api-keys-types.js';
 
@@ -73,9 +73,7 @@ export function ApiKeysView() {
       )}
       {created && (
         <section class="panel" aria-labelledby="created-key-title">
-          <h2 id="created-key-title" tabIndex={-1} ref={(heading) => heading?.focus()}>
-            Created key {created.name}
-          </h2>
+          <ArrivingHeading id="created-key-title">Created key {created.name}</ArrivingHeading>
           <ShownOnce label="API key" value={created.key}>
             Shown only now: the store keeps only its hash. Give it to whoever needs it; lost, it can only be replaced by a new one.
           </ShownOnce>

@@ -75,7 +75,7 @@ export function WebhookDeliveries(props: { endpointId: number; enabled: boolean;
       controller.abort();
       clearTimeout(timer);
     };
-  }, [client, endpointId, outcome, props.reads, reads, watchUntil]);
+  }, [client, endpointId, outcome, reads, watchUntil]);
 
   const retry = async (delivery: WebhookDelivery) => {
     setRetryError(undefined);

@@ -3,12 +3,12 @@
  * status; "Enable" or "Disable", "Rotate secret" (the new secret shown this once), "Send test
  * event"; then its deliveries (webhooks-deliveries.tsx).
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { answer, newIdempotencyKey } from '../api.js';
 import { Loading, Problem, ScopedButton } from '../components.js';
 import { Link } from '../router.js';
 import { lackingScope, useSession } from '../session.js';
-import { ShownOnce, Time } from '../shown-once.js';
+import { ArrivingHeading, ShownOnce, Time } from '../shown-once.js';
 import type { ViewProps } from '../views.js';
 import { WebhookDeliveries } from './webhooks-deliveries.js';
 import { eventsText, type WebhookEndpoint } from './webhooks-types.js';
@@ -22,7 +22,8 @@ export function WebhookEndpointView(props: ViewProps) {
   const [actionError, setActionError] = useState<unknown>(undefined);
   const [secret, setSecret] = useState<string | undefined>(undefined);
   const [notice, setNotice] = useState('');
-  const [busy, setBusy] = useState(false);
+  /** An action is running: another click waits for it (the buttons stay enabled, so the focus stays on them). */
+  const running = useRef(false);
   /** Counts the sends (a test, a status change) after which the deliveries are read again. */
   const [sends, setSends] = useState(0);
 
@@ -37,7 +38,8 @@ export function WebhookEndpointView(props: ViewProps) {
 
   /** Runs one action, its refusal shown in words. */
   const act = async (action: () => Promise<void>) => {
-    setBusy(true);
+    if (running.current) return;
+    running.current = true;
     setActionError(undefined);
     setNotice('');
     try {
@@ -45,7 +47,7 @@ export function WebhookEndpointView(props: ViewProps) {
     } catch (caught) {
       setActionError(caught);
     } finally {
-      setBusy(false);
+      running.current = false;
     }
   };
   const setStatus = (status: WebhookEndpoint['status']) =>
@@ -116,18 +118,18 @@ export function WebhookEndpointView(props: ViewProps) {
           </dl>
           <div class="actions">
             {enabled ? (
-              <ScopedButton scope="webhooks:write" class="secondary" disabled={busy} onClick={() => void setStatus('disabled')}>
+              <ScopedButton scope="webhooks:write" class="secondary" onClick={() => void setStatus('disabled')}>
                 Disable
               </ScopedButton>
             ) : (
-              <ScopedButton scope="webhooks:write" class="secondary" disabled={busy} onClick={() => void setStatus('enabled')}>
+              <ScopedButton scope="webhooks:write" class="secondary" onClick={() => void setStatus('enabled')}>
                 Enable
               </ScopedButton>
             )}
-            <ScopedButton scope="webhooks:write" class="secondary" disabled={busy} onClick={() => void rotate()}>
+            <ScopedButton scope="webhooks:write" class="secondary" onClick={() => void rotate()}>
               Rotate secret
             </ScopedButton>
-            <ScopedButton scope="webhooks:write" disabled={busy || !enabled} onClick={() => void sendTest()}>
+            <ScopedButton scope="webhooks:write" disabled={!enabled} onClick={() => void sendTest()}>
               Send test event
             </ScopedButton>
           </div>
@@ -137,10 +139,8 @@ export function WebhookEndpointView(props: ViewProps) {
           </p>
           <Problem error={actionError} />
           {secret && (
-            <section class="panel" aria-labelledby="rotated-title">
-              <h2 id="rotated-title" tabIndex={-1} ref={(heading) => heading?.focus()}>
-                New signing secret
-              </h2>
+            <section class="panel" aria-labelledby="rotated-title" key={secret}>
+              <ArrivingHeading id="rotated-title">New signing secret</ArrivingHeading>
               <ShownOnce label="Signing secret" value={secret}>
                 Shown only now. The previous secret goes on signing beside it for 24 hours, so the receiver can switch without losing a message.
               </ShownOnce>

@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks';
 import { answer, ConsoleError, newIdempotencyKey } from '../api.js';
 import { Field, Problem } from '../components.js';
 import { useSession } from '../session.js';
+import { ArrivingHeading } from '../shown-once.js';
 import { EVENT_FILTERS, type WebhookEndpointWithSecret } from './webhooks-types.js';
 
 /** The body field each form field stands for, as the API's `details` name them. */
@@ -53,9 +54,7 @@ export function WebhookForm(props: { onAdded: (endpoint: WebhookEndpointWithSecr
 
   return (
     <section class="panel" aria-labelledby="webhook-form-title">
-      <h2 id="webhook-form-title" tabIndex={-1} ref={(heading) => heading?.focus()}>
-        Add a webhook endpoint
-      </h2>
+      <ArrivingHeading id="webhook-form-title">Add a webhook endpoint</ArrivingHeading>
       <form onSubmit={(event) => void add(event)} noValidate>
         <Field label="URL" problem={problemAt(FIELDS.url)}>
           {({ id, describedBy }) => (

@@ -8,7 +8,7 @@ import { answer } from '../api.js';
 import { Loading, Problem, ScopedButton } from '../components.js';
 import { Link } from '../router.js';
 import { lackingScope, useSession } from '../session.js';
-import { ShownOnce } from '../shown-once.js';
+import { ArrivingHeading, ShownOnce } from '../shown-once.js';
 import { WebhookForm } from './webhooks-form.js';
 import { eventsText, type WebhookEndpoint, type WebhookEndpointWithSecret } from './webhooks-types.js';
 
@@ -59,9 +59,7 @@ export function WebhooksView() {
       )}
       {added && (
         <section class="panel" aria-labelledby="added-endpoint-title">
-          <h2 id="added-endpoint-title" tabIndex={-1} ref={(heading) => heading?.focus()}>
-            Added endpoint {added.id}
-          </h2>
+          <ArrivingHeading id="added-endpoint-title">Added endpoint {added.id}</ArrivingHeading>
           <p>
             <Link to={`/webhooks/${added.id}`}>{added.url}</Link> receives {eventsText(added.allowedTypes)}.
           </p>
