@@ -7,6 +7,9 @@ import { ActivityView } from './views/activity.js';
 import { AnimalView } from './views/animal.js';
 import { AnimalsView } from './views/animals.js';
 import { OrdersView } from './views/orders.js';
+import { ApiKeysView } from './views/api-keys.js';
+import { WebhooksView } from './views/webhooks.js';
+import { WebhookEndpointView } from './views/webhooks-endpoint.js';
 
 export interface ViewProps {
   /** The address's parameters (`id` of /animals/:id). */
@@ -26,6 +29,9 @@ export const VIEWS: ViewEntry[] = [
   { path: '/animals/:id', title: 'Animal', view: AnimalView },
   { path: '/orders', title: 'Orders', view: OrdersView },
   { path: '/activity', title: 'Activity', view: ActivityView },
+  { path: '/webhooks', title: 'Webhooks', view: WebhooksView },
+  { path: '/webhooks/:id', title: 'Webhook endpoint', view: WebhookEndpointView },
+  { path: '/api-keys', title: 'API keys', view: ApiKeysView },
 ];
 
 /** The navigation, in order; each names a view's address. */
