@@ -107,6 +107,43 @@ describeOnDialect('sqlite', 'the console attacked in a browser', {}, () => {
   });
 
   it(
+    'Attack: a key holding pets:read only > "Add animal", "Edit" and "Remove" disabled naming pets:write, the orders refused in words; the API refuses the write anyway',
+    { skip: NO_CHROMIUM, timeout: 120_000 },
+    async () => {
+      const key = await store.keyWithScopes('reads animals only', ['pets:read']);
+      const made = await store.api('POST', '/pets', { name: 'Scoped', categoryId: 1 });
+      assert.equal(made.status, 201);
+      const page = await browser.newPage();
+      const seen = watch(page);
+      await page.goto(store.consoleUrl);
+      await signIn(page, key);
+      const add = page.getByRole('button', { name: 'Add animal' });
+      await add.waitFor();
+      assert.equal(await add.isDisabled(), true);
+      await page.getByText('This key lacks the pets:write scope.').first().waitFor();
+
+      await page.goto(`${store.consoleUrl}animals/${made.body.id}`);
+      for (const name of ['Edit', 'Remove']) {
+        const button = page.getByRole('button', { name, exact: true });
+        await button.waitFor();
+        assert.equal(await button.isDisabled(), true, name);
+      }
+      await page.getByRole('alert').filter({ hasText: 'orders:read' }).waitFor();
+
+      // The console is not the guard: the same key, sent by hand, is refused by the API.
+      const refused = await fetch(`${store.service.baseUrl}/v1/pets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'by hand', categoryId: 1 }),
+      });
+      assert.equal(refused.status, 403);
+      assert.equal(((await refused.json()) as { code: string }).code, 'insufficient_scope');
+      assert.deepEqual(seen.surprises, []);
+      await page.close();
+    },
+  );
+
+  it(
     'Attack: hostile view addresses (markup in the path and the query) > shown as text, nothing run, no element made',
     { skip: NO_CHROMIUM, timeout: 120_000 },
     async () => {
