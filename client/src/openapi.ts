@@ -5396,7 +5396,7 @@ export interface operations {
                     "application/json": components["schemas"]["IssuedApiKey"];
                 };
             };
-            /** @description The body is not valid JSON, or a field is missing or invalid (`expiresAt` in the past, or later than the expiry of the key making the request). Codes: `validation_failed`, `malformed_json`. Or: The Idempotency-Key header is malformed. (`invalid_idempotency_key`, 400). */
+            /** @description The body is not valid JSON, or a field is missing or invalid (`expiresAt` in the past, later than 9999-12-31T23:59:59.999Z in UTC, or later than the expiry of the key making the request). Codes: `validation_failed`, `malformed_json`. Or: The Idempotency-Key header is malformed. (`invalid_idempotency_key`, 400). */
             400: {
                 headers: {
                     /** @description The request id: the one the client sent when it was sane, else a new UUID. Also in the log line. */

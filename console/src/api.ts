@@ -24,8 +24,19 @@ export class ConsoleError extends AnimalStoreError {
   }
 }
 
+/**
+ * The window event of a key the service refused (401: revoked, expired or unknown) on any call of
+ * its client, its `detail` being that key: the signed-in tab signs out (app.tsx).
+ */
+export const KEY_REFUSED = 'animal-store-console:key-refused';
+
 export function clientFor(apiKey: string): Client {
-  return createAnimalStoreClient({ baseUrl: window.location.origin, apiKey });
+  const fetchNoticingRefusal = async (request: Request) => {
+    const response = await globalThis.fetch(request);
+    if (response.status === 401) window.dispatchEvent(new CustomEvent(KEY_REFUSED, { detail: apiKey }));
+    return response;
+  };
+  return createAnimalStoreClient({ baseUrl: window.location.origin, apiKey, fetch: fetchNoticingRefusal });
 }
 
 interface Outcome<T> {

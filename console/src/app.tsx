@@ -3,10 +3,10 @@
  * A key kept from earlier in this tab (or remembered on this device) is checked again at start.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ConsoleError } from './api.js';
+import { ConsoleError, KEY_REFUSED } from './api.js';
 import { Loading } from './components.js';
 import { Link, matchPath, navigate, usePlace } from './router.js';
-import { forgetKey, identify, type Session, SessionContext, storedKey } from './session.js';
+import { forgetKey, forgottenElsewhere, identify, type Session, SessionContext, storedKey } from './session.js';
 import { SignIn } from './sign-in.js';
 import { HOME, NAVIGATION, VIEWS } from './views.js';
 
@@ -14,11 +14,39 @@ export function App() {
   const [session, setSession] = useState<Session | undefined>(undefined);
   const [restoring, setRestoring] = useState(() => storedKey() !== undefined);
 
+  const [notice, setNotice] = useState<string | undefined>(undefined);
+  const current = useRef<Session | undefined>(undefined);
+  current.current = session;
+
   const signOut = () => {
     forgetKey();
     setSession(undefined);
   };
-  const start = (key: string, found: Awaited<ReturnType<typeof identify>>) => setSession({ key, ...found, signOut });
+  const start = (key: string, found: Awaited<ReturnType<typeof identify>>) => {
+    setNotice(undefined);
+    setSession({ key, ...found, signOut });
+  };
+
+  // The service refused the signed-in key (revoked or expired meanwhile), or another tab signed
+  // out of the remembered key: this tab forgets it and asks for a key again.
+  useEffect(() => {
+    const refused = (event: Event) => {
+      if (current.current === undefined || (event as CustomEvent<string>).detail !== current.current.key) return;
+      signOut();
+      setNotice('The service no longer accepts this API key: it was revoked or has expired. Sign in with another key.');
+    };
+    const elsewhere = (event: StorageEvent) => {
+      if (current.current === undefined || !forgottenElsewhere(event, current.current.key)) return;
+      signOut();
+      setNotice('You signed out in another tab.');
+    };
+    window.addEventListener(KEY_REFUSED, refused);
+    window.addEventListener('storage', elsewhere);
+    return () => {
+      window.removeEventListener(KEY_REFUSED, refused);
+      window.removeEventListener('storage', elsewhere);
+    };
+  }, []);
 
   useEffect(() => {
     const key = storedKey();
@@ -33,7 +61,7 @@ export function App() {
   }, []);
 
   if (restoring) return <Loading what="your session" />;
-  if (!session) return <SignIn onSignedIn={start} />;
+  if (!session) return <SignIn onSignedIn={start} notice={notice} />;
   return (
     <SessionContext.Provider value={session}>
       <Shell session={session} />

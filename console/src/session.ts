@@ -49,6 +49,11 @@ export function keepKey(key: string, remember: boolean): void {
   (remember ? localStorage : sessionStorage).setItem(STORAGE_NAME, key);
 }
 
+/** Whether `event` is another tab forgetting the remembered `key` (signing out there): this tab signs out too. */
+export function forgottenElsewhere(event: StorageEvent, key: string): boolean {
+  return event.storageArea === localStorage && event.key === STORAGE_NAME && event.oldValue === key && event.newValue !== key;
+}
+
 export function forgetKey(): void {
   sessionStorage.removeItem(STORAGE_NAME);
   localStorage.removeItem(STORAGE_NAME);

@@ -4,7 +4,7 @@ import { ConsoleError } from './api.js';
 import { Field, Problem } from './components.js';
 import { identify, keepKey } from './session.js';
 
-export function SignIn(props: { onSignedIn: (key: string, found: Awaited<ReturnType<typeof identify>>) => void }) {
+export function SignIn(props: { onSignedIn: (key: string, found: Awaited<ReturnType<typeof identify>>) => void; notice?: string | undefined }) {
   const [key, setKey] = useState('');
   const [remember, setRemember] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -31,6 +31,11 @@ export function SignIn(props: { onSignedIn: (key: string, found: Awaited<ReturnT
   return (
     <main id="main" class="sign-in">
       <h1>Animal store console</h1>
+      {props.notice && (
+        <p class="notice" role="status">
+          {props.notice}
+        </p>
+      )}
       <form onSubmit={(event) => void submit(event)}>
         <Field label="API key">
           {({ id }) => (

@@ -49,6 +49,8 @@ function readConsoleFiles(folder: string): Map<string, ConsoleFile> {
         walk(path);
         continue;
       }
+      // Regular files only: a symbolic link left in the build (to /etc, to a secret) is never followed.
+      if (!entry.isFile()) continue;
       const name = relative(folder, path).split('\\').join('/');
       const type = TYPES[extname(name)] ?? 'application/octet-stream';
       const body = readFileSync(path);
@@ -80,13 +82,18 @@ function namesAFile(path: string): boolean {
   return path.startsWith('assets/') || /\.[A-Za-z0-9]+$/.test(path);
 }
 
+function underConsole(url: string): boolean {
+  return url === CONSOLE_PATH || url.startsWith(`${CONSOLE_PATH}/`) || url.startsWith(`${CONSOLE_PATH}?`);
+}
+
 export async function consoleRoutes(app: FastifyInstance, options: { folder?: string } = {}): Promise<void> {
   const folder = options.folder ?? CONSOLE_FILES;
   const files = existsSync(join(folder, 'index.html')) ? readConsoleFiles(folder) : undefined;
   if (!files) app.log.warn({ folder }, 'the console is not built (npm run build builds it): /console answers 404');
 
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(CONSOLE_HEADERS);
+  // On every answer under /console, refusals of other methods (405, answered outside this plugin) included.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (underConsole(request.url)) reply.headers(CONSOLE_HEADERS);
     done();
   });
 
@@ -105,3 +112,6 @@ export async function consoleRoutes(app: FastifyInstance, options: { folder?: st
     return send(request, reply, files.get('index.html')!);
   });
 }
+
+// Its onRequest hook reaches the whole app, so the 405s of the app's not-found handler under /console carry the console's headers too.
+(consoleRoutes as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;

@@ -29,6 +29,13 @@ export class KeyScopeRefusal extends AppError {
   }
 }
 
+/**
+ * The latest expiry a key may have: the last millisecond of year 9999 in UTC. RFC 3339 (and every
+ * answer's `date-time`) has four-digit years, so `9999-12-31T23:59:59-01:00`, which is year 10000
+ * in UTC, would be stored and then fail every answer that lists the key.
+ */
+export const LATEST_EXPIRY = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 const keyCursors = cursorCodecPerSecret<Record<string, never>>({ listing: 'api-keys', filterNames: [] });
 
 export async function createKey(db: Kysely<Database>, input: NewApiKey, acting: ActingKey, now: Clock): Promise<IssuedApiKey> {
@@ -36,6 +43,9 @@ export async function createKey(db: Kysely<Database>, input: NewApiKey, acting: 
   const at = now();
   const expiresAt = input.expiresAt === undefined ? undefined : Date.parse(input.expiresAt);
   if (expiresAt !== undefined && expiresAt <= at) throw invalidExpiry(`must be in the future (now is ${new Date(at).toISOString()})`);
+  if (expiresAt !== undefined && expiresAt > LATEST_EXPIRY) {
+    throw invalidExpiry(`must be no later than ${new Date(LATEST_EXPIRY).toISOString()} (a four-digit year once in UTC)`);
+  }
   // Read now, not from the verified key: the acting key's expiry bounds the new key's.
   const actingExpiry = (await findApiKeyById(db, acting.id))?.expiresAt ?? null;
   if (actingExpiry !== null && (expiresAt === undefined || expiresAt > actingExpiry)) {

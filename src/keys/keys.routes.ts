@@ -94,7 +94,7 @@ export const keysRoutes: FastifyPluginAsyncTypebox<KeysRoutesOptions> = async (a
             headers: { Location: header('The path of the new key, `/v1/api-keys/{id}`.'), ...ANSWER_HEADERS },
           },
           400: errorResponse(
-            'The body is not valid JSON, or a field is missing or invalid (`expiresAt` in the past, or later than the expiry of the key making the request).',
+            'The body is not valid JSON, or a field is missing or invalid (`expiresAt` in the past, later than 9999-12-31T23:59:59.999Z in UTC, or later than the expiry of the key making the request).',
             ['validation_failed', 'malformed_json'],
             HEADERS.rateLimit,
           ),
