@@ -191,13 +191,14 @@ describe('@animal-store/client, packed and installed outside the repository', { 
   });
 
   describe('the README examples', () => {
-    // The first is the walk-through run below; the others (following the feed, a webhook receiver) run for ever, so are only compiled.
+    // The first is the walk-through run below; the others (keys, which would change the store; following the feed and a
+    // webhook receiver, which run for ever) are only compiled.
     const examples = fencedBlocks(CLIENT_README, 'ts');
     const files = examples.map((_, i) => (i === 0 ? 'example.ts' : `example-${i + 1}.ts`));
     let compiled: Promise<void>;
 
     before(() => {
-      assert.equal(examples.length, 3, 'client/README.md has three TypeScript examples: use, the events feed, webhooks');
+      assert.equal(examples.length, 4, 'client/README.md has four TypeScript examples: use, API keys, the events feed, webhooks');
       for (const [i, example] of examples.entries()) writeFileSync(join(project, files[i]!), example);
       // The repository's TypeScript and Node types; the client and openapi-fetch only from the project's own install.
       compiled = run(
