@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { sql } from 'kysely';
 import { MAX_FIELDS } from '../../src/pets/pets.import.js';
-import { runCli } from '../helpers/spawn-service.js';
+import { runCli, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, createTestDatabase, describeOnDialect, type TestDatabase } from '../helpers/test-db.js';
 
 for (const dialect of ALL_DIALECTS) {
-  describeOnDialect(dialect, `animal-store pets import of hostile files on ${dialect}`, { timeout: 120_000 }, () => {
+  describeOnDialect(dialect, `animal-store pets import of hostile files on ${dialect}`, { timeout: SUITE_STUCK_MS }, () => {
     let folder: string;
     let files = 0;
     const stores: TestDatabase[] = [];

@@ -21,6 +21,7 @@ import { type Fleet, startFleet } from '../helpers/fleet.js';
 import { NO_REDIS, TEST_REDIS_URL, testNamespace } from '../helpers/redis.js';
 import { describeOnPostgres } from '../helpers/test-db.js';
 import { withDeadline } from '../helpers/wait-for.js';
+import { SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 
 const INSTANCES = 3;
 /** The instances that take the creates; the others only read. */
@@ -150,5 +151,5 @@ for (const redis of [true, false] as const) {
     describeOnPostgres(name, {}, () => {
       it('a transaction held open in the same database > with REDIS_URL set > is not tried', { skip: NO_REDIS }, () => {});
     });
-  } else describeOnPostgres(name, { timeout: 180_000 }, body);
+  } else describeOnPostgres(name, { timeout: SUITE_STUCK_MS }, body);
 }

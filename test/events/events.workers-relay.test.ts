@@ -21,6 +21,7 @@ import { ALL_DIALECTS, createTestDatabase, describeOnDialect, type TestDatabase 
 import { sampleValue } from '../helpers/metrics.js';
 import { waitUntil, withDeadline } from '../helpers/wait-for.js';
 import { openSse } from '../helpers/sse-client.js';
+import { SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 
 /** The workers' check of the feed, and every timer of theirs that writes: once an hour, never within a test. */
 const HOURLY_MS = 3_600_000;
@@ -64,7 +65,7 @@ if (cluster.isWorker) {
   cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), execArgv: ['--import', 'tsx'], silent: true });
 
   for (const dialect of ALL_DIALECTS) {
-    describeOnDialect(dialect, `the events feed under --workers 2 without Redis on ${dialect}`, { timeout: 120_000 }, () => {
+    describeOnDialect(dialect, `the events feed under --workers 2 without Redis on ${dialect}`, { timeout: SUITE_STUCK_MS }, () => {
       let database: TestDatabase;
       let key: string;
       const workers: { worker: Worker; baseUrl: string }[] = [];

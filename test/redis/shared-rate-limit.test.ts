@@ -7,6 +7,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { describeWithOwnRedis, type OwnRedis, startOwnRedis } from '../helpers/redis.js';
+import { SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 
 const WINDOW_START = Date.parse('2027-01-01T00:00:00Z');
 const randomKey = () => `Bearer ask_${randomBytes(32).toString('base64url')}`;
@@ -49,7 +50,7 @@ async function syncShared(app: FastifyInstance): Promise<void> {
   }
 }
 
-describeWithOwnRedis('rate limits shared through Redis', { timeout: 60_000 }, () => {
+describeWithOwnRedis('rate limits shared through Redis', { timeout: SUITE_STUCK_MS }, () => {
   let redis: OwnRedis;
   before(async () => {
     redis = await startOwnRedis();

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, it } from 'node:test';
 import { call, createKey, type Pet, unique, uniqueCategory } from '../helpers/cli-e2e.js';
-import { runCli, spawnService, stopAllServices, type RunningService } from '../helpers/spawn-service.js';
+import { runCli, spawnService, stopAllServices, type RunningService, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, createEmptyDatabaseUrl, describeOnDialect } from '../helpers/test-db.js';
 
 /** Clients that create pets, one at a time each, until stopped; `reached(n)` settles once n creates were answered 201. */
@@ -38,7 +38,7 @@ function petWriters(service: RunningService, key: string, clients: number) {
 }
 
 for (const dialect of ALL_DIALECTS) {
-  describeOnDialect(dialect, `animal-store export while clients write on ${dialect}`, { timeout: 180_000 }, () => {
+  describeOnDialect(dialect, `animal-store export while clients write on ${dialect}`, { timeout: SUITE_STUCK_MS }, () => {
     const places: Array<{ remove(): Promise<void> }> = [];
     after(async () => {
       await stopAllServices();

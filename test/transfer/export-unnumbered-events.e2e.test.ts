@@ -10,10 +10,10 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { numberWaitingEvents, SEQUENCER_LOCK_KEY } from '../../src/events/events.sequencer.js';
 import { insertPet } from '../../src/pets/pets.repository.js';
-import { runCli } from '../helpers/spawn-service.js';
+import { runCli, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { createTestDatabase, describeOnPostgres, type TestDatabase } from '../helpers/test-db.js';
 
-describeOnPostgres('animal-store export of events not yet numbered', { timeout: 120_000 }, () => {
+describeOnPostgres('animal-store export of events not yet numbered', { timeout: SUITE_STUCK_MS }, () => {
   let source: TestDatabase;
   let exported: string;
   let stderr: string;

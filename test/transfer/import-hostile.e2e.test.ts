@@ -18,7 +18,7 @@ import { insertOrder } from '../../src/orders/orders.repository.js';
 import { insertPet } from '../../src/pets/pets.repository.js';
 import { exportStore } from '../../src/transfer/export.js';
 import { MAX_LINE_BYTES } from '../../src/transfer/import.js';
-import { runCli } from '../helpers/spawn-service.js';
+import { runCli, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, createTestDatabase, describeOnDialect, type TestDatabase } from '../helpers/test-db.js';
 import { insertWebhookDelivery, insertWebhookEndpoint } from '../helpers/webhook-endpoint-row.js';
 
@@ -60,7 +60,7 @@ function indexOfKind(records: Records, kind: string): number {
 }
 
 for (const dialect of ALL_DIALECTS) {
-  describeOnDialect(dialect, `animal-store import of hostile files on ${dialect}`, { timeout: 180_000 }, () => {
+  describeOnDialect(dialect, `animal-store import of hostile files on ${dialect}`, { timeout: SUITE_STUCK_MS }, () => {
     let dir: string;
     /** The export's records without its end line. */
     let body: Records;

@@ -16,7 +16,7 @@ import { insertPet } from '../../src/pets/pets.repository.js';
 import { exportStore } from '../../src/transfer/export.js';
 import { childEnv, track } from '../helpers/child-processes.js';
 import { holdSqliteWriteLock } from '../helpers/sqlite-lock-holder.js';
-import { CLI_PATH, REPO_ROOT, runCli } from '../helpers/spawn-service.js';
+import { CLI_PATH, REPO_ROOT, runCli, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, createTestDatabase, describeOnDialect, describeOnPostgres, type TestDatabase } from '../helpers/test-db.js';
 import { waitUntil } from '../helpers/wait-for.js';
 import { insertWebhookEndpoint } from '../helpers/webhook-endpoint-row.js';
@@ -65,7 +65,7 @@ async function exportedStore(dialect: 'sqlite' | 'postgres'): Promise<{ source: 
 }
 
 for (const dialect of ALL_DIALECTS) {
-  describeOnDialect(dialect, `animal-store import into a store that is not free on ${dialect}`, { timeout: 120_000 }, () => {
+  describeOnDialect(dialect, `animal-store import into a store that is not free on ${dialect}`, { timeout: SUITE_STUCK_MS }, () => {
     let text: string;
     const stores: TestDatabase[] = [];
     before(async () => {
@@ -115,7 +115,7 @@ for (const dialect of ALL_DIALECTS) {
   });
 }
 
-describeOnDialect('sqlite', 'animal-store import into a SQLite store another process has locked', { timeout: 120_000 }, () => {
+describeOnDialect('sqlite', 'animal-store import into a SQLite store another process has locked', { timeout: SUITE_STUCK_MS }, () => {
   let text: string;
   const stores: TestDatabase[] = [];
   before(async () => {
@@ -145,7 +145,7 @@ describeOnDialect('sqlite', 'animal-store import into a SQLite store another pro
   });
 });
 
-describeOnPostgres('animal-store import when PostgreSQL ends its connection in the middle', { timeout: 120_000 }, () => {
+describeOnPostgres('animal-store import when PostgreSQL ends its connection in the middle', { timeout: SUITE_STUCK_MS }, () => {
   let text: string;
   const stores: TestDatabase[] = [];
   before(async () => {

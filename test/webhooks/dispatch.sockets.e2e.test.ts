@@ -15,7 +15,7 @@ import { createDb } from '../../src/db/create-db.js';
 import { PER_ENDPOINT_IN_FLIGHT } from '../../src/webhooks/webhook-dispatcher.js';
 import { makeKey } from '../helpers/fleet.js';
 import { sampleValue } from '../helpers/metrics.js';
-import { type LogLine, type RunningService, spawnService, stopAllServices } from '../helpers/spawn-service.js';
+import { type LogLine, type RunningService, spawnService, stopAllServices, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, createEmptyDatabaseUrl, describeOnDialect } from '../helpers/test-db.js';
 import { waitUntil, withDeadline } from '../helpers/wait-for.js';
 import { type ConnectionTally, insertWebhookEndpoint, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-endpoint-row.js';
@@ -136,7 +136,7 @@ const isWarning = (line: LogLine, pattern: RegExp) => line.level === 40 && typeo
 describe('webhook sockets', { concurrency: ALL_DIALECTS.length }, () => {
   after(() => stopAllServices());
   for (const dialect of ALL_DIALECTS) {
-    describeOnDialect(dialect, `webhook sockets under ulimit -n on ${dialect}`, { timeout: 180_000, concurrency: 1 }, () => {
+    describeOnDialect(dialect, `webhook sockets under ulimit -n on ${dialect}`, { timeout: SUITE_STUCK_MS, concurrency: 1 }, () => {
       it(`receivers dripping their body forever, ulimit -n ${DESCRIPTORS} > while 400 pets are made, every request on a new connection is answered and /readyz stays 200`, async () => {
         const endpoints = 8;
         const store = await startStore(dialect, { descriptors: DESCRIPTORS, endpoints });
