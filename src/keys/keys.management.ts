@@ -34,7 +34,7 @@ export class KeyScopeRefusal extends AppError {
  * answer's `date-time`) has four-digit years, so `9999-12-31T23:59:59-01:00`, which is year 10000
  * in UTC, would be stored and then fail every answer that lists the key.
  */
-export const LATEST_EXPIRY = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+const LATEST_EXPIRY = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 const keyCursors = cursorCodecPerSecret<Record<string, never>>({ listing: 'api-keys', filterNames: [] });
 
