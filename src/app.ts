@@ -262,6 +262,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     test: deps.webhookDispatcher,
   });
   const verifier = createKeyVerifier(db, { cacheTtlMs: config.keyCacheTtlMs, now, onUse: keyUsage.record });
+  // A failed read only leaves the set empty: the first requests then read it, as before.
+  app.addHook('onReady', async () =>
+    verifier.warm().catch((error: unknown) => app.log.warn({ err: error }, 'could not read the usable API keys before serving')),
+  );
   if (redis) subscribeToRevocations(redis, verifier, (error) => app.log.warn({ err: error }, 'could not subscribe to key revocations'));
   await app.register(
     async (v1) => {
