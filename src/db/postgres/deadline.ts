@@ -48,27 +48,3 @@ export function raceDeadline<T>(work: PromiseLike<T>, budget: Budget, expired: (
     );
   });
 }
-
-/**
- * PostgreSQL's 0A000 (feature_not_supported) "cached plan must not change result type": a table
- * changed under a statement prepared on this connection. The driver (driver.ts) runs such
- * a statement again, prepared anew, which succeeds outside a transaction; inside one the failure
- * ended the transaction (the connection is dropped after it), and create-db.ts counts it as
- * "unavailable" (503: the caller may retry). Told apart
- * from other 0A000 errors by the server's routine, which no locale translates, or by its English
- * message.
- */
-export function isStalePreparedStatement(error: unknown): boolean {
-  const { code, routine, message } = (error ?? {}) as { code?: unknown; routine?: unknown; message?: unknown };
-  return code === '0A000' && (routine === 'RevalidateCachedQuery' || (typeof message === 'string' && /cached plan must not change result type/.test(message)));
-}
-
-/**
- * PostgreSQL's 26000 (invalid_sql_statement_name): a statement prepared on this connection is no
- * longer on the server, although pg still takes it for prepared. A `DISCARD ALL` or `DEALLOCATE ALL`
- * did it: a connection pooler resetting its server connections between clients, or a proxy
- * handing this client another server connection. The driver prepares it again, as it does a stale one.
- */
-export function isForgottenPreparedStatement(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === '26000';
-}

@@ -5,35 +5,15 @@
  * - one deadline per operation (deadline.ts): the wait for a connection and the
  *   statement share it, and a connection whose answer came late is closed, never reused;
  * - a connection lost under a statement fails as unavailable (code CONNECTION_CLOSED: 503);
- * - statements with parameters are prepared once per connection, under a name
- *   (prepared-statements.ts), and prepared again when a table changed under them or the server
- *   forgot them (a pooler's DISCARD ALL).
+ * - statements with parameters are prepared once per connection, under a name, and prepared
+ *   again when the server refuses the prepared form (prepared-statements.ts).
+ * No savepoints: nothing on PostgreSQL uses them, and Kysely refuses them without these methods.
  */
 import type net from 'node:net';
-import {
-  AbortedTransactionError,
-  CompiledQuery,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-  type DatabaseConnection,
-  type Dialect,
-  type Driver,
-  type Kysely,
-  type QueryResult,
-  type TransactionSettings,
-} from 'kysely';
+import { AbortedTransactionError, CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
 import type pg from 'pg';
-import { deadlineError, raceDeadline, startBudget, isForgottenPreparedStatement, isStalePreparedStatement, type Budget } from './deadline.js';
-import { statementNameOf } from './prepared-statements.js';
-
-export class PostgresPoolDialect implements Dialect {
-  constructor(readonly driver: PostgresPoolDriver) {}
-  createAdapter = () => new PostgresAdapter();
-  createDriver = () => this.driver;
-  createQueryCompiler = () => new PostgresQueryCompiler();
-  createIntrospector = (db: Kysely<any>) => new PostgresIntrospector(db);
-}
+import { deadlineError, raceDeadline, startBudget, type Budget } from './deadline.js';
+import { isForgottenPreparedStatement, isStalePreparedStatement, prepareAgain, statementNameOf } from './prepared-statements.js';
 
 export class PostgresPoolDriver implements Driver {
   constructor(
@@ -45,8 +25,7 @@ export class PostgresPoolDriver implements Driver {
 
   async acquireConnection(): Promise<PoolConnection> {
     const budget = startBudget(this.budgetMs);
-    // The pool's own wait is cut at the same budget (its connectionTimeoutMillis; the budget of an
-    // operation, also on the migrations' connection, whose statements have none).
+    // The pool's own wait is cut at the same budget (its connectionTimeoutMillis).
     const client = await this.pool.connect().catch((error: Error) => {
       if (/timeout/.test(error.message)) throw deadlineError(startBudget(this.pool.options.connectionTimeoutMillis ?? this.budgetMs));
       // Closed by the other end before the server answered (a balancer or proxy with no server behind it): unavailable.
@@ -86,18 +65,6 @@ export class PostgresPoolDriver implements Driver {
     if (!connection.closed) await connection.executeQuery(CompiledQuery.raw('rollback'));
   }
 
-  async savepoint(connection: PoolConnection, name: string): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(`savepoint ${quoted(name)}`));
-  }
-
-  async rollbackToSavepoint(connection: PoolConnection, name: string): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(`rollback to savepoint ${quoted(name)}`));
-  }
-
-  async releaseSavepoint(connection: PoolConnection, name: string): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(`release savepoint ${quoted(name)}`));
-  }
-
   async releaseConnection(connection: PoolConnection): Promise<void> {
     connection.release();
   }
@@ -107,17 +74,13 @@ export class PostgresPoolDriver implements Driver {
   }
 }
 
-function quoted(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
 const COUNTED_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 
 class PoolConnection implements DatabaseConnection {
   inTransaction = false;
   /** The socket was lost or closed by a deadline: nothing more is sent, and the pool drops it. */
   closed = false;
-  /** Still open, but not to be used again (a statement's name on it is stale or unknown to the server): the pool drops it. */
+  /** Open, but not to be used again (a statement's name on it is in doubt): the pool drops it. */
   #discard = false;
   #budget: Budget | undefined;
   readonly #onLost = () => (this.closed = true);
@@ -136,30 +99,25 @@ class PoolConnection implements DatabaseConnection {
     const budget = this.#budget ?? startBudget(this.budgetMs);
     this.#budget = undefined;
     if (this.closed) throw closedError(new Error('the connection was closed'));
+    const race = <T>(work: Promise<T>) => raceDeadline(work, budget, () => this.#close());
     const values = compiled.parameters as unknown[];
     // Without parameters, the simple protocol (which runs a migration's several statements in one text).
     const name = values.length === 0 ? undefined : statementNameOf(compiled.sql);
+    const query = { text: compiled.sql, values, name };
     try {
-      return resultOf<R>(await raceDeadline(this.client.query({ text: compiled.sql, values, name }), budget, () => this.#close()));
+      return resultOf<R>(await race(this.client.query(query)));
     } catch (error) {
       if (this.closed) throw closedError(error as Error);
-      // pg failed the statement itself, no server answer (a value it could not serialize): it may have
-      // closed the statement on the server while still taking it for prepared, so the connection is dropped at release.
-      if (name !== undefined && !(error as { code?: unknown }).code) this.#discard = true;
+      if (name === undefined) throw error;
       const forgotten = isForgottenPreparedStatement(error);
-      if (name === undefined || !(forgotten || isStalePreparedStatement(error))) throw error;
-      // A table changed under a statement prepared on this connection, or the server forgot it. Inside
-      // a transaction, which the failure ended, it cannot be prepared again: the connection is dropped
-      // at release, or every transaction retried on it would fail the same way. Outside one it is prepared again.
-      if (this.inTransaction) {
-        this.#discard = true;
-        throw error;
-      }
-      // The DEALLOCATE and the statement run again share what is left of its budget.
+      const refused = forgotten || isStalePreparedStatement(error);
+      // No server answer (pg could not serialize a value) may leave the name closed on the server yet
+      // prepared for pg; a refusal inside a transaction, which it ended, cannot be prepared again there:
+      // either way the connection is dropped at release, or every retry on it would fail the same way.
+      if (!(error as { code?: unknown }).code || (refused && this.inTransaction)) this.#discard = true;
+      if (!refused || this.inTransaction) throw error;
       try {
-        if (!forgotten) await raceDeadline(this.client.query(`deallocate ${quoted(name)}`), budget, () => this.#close());
-        delete (this.client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements[name];
-        return resultOf<R>(await raceDeadline(this.client.query({ text: compiled.sql, values, name }), budget, () => this.#close()));
+        return resultOf<R>(await prepareAgain(this.client, { ...query, name }, forgotten, race));
       } catch (retryError) {
         throw this.closed ? closedError(retryError as Error) : retryError;
       }

@@ -1,3 +1,5 @@
+import type pg from 'pg';
+
 /**
  * Which PostgreSQL statements are prepared: every statement with parameters is prepared once per
  * connection under a name and then only bound and executed, so PostgreSQL skips parsing and
@@ -17,4 +19,45 @@ export function statementNameOf(text: string): string | undefined {
     namesByText.set(text, name);
   }
   return name;
+}
+
+/**
+ * PostgreSQL's 0A000 (feature_not_supported) "cached plan must not change result type": a table
+ * changed under a statement prepared on this connection. The driver (driver.ts) runs such
+ * a statement again, prepared anew, which succeeds outside a transaction; inside one the failure
+ * ended the transaction (the connection is dropped after it), and create-db.ts counts it as
+ * "unavailable" (503: the caller may retry). Told apart
+ * from other 0A000 errors by the server's routine, which no locale translates, or by its English
+ * message.
+ */
+export function isStalePreparedStatement(error: unknown): boolean {
+  const { code, routine, message } = (error ?? {}) as { code?: unknown; routine?: unknown; message?: unknown };
+  return code === '0A000' && (routine === 'RevalidateCachedQuery' || (typeof message === 'string' && /cached plan must not change result type/.test(message)));
+}
+
+/**
+ * PostgreSQL's 26000 (invalid_sql_statement_name): a statement prepared on this connection is no
+ * longer on the server, although pg still takes it for prepared. A `DISCARD ALL` or `DEALLOCATE ALL`
+ * did it: a connection pooler resetting its server connections between clients, or a proxy
+ * handing this client another server connection. The driver prepares it again, as it does a stale one.
+ */
+export function isForgottenPreparedStatement(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '26000';
+}
+
+/**
+ * Runs a named statement again, prepared anew, after the server refused its prepared form (stale
+ * or forgotten, above): pg is told to forget the name, and a stale one is deallocated first (a
+ * forgotten one is already gone). Outside a transaction only: inside one the failure ended it.
+ * `race` bounds each step by what is left of the statement's budget.
+ */
+export async function prepareAgain(
+  client: pg.PoolClient,
+  query: { text: string; values: unknown[]; name: string },
+  forgotten: boolean,
+  race: <T>(work: Promise<T>) => Promise<T>,
+): Promise<pg.QueryResult> {
+  if (!forgotten) await race(client.query(`deallocate "${query.name}"`));
+  delete (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements[query.name];
+  return race(client.query(query));
 }

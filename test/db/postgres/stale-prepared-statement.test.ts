@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { sql } from 'kysely';
 import { createDb, isDatabaseUnavailable, type DbHandle } from '../../../src/db/create-db.js';
-import { isStalePreparedStatement } from '../../../src/db/postgres/deadline.js';
+import { isStalePreparedStatement } from '../../../src/db/postgres/prepared-statements.js';
 import { createEmptyDatabaseUrl, describeOnPostgres } from '../../helpers/test-db.js';
 
 /** The error a piece of work throws, as the service's driver hands it over. */
