@@ -13,7 +13,7 @@ import type { components, paths } from './openapi.js';
 import { allPages } from './pages.js';
 import { type RetryOptions, retryingFetch } from './retry.js';
 
-export { AnimalStoreError, type AnimalStoreErrorCode } from './errors.js';
+export { AnimalStoreError, type AnimalStoreErrorCode, type AnimalStoreErrorDetail } from './errors.js';
 export type { Event, EventTypeFilter, FeedItem, FollowEventsOptions } from './events.js';
 export { DEFAULT_WAIT_SECONDS } from './events.js';
 export type { RetryOptions } from './retry.js';

@@ -2,7 +2,7 @@
  * The console's way to the API: `@animal-store/client` (its generated types, retries, error type
  * and events iterator) on the page's own origin. Calls go through the client's `raw` openapi-fetch
  * so the console keeps what its pages need and the client's helpers drop: one page at a time with
- * its `Link` cursor, the ETag of an animal, and the per-field `details` of a validation error.
+ * its `Link` cursor and the ETag of an animal.
  */
 import { AnimalStoreError, type AnimalStoreErrorCode, createAnimalStoreClient, type Order, type Pet } from '@animal-store/client';
 
@@ -15,14 +15,8 @@ export interface FieldProblem {
   message: string;
 }
 
-/** What the console shows of a refusal: the client's error, plus the problems per field the service listed. */
-export class ConsoleError extends AnimalStoreError {
-  readonly details: FieldProblem[];
-  constructor(fields: ConstructorParameters<typeof AnimalStoreError>[0] & { details?: FieldProblem[] }) {
-    super(fields);
-    this.details = fields.details ?? [];
-  }
-}
+/** What the console shows of a refusal: the client's error, with the problems per field the service listed (`details`). */
+export class ConsoleError extends AnimalStoreError {}
 
 /**
  * The window event of a key the service refused (401: revoked, expired or unknown) on any call of

@@ -54,6 +54,14 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal(await client.findPet(created.id), undefined);
     });
 
+    it('client > a refused create > AnimalStoreError carries the fields the service named in details', async () => {
+      const client = createAnimalStoreClient({ baseUrl: service.baseUrl, apiKey: key });
+      const refused = await client.createPet({ name: '', categoryId: 0 }).catch((e: unknown) => e);
+      assert.ok(refused instanceof AnimalStoreError && refused.code === 'validation_failed', String(refused));
+      assert.deepEqual(refused.details.map((detail) => detail.field).sort(), ['body.categoryId', 'body.name']);
+      assert.ok(refused.details.every((detail) => detail.message.length > 0));
+    });
+
     it('client > API keys: create, read itself, list, revoke; a retried create and a key it lacks > AnimalStoreError with their codes', async () => {
       const client = createAnimalStoreClient({ baseUrl: service.baseUrl, apiKey: key });
       const issued = await client.createApiKey({ name: 'made by the client', scopes: ['pets:read'] }, { idempotencyKey: 'client-key-1' });
