@@ -2,9 +2,9 @@
  * What Kysely's Migrator asks the database (does its bookkeeping table exist yet?), answered from
  * the connection's own schema (the first of its search_path, where the migrations write). Kysely's
  * PostgresIntrospector reads the columns of every schema in the database and looks each schema up
- * again by its name (has_schema_privilege, pg_get_serial_sequence), after the statement's snapshot
- * was taken: a schema dropped meanwhile, another store's in the same database, failed the lookup
- * ("schema … does not exist") and with it the migrations of this one, at `serve` or `migrate`.
+ * again by its name (has_schema_privilege, pg_get_serial_sequence) after the statement's snapshot
+ * is taken: a schema dropped in between, another store's in the same database, fails that lookup
+ * ("schema … does not exist"), and the migrations of this store with it.
  */
 import {
   type DatabaseIntrospector,

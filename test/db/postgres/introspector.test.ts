@@ -1,8 +1,8 @@
 /**
  * The look at the tables that Kysely's Migrator takes before every migration run, on PostgreSQL:
  * only the store's own schema. Another store in the same database (a schema of its own) may be
- * dropped at any moment; a look at every schema found it in the statement's snapshot, then failed
- * to find it by name ("schema … does not exist"), and the migrations failed with it.
+ * dropped at any moment; a look at every schema finds it in the statement's snapshot, then fails
+ * to find it by name ("schema … does not exist"), and the migrations fail with it.
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
