@@ -6,8 +6,9 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { answer, nextCursorOf, type Page } from '../api.js';
-import { Field, Loading, Problem, ScopedButton } from '../components.js';
-import { navigate, usePlace } from '../router.js';
+import { Loading, Problem, ScopedButton } from '../components.js';
+import { placeOf, StatusFilter } from '../listing.js';
+import { usePlace } from '../router.js';
 import { useSession } from '../session.js';
 import { Time } from '../shown-once.js';
 import { DELIVERY_OUTCOMES, type DeliveryOutcome, type WebhookDelivery } from './webhooks-types.js';
@@ -108,24 +109,14 @@ export function WebhookDeliveries(props: { endpointId: number; enabled: boolean;
           Refresh
         </button>
       </div>
-      <form class="filters" role="search" aria-label="Deliveries" onSubmit={(event) => event.preventDefault()}>
-        <Field label="Outcome">
-          {({ id }) => (
-            <select
-              id={id}
-              value={outcome}
-              onChange={(event) => navigate(event.currentTarget.value ? `${path}?outcome=${event.currentTarget.value}` : path, { replace: true })}
-            >
-              <option value="">Any outcome</option>
-              {DELIVERY_OUTCOMES.map((value) => (
-                <option key={value} value={value}>
-                  {value}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-      </form>
+      <StatusFilter
+        name="Deliveries"
+        label="Outcome"
+        any="Any outcome"
+        values={DELIVERY_OUTCOMES}
+        value={outcome}
+        place={(value) => placeOf(path, { outcome: value })}
+      />
       <p class="notice" role="status">
         {notice}
       </p>
