@@ -40,7 +40,7 @@ export function TextField(
         <input
           {...rest}
           // Preact's types tell inputs apart by `type`; the attributes given here suit each type offered.
-          type={(type ?? 'text') as 'text'}
+          {...({ type: type ?? 'text' } as InputHTMLAttributes<HTMLInputElement>)}
           id={id}
           aria-describedby={describedBy}
           aria-invalid={describedBy ? true : undefined}
