@@ -267,7 +267,11 @@ for (const dialect of ALL_DIALECTS) {
         await form.getByLabel('URL').fill('https://localhost/edited');
         await form.getByRole('button', { name: 'Save' }).click();
         await form.getByText(/must not point at a non-public address/).waitFor();
-        assert.match(await accessibleDescription(page, form.getByLabel('URL')), /must not point at a non-public address/, "the API's message is the URL field's own");
+        assert.match(
+          await accessibleDescription(page, form.getByLabel('URL')),
+          /must not point at a non-public address/,
+          "the API's message is the URL field's own",
+        );
         await assertAccessible(page, 'the edit form with a refused URL');
         assert.equal((await store.api('GET', `/webhook-endpoints/${id}`)).body.url, created.body.url, 'a refused change changes nothing');
 
@@ -277,10 +281,16 @@ for (const dialect of ALL_DIALECTS) {
         await form.getByLabel('pet.created', { exact: true }).check();
         await form.getByLabel('order.placed', { exact: true }).check();
         await form.getByRole('button', { name: 'Save' }).click();
-        await page.getByRole('status').filter({ hasText: `Saved endpoint ${id}.` }).waitFor();
+        await page
+          .getByRole('status')
+          .filter({ hasText: `Saved endpoint ${id}.` })
+          .waitFor();
         assert.deepEqual(patches, ['application/merge-patch+json', 'application/merge-patch+json'], 'each change is sent as a merge patch');
         // order.placed is a type it did not receive: the API replaced the secret, shown this once.
-        const secret = await page.getByRole('region', { name: `New signing secret of endpoint ${id}` }).getByLabel('Signing secret').inputValue();
+        const secret = await page
+          .getByRole('region', { name: `New signing secret of endpoint ${id}` })
+          .getByLabel('Signing secret')
+          .inputValue();
         assert.match(secret, SECRET_PATTERN);
         await rowOf(url).getByRole('cell', { name: 'pet.created, order.placed', exact: true }).waitFor();
         assert.equal(await rowOf(created.body.url).count(), 0, 'the list no longer shows the old URL');
@@ -480,7 +490,10 @@ for (const dialect of ALL_DIALECTS) {
         await tabTo(page, page.getByLabel('Description (optional)'));
         await page.keyboard.type('By keyboard');
         await press(page.getByRole('button', { name: 'Save' }));
-        await page.getByRole('status').filter({ hasText: /^Saved endpoint \d+\.$/ }).waitFor();
+        await page
+          .getByRole('status')
+          .filter({ hasText: /^Saved endpoint \d+\.$/ })
+          .waitFor();
         const id = Number(/(\d+)/.exec(await page.getByRole('status').filter({ hasText: 'Saved endpoint' }).innerText())?.[1]);
         assert.equal((await store.api('GET', `/webhook-endpoints/${id}`)).body.description, 'By keyboard');
 
@@ -550,7 +563,10 @@ for (const dialect of ALL_DIALECTS) {
       await assertFocusVisible(page);
       await assertAccessible(page, 'a revocation asked by keyboard');
       await page.keyboard.press('Enter');
-      await page.getByRole('status').filter({ hasText: `Revoked ${name}` }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Revoked ${name}` })
+        .waitFor();
       const listed = await store.api('GET', '/api-keys?limit=100');
       const revoked = listed.body.find((key: { name: string }) => key.name === name);
       assert.deepEqual(revoked.scopes, ['orders:read']);
@@ -572,8 +588,15 @@ for (const dialect of ALL_DIALECTS) {
       const states: [string, () => Promise<void>][] = [
         ['webhooks', () => page.getByRole('link', { name: created.body.url, exact: true }).waitFor()],
         ['the add form', () => page.getByRole('button', { name: 'Add endpoint' }).click()],
-        [`webhooks/${created.body.id}`, () => page.goto(`${store.consoleUrl}webhooks/${created.body.id}`).then(() => page.getByText('No delivery matches.').waitFor())],
-        ['api-keys', () => page.goto(`${store.consoleUrl}api-keys`).then(() => page.getByRole('cell', { name: "console-test (this console's key)", exact: true }).waitFor())],
+        [
+          `webhooks/${created.body.id}`,
+          () => page.goto(`${store.consoleUrl}webhooks/${created.body.id}`).then(() => page.getByText('No delivery matches.').waitFor()),
+        ],
+        [
+          'api-keys',
+          () =>
+            page.goto(`${store.consoleUrl}api-keys`).then(() => page.getByRole('cell', { name: "console-test (this console's key)", exact: true }).waitFor()),
+        ],
         ['the create form', () => page.getByRole('button', { name: 'Create key' }).click()],
       ];
       for (const [state, reach] of states) {

@@ -99,7 +99,11 @@ export async function assertFocusVisible(page: Page): Promise<void> {
   const focus = await page.evaluate(() => {
     const element = (globalThis as any).document.activeElement;
     const style = (globalThis as any).getComputedStyle(element);
-    return { what: `${element.tagName} ${element.textContent ?? ''}`, visible: element.matches(':focus-visible') as boolean, outline: `${style.outlineStyle} ${style.outlineWidth}` };
+    return {
+      what: `${element.tagName} ${element.textContent ?? ''}`,
+      visible: element.matches(':focus-visible') as boolean,
+      outline: `${style.outlineStyle} ${style.outlineWidth}`,
+    };
   });
   assert.ok(focus.visible && !/^none|\b0px$/.test(focus.outline), `the focus on ${focus.what} shows (outline: ${focus.outline})`);
 }
