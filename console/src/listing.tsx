@@ -21,13 +21,34 @@ export function usePage<T>(
     const controller = new AbortController();
     setError(undefined);
     load(controller.signal)
-      .then(({ data, response }) => setPage({ items: data, next: nextCursorOf(response.headers.get('link')) }))
+      .then((answered) => setPage(pageOf(answered)))
       .catch((caught: unknown) => {
         if (!controller.signal.aborted) setError(caught);
       });
     return () => controller.abort();
   }, [...deps, loads]);
   return { page, error, reload: () => setLoads((count) => count + 1) };
+}
+
+/** The page an answer carries: its items, and the cursor of its Link header. */
+export function pageOf<T>(answered: { data: T[]; response: Response }): Page<T> {
+  return { items: answered.data, next: nextCursorOf(answered.response.headers.get('link')) };
+}
+
+/** "Show more": the page after `page`, read by `read`, appended to it; a failure goes to `failed`. */
+export async function showMore<T>(
+  page: Page<T> | undefined,
+  read: (cursor: string) => Promise<Page<T>>,
+  shown: (page: Page<T>) => void,
+  failed: (error: unknown) => void,
+): Promise<void> {
+  if (!page?.next) return;
+  try {
+    const more = await read(page.next);
+    shown({ items: [...page.items, ...more.items], next: more.next });
+  } catch (caught) {
+    failed(caught);
+  }
 }
 
 /** The address of a listing view with its filters and cursor (empty values left out). */

@@ -4,8 +4,9 @@
  * it needs `keys:manage`: without it the controls are disabled and say so.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { answer, nextCursorOf, type Page } from '../api.js';
+import { answer, type Page } from '../api.js';
 import { ConfirmButton, Loading, Problem, ScopedButton } from '../components.js';
+import { pageOf, showMore } from '../listing.js';
 import { lackingScope, useSession } from '../session.js';
 import { ArrivingHeading, ShownOnce, Time } from '../shown-once.js';
 import { ApiKeyForm } from './api-keys-form.js';
@@ -24,9 +25,7 @@ export function ApiKeysView() {
   const [loads, setLoads] = useState(0);
 
   const read = (cursor: string | undefined, signal?: AbortSignal) =>
-    answer(client.raw.GET('/api-keys', { params: { query: { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) } }, ...(signal ? { signal } : {}) })).then(
-      ({ data, response }) => ({ items: data, next: nextCursorOf(response.headers.get('link')) }),
-    );
+    answer(client.raw.GET('/api-keys', { params: { query: { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) } }, ...(signal ? { signal } : {}) })).then(pageOf);
 
   useEffect(() => {
     if (cannotManage) return;
@@ -36,16 +35,6 @@ export function ApiKeysView() {
       .catch((caught: unknown) => controller.signal.aborted || setError(caught));
     return () => controller.abort();
   }, [client, loads, cannotManage]);
-
-  const showMore = async () => {
-    if (!page?.next) return;
-    try {
-      const more = await read(page.next);
-      setPage({ items: [...page.items, ...more.items], next: more.next });
-    } catch (caught) {
-      setError(caught);
-    }
-  };
 
   return (
     <>
@@ -151,7 +140,7 @@ export function ApiKeysView() {
             </table>
           </div>
           {page.next && (
-            <button type="button" class="secondary" onClick={() => void showMore()}>
+            <button type="button" class="secondary" onClick={() => void showMore(page, read, setPage, setError)}>
               Show more keys
             </button>
           )}

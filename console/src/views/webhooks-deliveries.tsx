@@ -5,9 +5,9 @@
  * a retry, the list reads itself again, so the outcome shows without a reload.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { answer, nextCursorOf, type Page } from '../api.js';
+import { answer, type Page } from '../api.js';
 import { Loading, Problem, ScopedButton } from '../components.js';
-import { placeOf, StatusFilter } from '../listing.js';
+import { pageOf, placeOf, showMore, StatusFilter } from '../listing.js';
 import { usePlace } from '../router.js';
 import { useSession } from '../session.js';
 import { Time } from '../shown-once.js';
@@ -58,7 +58,7 @@ export function WebhookDeliveries(props: { endpointId: number; enabled: boolean;
         params: { path: { endpointId }, query: { limit: PAGE_SIZE, ...(outcome ? { outcome } : {}), ...(cursor ? { cursor } : {}) } },
         ...(signal ? { signal } : {}),
       }),
-    ).then(({ data, response }) => ({ items: data, next: nextCursorOf(response.headers.get('link')) }));
+    ).then(pageOf);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -89,15 +89,6 @@ export function WebhookDeliveries(props: { endpointId: number; enabled: boolean;
       setWatchUntil(Date.now() + WATCH_AHEAD_MS);
     } catch (caught) {
       setRetryError(caught);
-    }
-  };
-  const showMore = async () => {
-    if (!page?.next) return;
-    try {
-      const more = await read(page.next);
-      setPage({ items: [...page.items, ...more.items], next: more.next });
-    } catch (caught) {
-      setError(caught);
     }
   };
 
@@ -172,7 +163,7 @@ export function WebhookDeliveries(props: { endpointId: number; enabled: boolean;
             </table>
           </div>
           {page.next && (
-            <button type="button" class="secondary" onClick={() => void showMore()}>
+            <button type="button" class="secondary" onClick={() => void showMore(page, read, setPage, setError)}>
               Show more deliveries
             </button>
           )}
