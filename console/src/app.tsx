@@ -18,9 +18,12 @@ export function App() {
   const current = useRef<Session | undefined>(undefined);
   current.current = session;
 
-  const signOut = () => {
+  const signOut = (why?: string) => {
     forgetKey();
+    // Forgotten at once, so a refusal of a call still on its way does not word the sign-out again.
+    current.current = undefined;
     setSession(undefined);
+    setNotice(why);
   };
   const start = (key: string, found: Awaited<ReturnType<typeof identify>>) => {
     setNotice(undefined);
@@ -32,13 +35,11 @@ export function App() {
   useEffect(() => {
     const refused = (event: Event) => {
       if (current.current === undefined || (event as CustomEvent<string>).detail !== current.current.key) return;
-      signOut();
-      setNotice('The service no longer accepts this API key: it was revoked or has expired. Sign in with another key.');
+      signOut('The service no longer accepts this API key: it was revoked or has expired. Sign in with another key.');
     };
     const elsewhere = (event: StorageEvent) => {
       if (current.current === undefined || !forgottenElsewhere(event, current.current.key)) return;
-      signOut();
-      setNotice('You signed out in another tab.');
+      signOut('You signed out in another tab.');
     };
     window.addEventListener(KEY_REFUSED, refused);
     window.addEventListener('storage', elsewhere);
@@ -102,8 +103,8 @@ function Shell(props: { session: Session }) {
             ))}
           </ul>
         </nav>
-        <span class="who">{props.session.identity.name ? `Key: ${props.session.identity.name}` : 'Signed in'}</span>
-        <button type="button" onClick={props.session.signOut}>
+        <span class="who">Key: {props.session.identity.name}</span>
+        <button type="button" onClick={() => props.session.signOut()}>
           Sign out
         </button>
       </header>

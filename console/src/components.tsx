@@ -1,6 +1,9 @@
-/** Pieces every view uses: a labelled field with its problem beside it, a refusal in words, a button a scope may disable. */
+/**
+ * Pieces every view uses: a labelled field with its problem beside it, a refusal in words, a button
+ * a scope may disable, and one that acts only once confirmed.
+ */
 import type { ButtonHTMLAttributes, ComponentChildren } from 'preact';
-import { useId } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { messageOf } from './api.js';
 import { lackingScope, useSession } from './session.js';
 
@@ -49,6 +52,50 @@ export function ScopedButton(props: { scope: string } & ButtonHTMLAttributes<HTM
         </span>
       )}
     </>
+  );
+}
+
+/**
+ * "Remove" (or "Revoke"), then "Confirm": `onConfirm` runs only once the person confirmed. Asked,
+ * the focus goes to "Confirm", so a keyboard user answers at once; a refusal is shown in words.
+ */
+export function ConfirmButton(props: { scope: string; label: string; question: string; warning?: string; onConfirm: () => Promise<void> }) {
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<unknown>(undefined);
+  const confirm = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (confirming) confirm.current?.focus();
+  }, [confirming]);
+
+  const run = async () => {
+    setError(undefined);
+    try {
+      await props.onConfirm();
+    } catch (caught) {
+      setError(caught);
+      setConfirming(false);
+    }
+  };
+
+  if (!confirming)
+    return (
+      <>
+        <ScopedButton scope={props.scope} class="secondary" onClick={() => setConfirming(true)}>
+          {props.label}
+        </ScopedButton>
+        <Problem error={error} />
+      </>
+    );
+  return (
+    <span class="confirm" role="group" aria-label={props.question}>
+      <span>{props.warning ? `${props.question} ${props.warning}` : props.question}</span>
+      <button type="button" class="danger" onClick={() => void run()} ref={confirm}>
+        Confirm
+      </button>
+      <button type="button" class="secondary" onClick={() => setConfirming(false)}>
+        Cancel
+      </button>
+    </span>
   );
 }
 

@@ -6,23 +6,20 @@
  */
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import { type Client, ConsoleError, answer, clientFor } from './api.js';
+import type { CurrentApiKey } from '@animal-store/client';
+import { answer, type Client, clientFor, ConsoleError } from './api.js';
 
 const STORAGE_NAME = 'animal-store-console.api-key';
 
-/** What `GET /v1/api-keys/current` tells of a key; `scopes` undefined when the service did not say. */
-export interface KeyIdentity {
-  name?: string;
-  prefix?: string;
-  scopes?: string[];
-  expiresAt?: string | null;
-}
+/** The signed-in key as `GET /v1/api-keys/current` tells it: its id, name, prefix, scopes and expiry. */
+export type KeyIdentity = CurrentApiKey;
 
 export interface Session {
   key: string;
   client: Client;
   identity: KeyIdentity;
-  signOut: () => void;
+  /** Forgets the key and shows the sign-in page, with `notice` (why) when given. */
+  signOut: (notice?: string) => void;
 }
 
 export const SessionContext = createContext<Session | undefined>(undefined);
@@ -34,9 +31,9 @@ export function useSession(): Session {
   return session;
 }
 
-/** Why the key may not do what needs `scope`, in words; undefined when it may (or its scopes are unknown). */
+/** Why the key may not do what needs `scope`, in words; undefined when it may. */
 export function lackingScope(identity: KeyIdentity, scope: string): string | undefined {
-  if (identity.scopes === undefined || identity.scopes.includes(scope)) return undefined;
+  if ((identity.scopes as readonly string[]).includes(scope)) return undefined;
   return `This key lacks the ${scope} scope.`;
 }
 
@@ -60,30 +57,24 @@ export function forgetKey(): void {
 }
 
 /**
- * Checks a key and learns its scopes: `GET /v1/api-keys/current`. Where the service does not have
- * that operation (404) or does not let this key use it (403), a listing any valid key reaches up to its scope check tells whether the key
- * is valid (401) or not, and its scopes stay unknown: every control stays enabled, and a refusal
- * (403) is shown in words where it happens. Throws a ConsoleError (401: the key is not accepted).
+ * Checks a key and learns what it is and may do: `GET /v1/api-keys/current`, which any valid key
+ * may call. Throws a ConsoleError: 401 when the key is not accepted, status 0 when the service did
+ * not answer; any other refusal says the key could not be checked, and why.
  */
 export async function identify(key: string): Promise<{ client: Client; identity: KeyIdentity }> {
   const client = clientFor(key);
   try {
-    const response = await fetch('/v1/api-keys/current', { headers: { authorization: `Bearer ${key}`, accept: 'application/json' } });
-    const body = (await response.json().catch(() => undefined)) as (KeyIdentity & { code?: string }) | undefined;
-    if (response.ok && body) return { client, identity: body };
-    // 404: a service without the operation; 403: one that asks a scope for it. Either way, learn no scopes.
-    const unknowable = (response.status === 404 && body?.code === 'route_not_found') || response.status === 403;
-    if (!unknowable) {
-      await answer(Promise.resolve({ error: body, response }));
-    }
+    const { data } = await answer(client.raw.GET('/api-keys/current'));
+    return { client, identity: data };
   } catch (error) {
-    if (error instanceof ConsoleError) throw error;
-    throw new ConsoleError({ code: 'network_error', status: 0, message: `no answer from the service: ${(error as Error).message}` });
+    // 401 is the sign-in page's to word; no answer at all is worded by messageOf.
+    if (!(error instanceof ConsoleError) || error.status === 401 || error.status === 0) throw error;
+    throw new ConsoleError({
+      code: error.code,
+      status: error.status,
+      message: `The key could not be checked (HTTP ${error.status}): ${error.message}`,
+      requestId: error.requestId,
+      cause: error,
+    });
   }
-  try {
-    await answer(client.raw.GET('/pets', { params: { query: { limit: 1 } } }));
-  } catch (error) {
-    if (!(error instanceof ConsoleError && error.code === 'insufficient_scope')) throw error;
-  }
-  return { client, identity: {} };
 }

@@ -13,9 +13,17 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { verifyWebhook } from '../../client/src/index.js';
-import { assertAccessible, type ConsoleService, signIn, startConsoleService } from '../helpers/console-browser.js';
+import {
+  assertAccessible,
+  assertFocusVisible,
+  assertNoHorizontalScroll,
+  type ConsoleService,
+  signIn,
+  startConsoleService,
+  tabTo,
+} from '../helpers/console-browser.js';
 import { CHROMIUM, CHROMIUM_ARGS, NO_CHROMIUM } from '../helpers/machine-tools.js';
 import { stopAllServices } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
@@ -239,7 +247,87 @@ for (const dialect of ALL_DIALECTS) {
     );
 
     it(
-      'webhooks > a key with webhooks:read only > sees the endpoints, and "Add endpoint", "Rotate secret", "Send test event" disabled with webhooks:write named',
+      'webhooks > "Edit" sends the URL and event types changed as a merge patch: a refused URL shows the API\'s message beside the URL field; saved, the list and GET show the change, and a widened endpoint\'s new secret is shown once',
+      { skip: NO_CHROMIUM, timeout: 180_000 },
+      async () => {
+        const created = await store.api('POST', '/webhook-endpoints', { url: `${receiver.origin}/before/${dialect}`, events: ['pet.*'], description: 'Kept' });
+        assert.equal(created.status, 201);
+        const id: number = created.body.id;
+        const page = await signedIn('webhooks');
+        const patches: (string | undefined)[] = [];
+        page.on('request', (request) => {
+          if (request.method() === 'PATCH') patches.push(request.headers()['content-type']);
+        });
+        const rowOf = (url: string) => page.getByRole('row').filter({ has: page.getByRole('link', { name: url, exact: true }) });
+        await rowOf(created.body.url).getByRole('button', { name: 'Edit' }).click();
+        const form = page.getByRole('region', { name: `Edit endpoint ${id}` });
+        assert.equal(await form.getByLabel('URL').inputValue(), created.body.url, 'the form starts from the endpoint as it is');
+        assert.equal(await form.getByLabel('pet.* (every pet event)').isChecked(), true);
+
+        await form.getByLabel('URL').fill('https://localhost/edited');
+        await form.getByRole('button', { name: 'Save' }).click();
+        await form.getByText(/must not point at a non-public address/).waitFor();
+        assert.match(
+          await accessibleDescription(page, form.getByLabel('URL')),
+          /must not point at a non-public address/,
+          "the API's message is the URL field's own",
+        );
+        await assertAccessible(page, 'the edit form with a refused URL');
+        assert.equal((await store.api('GET', `/webhook-endpoints/${id}`)).body.url, created.body.url, 'a refused change changes nothing');
+
+        const url = `${receiver.origin}/after/${dialect}`;
+        await form.getByLabel('URL').fill(url);
+        await form.getByLabel('pet.* (every pet event)').uncheck();
+        await form.getByLabel('pet.created', { exact: true }).check();
+        await form.getByLabel('order.placed', { exact: true }).check();
+        await form.getByRole('button', { name: 'Save' }).click();
+        await page
+          .getByRole('status')
+          .filter({ hasText: `Saved endpoint ${id}.` })
+          .waitFor();
+        assert.deepEqual(patches, ['application/merge-patch+json', 'application/merge-patch+json'], 'each change is sent as a merge patch');
+        // order.placed is a type it did not receive: the API replaced the secret, shown this once.
+        const secret = await page
+          .getByRole('region', { name: `New signing secret of endpoint ${id}` })
+          .getByLabel('Signing secret')
+          .inputValue();
+        assert.match(secret, SECRET_PATTERN);
+        await rowOf(url).getByRole('cell', { name: 'pet.created, order.placed', exact: true }).waitFor();
+        assert.equal(await rowOf(created.body.url).count(), 0, 'the list no longer shows the old URL');
+        await assertAccessible(page, 'the webhooks page after an edit, with the new secret');
+        const read = await store.api('GET', `/webhook-endpoints/${id}`);
+        assert.deepEqual(
+          { url: read.body.url, events: read.body.events, description: read.body.description },
+          { url, events: ['pet.created', 'order.placed'], description: 'Kept' },
+        );
+        await page.close();
+      },
+    );
+
+    it('webhooks > "Remove" asks, "Confirm" removes; the API no longer has the endpoint', { skip: NO_CHROMIUM, timeout: 120_000 }, async () => {
+      const created = await store.api('POST', '/webhook-endpoints', { url: `${receiver.origin}/leaving/${dialect}`, events: ['order.*'] });
+      assert.equal(created.status, 201);
+      const page = await signedIn('webhooks');
+      const link = page.getByRole('link', { name: created.body.url, exact: true });
+      const row = page.getByRole('row').filter({ has: link });
+      await row.getByRole('button', { name: 'Remove' }).click();
+      await row.getByRole('group', { name: `Remove endpoint ${created.body.id}?` }).waitFor();
+      assert.equal((await store.api('GET', `/webhook-endpoints/${created.body.id}`)).status, 200, 'asking removes nothing');
+      await assertAccessible(page, 'an endpoint removal waiting for its confirmation');
+      await row.getByRole('button', { name: 'Confirm' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Removed endpoint ${created.body.id}` })
+        .waitFor();
+      await link.waitFor({ state: 'detached' });
+      const gone = await store.api('GET', `/webhook-endpoints/${created.body.id}`);
+      assert.equal(gone.status, 404);
+      assert.equal(gone.body.code, 'webhook_endpoint_not_found');
+      await page.close();
+    });
+
+    it(
+      'webhooks > a key with webhooks:read only > sees the endpoints, and "Add endpoint", "Edit", "Remove", "Rotate secret", "Send test event" disabled with webhooks:write named',
       { skip: NO_CHROMIUM, timeout: 120_000 },
       async () => {
         const created = await store.api('POST', '/webhook-endpoints', { url: `${receiver.origin}/read-only/${dialect}`, events: ['pet.created'] });
@@ -249,6 +337,12 @@ for (const dialect of ALL_DIALECTS) {
         await page.getByRole('link', { name: created.body.url, exact: true }).waitFor();
         assert.equal(await add.isDisabled(), true);
         assert.match(await accessibleDescription(page, add), /webhooks:write/);
+        const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: created.body.url, exact: true }) });
+        for (const name of ['Edit', 'Remove']) {
+          const button = row.getByRole('button', { name });
+          assert.equal(await button.isDisabled(), true, `${name} is disabled`);
+          assert.match(await accessibleDescription(page, button), /webhooks:write/, `${name} names the scope`);
+        }
         await assertAccessible(page, 'the webhooks page of a read-only key');
         await page.getByRole('link', { name: created.body.url, exact: true }).click();
         for (const name of ['Disable', 'Rotate secret', 'Send test event']) {
@@ -321,6 +415,36 @@ for (const dialect of ALL_DIALECTS) {
     );
 
     it(
+      "API keys > revoking the console's own key > signs the tab out at once, saying the key was revoked, before any call is refused",
+      { skip: NO_CHROMIUM, timeout: 120_000 },
+      async () => {
+        const name = `self-revoking ${dialect}`;
+        const own = await store.keyWithScopes(name, ['keys:manage']);
+        const page = await signedIn('api-keys', own);
+        const refused: string[] = [];
+        page.on('response', (response) => {
+          if (response.status() === 401) refused.push(response.url());
+        });
+        const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: `${name} (this console's key)`, exact: true }) });
+        await row.getByRole('button', { name: 'Revoke' }).click();
+        await row.getByText('It stops working at once, and this console signs out.').waitFor();
+        await row.getByRole('button', { name: 'Confirm' }).click();
+        await page
+          .getByRole('status')
+          .filter({ hasText: `You revoked ${name} (${own.slice(0, 12)}), the key this console was signed in with.` })
+          .waitFor();
+        await page.getByRole('button', { name: 'Sign in' }).waitFor();
+        assert.equal(await page.getByRole('navigation', { name: 'Console' }).count(), 0, 'signed out');
+        assert.deepEqual(refused, [], 'no call was refused first: the sign-out came with the revocation');
+        assert.equal(await page.evaluate(() => (globalThis as any).sessionStorage.length), 0, 'the key is forgotten');
+        const after = await fetch(`${store.service.baseUrl}/v1/api-keys/current`, { headers: { authorization: `Bearer ${own}` } });
+        assert.equal(after.status, 401, 'the key is revoked');
+        await assertAccessible(page, 'the sign-in page after revoking its own key');
+        await page.close();
+      },
+    );
+
+    it(
       'API keys > a key without keys:manage > sees "Create key" disabled with keys:manage named, and no listing',
       { skip: NO_CHROMIUM, timeout: 120_000 },
       async () => {
@@ -336,6 +460,152 @@ for (const dialect of ALL_DIALECTS) {
         await page.close();
       },
     );
+
+    it(
+      'keyboard only > on Webhooks, add (secret copied), edit and remove an endpoint; on its page disable, enable, rotate, test, filter and retry; the focus always shows',
+      { skip: NO_CHROMIUM, timeout: 240_000 },
+      async () => {
+        const page = await signedIn('webhooks');
+        await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+        const press = async (target: Locator, key = 'Enter') => {
+          await tabTo(page, target);
+          await page.keyboard.press(key);
+        };
+        await press(page.getByRole('button', { name: 'Add endpoint' }));
+        const form = page.getByRole('region', { name: 'Add a webhook endpoint' });
+        await tabTo(page, form.getByLabel('URL'));
+        const url = `${receiver.origin}/keyboard/${dialect}`;
+        await page.keyboard.type(url);
+        await press(form.getByLabel('pet.* (every pet event)'), 'Space');
+        await press(form.getByRole('button', { name: 'Save' }));
+        const added = page.getByRole('region', { name: /^Added endpoint \d+$/ });
+        await press(added.getByRole('button', { name: 'Copy' }));
+        await added.getByRole('status').filter({ hasText: 'Copied.' }).waitFor();
+        await assertAccessible(page, 'a secret shown once, reached by keyboard');
+        await press(added.getByRole('button', { name: 'Done' }));
+
+        const link = page.getByRole('link', { name: url, exact: true });
+        const row = page.getByRole('row').filter({ has: link });
+        await press(row.getByRole('button', { name: 'Edit' }));
+        await tabTo(page, page.getByLabel('Description (optional)'));
+        await page.keyboard.type('By keyboard');
+        await press(page.getByRole('button', { name: 'Save' }));
+        await page
+          .getByRole('status')
+          .filter({ hasText: /^Saved endpoint \d+\.$/ })
+          .waitFor();
+        const id = Number(/(\d+)/.exec(await page.getByRole('status').filter({ hasText: 'Saved endpoint' }).innerText())?.[1]);
+        assert.equal((await store.api('GET', `/webhook-endpoints/${id}`)).body.description, 'By keyboard');
+
+        await press(link);
+        await page.getByRole('heading', { name: `Webhook endpoint ${id}`, level: 1 }).waitFor();
+        await press(page.getByRole('button', { name: 'Disable' }));
+        await page.getByRole('status').filter({ hasText: 'Disabled' }).waitFor();
+        await press(page.getByRole('button', { name: 'Enable' }));
+        await page.getByRole('status').filter({ hasText: 'Enabled' }).waitFor();
+        await press(page.getByRole('button', { name: 'Rotate secret' }));
+        await page.getByRole('region', { name: 'New signing secret' }).waitFor();
+        const sent = receiver.received.length;
+        await press(page.getByRole('button', { name: 'Send test event' }));
+        await receiver.nth(sent + 1);
+        const delivery = page.getByRole('row').filter({ hasText: 'webhook.test' });
+        await delivery.getByRole('cell', { name: 'succeeded', exact: true }).waitFor();
+        // A closed select takes the arrow keys: each one chooses the next outcome.
+        await tabTo(page, page.getByLabel('Outcome'));
+        await page.keyboard.press('ArrowDown');
+        await page.waitForURL(/\?outcome=pending$/);
+        await page.keyboard.press('ArrowDown');
+        await page.waitForURL(/\?outcome=succeeded$/);
+        await press(delivery.getByRole('button', { name: 'Retry' }));
+        await receiver.nth(sent + 2);
+        await page.getByRole('status').filter({ hasText: 'is being sent again' }).waitFor();
+        await press(page.getByRole('button', { name: 'Refresh' }));
+        await assertAccessible(page, "an endpoint's page used by keyboard");
+
+        await press(page.getByRole('link', { name: 'All webhook endpoints' }));
+        await press(row.getByRole('button', { name: 'Remove' }));
+        const confirm = row.getByRole('button', { name: 'Confirm' });
+        assert.equal(await confirm.evaluate((element) => element === (globalThis as any).document.activeElement), true, 'asked, the focus is on "Confirm"');
+        await assertFocusVisible(page);
+        await page.keyboard.press('Enter');
+        await link.waitFor({ state: 'detached' });
+        assert.equal((await store.api('GET', `/webhook-endpoints/${id}`)).status, 404);
+        await page.close();
+      },
+    );
+
+    it('keyboard only > on API keys, create a key (copied) and revoke it; the focus always shows', { skip: NO_CHROMIUM, timeout: 120_000 }, async () => {
+      const page = await signedIn('api-keys');
+      await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
+      const press = async (target: Locator, key = 'Enter') => {
+        await tabTo(page, target);
+        await page.keyboard.press(key);
+      };
+      const name = `keyboard ${dialect}`;
+      await press(page.getByRole('button', { name: 'Create key' }));
+      const form = page.getByRole('region', { name: 'Create an API key' });
+      await tabTo(page, form.getByLabel('Name'));
+      await page.keyboard.type(name);
+      await press(form.getByLabel('orders:read'), 'Space');
+      await press(form.getByRole('button', { name: 'Create' }));
+      const created = page.getByRole('region', { name: `Created key ${name}` });
+      await press(created.getByRole('button', { name: 'Copy' }));
+      await created.getByRole('status').filter({ hasText: 'Copied.' }).waitFor();
+      await press(created.getByRole('button', { name: 'Done' }));
+
+      const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name, exact: true }) });
+      await press(row.getByRole('button', { name: 'Revoke' }));
+      assert.equal(
+        await row.getByRole('button', { name: 'Confirm' }).evaluate((element) => element === (globalThis as any).document.activeElement),
+        true,
+        'asked, the focus is on "Confirm"',
+      );
+      await assertFocusVisible(page);
+      await assertAccessible(page, 'a revocation asked by keyboard');
+      await page.keyboard.press('Enter');
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Revoked ${name}` })
+        .waitFor();
+      const listed = await store.api('GET', '/api-keys?limit=100');
+      const revoked = listed.body.find((key: { name: string }) => key.name === name);
+      assert.deepEqual(revoked.scopes, ['orders:read']);
+      assert.ok(revoked.revokedAt, 'the key is revoked');
+      await page.close();
+    });
+
+    it('Webhooks and API keys > 375 px wide, lists and forms open, without horizontal scrolling', { skip: NO_CHROMIUM, timeout: 120_000 }, async () => {
+      const created = await store.api('POST', '/webhook-endpoints', {
+        url: `${receiver.origin}/a-rather-long-path/to-wrap-at-375-pixels/${'x'.repeat(60)}/${dialect}`,
+        events: ['pet.*', 'order.*'],
+        description: 'A rather long description of an endpoint, to wrap at 375 pixels',
+      });
+      assert.equal(created.status, 201);
+      const page = await context.newPage();
+      await page.setViewportSize({ width: 375, height: 800 });
+      await page.goto(`${store.consoleUrl}webhooks`);
+      await signIn(page, store.key);
+      const states: [string, () => Promise<void>][] = [
+        ['webhooks', () => page.getByRole('link', { name: created.body.url, exact: true }).waitFor()],
+        ['the add form', () => page.getByRole('button', { name: 'Add endpoint' }).click()],
+        [
+          `webhooks/${created.body.id}`,
+          () => page.goto(`${store.consoleUrl}webhooks/${created.body.id}`).then(() => page.getByText('No delivery matches.').waitFor()),
+        ],
+        [
+          'api-keys',
+          () =>
+            page.goto(`${store.consoleUrl}api-keys`).then(() => page.getByRole('cell', { name: "console-test (this console's key)", exact: true }).waitFor()),
+        ],
+        ['the create form', () => page.getByRole('button', { name: 'Create key' }).click()],
+      ];
+      for (const [state, reach] of states) {
+        await reach();
+        await assertNoHorizontalScroll(page, state);
+        await assertAccessible(page, `${state} at 375 px`);
+      }
+      await page.close();
+    });
   });
 }
 

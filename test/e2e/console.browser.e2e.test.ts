@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { after, before, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { CONSOLE_CSP } from '../../src/console/console-headers.js';
-import { assertAccessible, type ConsoleService, signIn, startConsoleService } from '../helpers/console-browser.js';
+import { assertAccessible, assertNoHorizontalScroll, type ConsoleService, signIn, startConsoleService, tabTo } from '../helpers/console-browser.js';
 import { CHROMIUM, CHROMIUM_ARGS, NO_CHROMIUM } from '../helpers/machine-tools.js';
 import { stopAllServices } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
@@ -330,27 +330,19 @@ for (const dialect of ALL_DIALECTS) {
 
     it('keyboard only > sign in, then add an animal, without the mouse', { skip: NO_CHROMIUM, timeout: 120_000 }, async () => {
       const page = await openPage();
-      /** Presses Tab until the control named `name` has the focus (at most 40 times). */
-      const tabTo = async (role: 'textbox' | 'button' | 'combobox', name: string) => {
-        const target = page.getByRole(role, { name, exact: true });
-        for (let presses = 0; presses < 40; presses++) {
-          if (await target.evaluate((element) => element === (globalThis as any).document.activeElement).catch(() => false)) return;
-          await page.keyboard.press('Tab');
-        }
-        assert.fail(`Tab never reached ${role} "${name}"`);
-      };
+      const tabToControl = (role: 'textbox' | 'button', name: string) => tabTo(page, page.getByRole(role, { name, exact: true }));
       await page.getByRole('button', { name: 'Sign in' }).waitFor();
-      await tabTo('textbox', 'API key');
+      await tabToControl('textbox', 'API key');
       await page.keyboard.type(store.key);
-      await tabTo('button', 'Sign in');
+      await tabToControl('button', 'Sign in');
       await page.keyboard.press('Enter');
       await page.getByRole('heading', { name: 'Animals', level: 1 }).waitFor();
 
-      await tabTo('button', 'Add animal');
+      await tabToControl('button', 'Add animal');
       await page.keyboard.press('Enter');
-      await tabTo('textbox', 'Name');
+      await tabToControl('textbox', 'Name');
       await page.keyboard.type(`Keyboard ${dialect}`);
-      await tabTo('textbox', 'Category');
+      await tabToControl('textbox', 'Category');
       await page.keyboard.type('2');
       await page.keyboard.press('Enter');
       await page
@@ -389,11 +381,7 @@ for (const dialect of ALL_DIALECTS) {
           const total = (await Promise.all(loaded)).reduce((sum, bytes) => sum + bytes, 0);
           assert.ok(total <= 150 * 1024, `${path}: ${total} bytes of JavaScript and CSS after gzip`);
           measured.push(`${path}: ${total} B`);
-          const widths = await page.evaluate(() => {
-            const root = (globalThis as any).document.documentElement;
-            return { scroll: root.scrollWidth as number, client: root.clientWidth as number };
-          });
-          assert.ok(widths.scroll <= widths.client, `${path}: ${widths.scroll} px of content in ${widths.client} px`);
+          await assertNoHorizontalScroll(page, path);
           await assertAccessible(page, `${path} at 375 px`);
         }
         await page.close();

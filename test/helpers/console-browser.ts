@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { DialectName } from '../../src/db/create-db.js';
 import { runCli, spawnService, type RunningService } from './spawn-service.js';
 import { createEmptyDatabaseUrl } from './test-db.js';
@@ -80,4 +80,39 @@ export async function signIn(page: Page, key: string): Promise<void> {
   await page.getByLabel('API key').fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('navigation', { name: 'Console' }).waitFor();
+}
+
+/**
+ * Presses Tab until `target` has the focus (at most `presses` times), as a keyboard-only person
+ * would, then checks the focus shows: the browser counts it `:focus-visible` and the style draws an
+ * outline around it.
+ */
+export async function tabTo(page: Page, target: Locator, presses = 60): Promise<void> {
+  const focused = () => target.evaluate((element) => element === (globalThis as any).document.activeElement).catch(() => false);
+  for (let count = 0; count < presses && !(await focused()); count++) await page.keyboard.press('Tab');
+  if (!(await focused())) assert.fail(`Tab never reached ${target.toString()}`);
+  await assertFocusVisible(page);
+}
+
+/** The focused element is `:focus-visible` and has an outline to show it. */
+export async function assertFocusVisible(page: Page): Promise<void> {
+  const focus = await page.evaluate(() => {
+    const element = (globalThis as any).document.activeElement;
+    const style = (globalThis as any).getComputedStyle(element);
+    return {
+      what: `${element.tagName} ${element.textContent ?? ''}`,
+      visible: element.matches(':focus-visible') as boolean,
+      outline: `${style.outlineStyle} ${style.outlineWidth}`,
+    };
+  });
+  assert.ok(focus.visible && !/^none|\b0px$/.test(focus.outline), `the focus on ${focus.what} shows (outline: ${focus.outline})`);
+}
+
+/** The page has no horizontal scrolling: its content fits the viewport's width. */
+export async function assertNoHorizontalScroll(page: Page, state: string): Promise<void> {
+  const widths = await page.evaluate(() => {
+    const root = (globalThis as any).document.documentElement;
+    return { scroll: root.scrollWidth as number, client: root.clientWidth as number };
+  });
+  assert.ok(widths.scroll <= widths.client, `${state}: ${widths.scroll} px of content in ${widths.client} px`);
 }

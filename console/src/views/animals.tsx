@@ -6,7 +6,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { answer, type Pet } from '../api.js';
 import { Field, Loading, Problem, ScopedButton } from '../components.js';
-import { Pager, placeOf, usePage } from '../listing.js';
+import { Pager, placeOf, StatusFilter, usePage } from '../listing.js';
 import { PET_STATUSES } from '../pets.js';
 import { Link, navigate, usePlace } from '../router.js';
 import { useSession } from '../session.js';
@@ -66,23 +66,11 @@ export function AnimalsView() {
       <p class="notice" role="status">
         {notice}
       </p>
-      <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
-        <Field label="Status">
-          {({ id }) => (
-            <select id={id} value={status} onChange={(event) => filterBy({ status: event.currentTarget.value, name })}>
-              <option value="">Any status</option>
-              {PET_STATUSES.map((value) => (
-                <option key={value} value={value}>
-                  {value}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+      <StatusFilter label="Status" any="Any status" values={PET_STATUSES} value={status} place={(value) => placeOfAnimals({ status: value, name })}>
         <Field label="Search by name">
           {({ id }) => <input id={id} type="search" value={nameInput} onInput={(event) => searchName(event.currentTarget.value)} />}
         </Field>
-      </form>
+      </StatusFilter>
       <Problem error={error} />
       {!page && !error && <Loading what="animals" />}
       {page && (

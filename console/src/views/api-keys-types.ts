@@ -3,7 +3,7 @@ import type { components } from '@animal-store/client';
 
 export type ApiKey = components['schemas']['ApiKey'];
 export type IssuedApiKey = components['schemas']['IssuedApiKey'];
-type Scope = components['schemas']['NewApiKey']['scopes'][number];
+export type Scope = components['schemas']['NewApiKey']['scopes'][number];
 
 export const SCOPES = [
   'pets:read',

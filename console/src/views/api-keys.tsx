@@ -4,8 +4,9 @@
  * it needs `keys:manage`: without it the controls are disabled and say so.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { answer, nextCursorOf, type Page } from '../api.js';
-import { Loading, Problem, ScopedButton } from '../components.js';
+import { answer, type Page } from '../api.js';
+import { ConfirmButton, Loading, Problem, ScopedButton } from '../components.js';
+import { pageOf, showMore } from '../listing.js';
 import { lackingScope, useSession } from '../session.js';
 import { ArrivingHeading, ShownOnce, Time } from '../shown-once.js';
 import { ApiKeyForm } from './api-keys-form.js';
@@ -14,7 +15,7 @@ import type { ApiKey, IssuedApiKey } from './api-keys-types.js';
 const PAGE_SIZE = 100;
 
 export function ApiKeysView() {
-  const { client, identity } = useSession();
+  const { client, identity, signOut } = useSession();
   const cannotManage = lackingScope(identity, 'keys:manage');
   const [page, setPage] = useState<Page<ApiKey> | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
@@ -24,9 +25,7 @@ export function ApiKeysView() {
   const [loads, setLoads] = useState(0);
 
   const read = (cursor: string | undefined, signal?: AbortSignal) =>
-    answer(client.raw.GET('/api-keys', { params: { query: { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) } }, ...(signal ? { signal } : {}) })).then(
-      ({ data, response }) => ({ items: data, next: nextCursorOf(response.headers.get('link')) }),
-    );
+    answer(client.raw.GET('/api-keys', { params: { query: { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) } }, ...(signal ? { signal } : {}) })).then(pageOf);
 
   useEffect(() => {
     if (cannotManage) return;
@@ -36,16 +35,6 @@ export function ApiKeysView() {
       .catch((caught: unknown) => controller.signal.aborted || setError(caught));
     return () => controller.abort();
   }, [client, loads, cannotManage]);
-
-  const showMore = async () => {
-    if (!page?.next) return;
-    try {
-      const more = await read(page.next);
-      setPage({ items: [...page.items, ...more.items], next: more.next });
-    } catch (caught) {
-      setError(caught);
-    }
-  };
 
   return (
     <>
@@ -109,7 +98,7 @@ export function ApiKeysView() {
                   <tr key={key.id}>
                     <td>
                       {key.name}
-                      {key.prefix === identity.prefix && <span class="hint"> (this console's key)</span>}
+                      {key.id === identity.id && <span class="hint"> (this console's key)</span>}
                     </td>
                     <td>
                       <code>{key.prefix}</code>
@@ -132,9 +121,15 @@ export function ApiKeysView() {
                       ) : (
                         <RevokeKey
                           apiKey={key}
+                          own={key.id === identity.id}
                           onRevoked={() => {
-                            setNotice(`Revoked ${key.name} (${key.prefix}).`);
-                            setLoads(loads + 1);
+                            // The console's own key: every call from now on would be refused, so the tab signs out now.
+                            if (key.id === identity.id)
+                              signOut(`You revoked ${key.name} (${key.prefix}), the key this console was signed in with. Sign in with another key.`);
+                            else {
+                              setNotice(`Revoked ${key.name} (${key.prefix}).`);
+                              setLoads(loads + 1);
+                            }
                           }}
                         />
                       )}
@@ -145,7 +140,7 @@ export function ApiKeysView() {
             </table>
           </div>
           {page.next && (
-            <button type="button" class="secondary" onClick={() => void showMore()}>
+            <button type="button" class="secondary" onClick={() => void showMore(page, read, setPage, setError)}>
               Show more keys
             </button>
           )}
@@ -156,40 +151,19 @@ export function ApiKeysView() {
 }
 
 /** "Revoke", then "Confirm": a key is revoked only once the person confirmed it. */
-function RevokeKey(props: { apiKey: ApiKey; onRevoked: () => void }) {
+function RevokeKey(props: { apiKey: ApiKey; own: boolean; onRevoked: () => void }) {
   const { client } = useSession();
-  const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<unknown>(undefined);
-
   const revoke = async () => {
-    setError(undefined);
-    try {
-      await answer(client.raw.DELETE('/api-keys/{keyId}', { params: { path: { keyId: props.apiKey.id } } }));
-      props.onRevoked();
-    } catch (caught) {
-      setError(caught);
-      setConfirming(false);
-    }
+    await answer(client.raw.DELETE('/api-keys/{keyId}', { params: { path: { keyId: props.apiKey.id } } }));
+    props.onRevoked();
   };
-
-  if (!confirming)
-    return (
-      <>
-        <ScopedButton scope="keys:manage" class="secondary" onClick={() => setConfirming(true)}>
-          Revoke
-        </ScopedButton>
-        <Problem error={error} />
-      </>
-    );
   return (
-    <span class="confirm" role="group" aria-label={`Revoke ${props.apiKey.name}?`}>
-      <span>Revoke {props.apiKey.name}? It stops working at once.</span>
-      <button type="button" class="danger" onClick={() => void revoke()} ref={(button) => button?.focus()}>
-        Confirm
-      </button>
-      <button type="button" class="secondary" onClick={() => setConfirming(false)}>
-        Cancel
-      </button>
-    </span>
+    <ConfirmButton
+      scope="keys:manage"
+      label="Revoke"
+      question={`Revoke ${props.apiKey.name}?`}
+      warning={props.own ? 'It stops working at once, and this console signs out.' : 'It stops working at once.'}
+      onConfirm={revoke}
+    />
   );
 }

@@ -7,8 +7,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { ORDER_ACTIONS, ORDER_STATUSES, ORDER_TRANSITIONS, type OrderAction } from '../../../src/orders/orders.state-machine.js';
 import { answer, newIdempotencyKey, type Order, type Pet } from '../api.js';
 import { Field, Loading, Problem, ScopedButton } from '../components.js';
-import { Pager, placeOf, usePage } from '../listing.js';
-import { Link, navigate, usePlace } from '../router.js';
+import { Pager, placeOf, StatusFilter, usePage } from '../listing.js';
+import { Link, usePlace } from '../router.js';
 import { useSession } from '../session.js';
 
 const PAGE_SIZE = 25;
@@ -76,20 +76,7 @@ export function OrdersView() {
         {notice}
       </p>
       <Problem error={actionError} />
-      <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
-        <Field label="Status">
-          {({ id }) => (
-            <select id={id} value={status} onChange={(event) => navigate(placeOf('/orders', { status: event.currentTarget.value }), { replace: true })}>
-              <option value="">Any status</option>
-              {ORDER_STATUSES.map((value) => (
-                <option key={value} value={value}>
-                  {value}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-      </form>
+      <StatusFilter label="Status" any="Any status" values={ORDER_STATUSES} value={status} place={(value) => placeOf('/orders', { status: value })} />
       <Problem error={error} />
       {!page && !error && <Loading what="orders" />}
       {page && (

@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { answer, ConsoleError, newIdempotencyKey, type Pet } from '../api.js';
 import { Field, Loading, Problem } from '../components.js';
+import { fieldProblems, TextField } from '../forms.js';
 import { loadPet, PET_STATUSES } from '../pets.js';
 import { useSession } from '../session.js';
 
@@ -59,16 +60,7 @@ export function PetForm(props: { mode: Mode; onSaved: (pet: Pet) => void; onCanc
 
   if (!draft) return error ? <Problem error={error} /> : <Loading what="the animal" />;
 
-  const problems = error instanceof ConsoleError ? error.details : [];
-  const problemAt = (field: string) =>
-    problems
-      .filter((problem) => problem.field === field)
-      .map((problem) => problem.message)
-      .join('; ') || undefined;
-  const elsewhere =
-    error instanceof ConsoleError && problems.length > 0 && problems.every((problem) => Object.values(FIELDS).includes(problem.field as never))
-      ? undefined
-      : error;
+  const problems = fieldProblems(error, Object.values(FIELDS));
 
   const save = async (event: Event) => {
     event.preventDefault();
@@ -96,30 +88,15 @@ export function PetForm(props: { mode: Mode; onSaved: (pet: Pet) => void; onCanc
         {title}
       </h2>
       <form onSubmit={(event) => void save(event)} noValidate>
-        <Field label="Name" problem={problemAt(FIELDS.name)}>
-          {({ id, describedBy }) => (
-            <input
-              id={id}
-              aria-describedby={describedBy}
-              aria-invalid={describedBy ? true : undefined}
-              value={draft.name}
-              onInput={(event) => setDraft({ ...draft, name: event.currentTarget.value })}
-            />
-          )}
-        </Field>
-        <Field label="Category" problem={problemAt(FIELDS.category)}>
-          {({ id, describedBy }) => (
-            <input
-              id={id}
-              inputMode="numeric"
-              aria-describedby={describedBy}
-              aria-invalid={describedBy ? true : undefined}
-              value={draft.category}
-              onInput={(event) => setDraft({ ...draft, category: event.currentTarget.value })}
-            />
-          )}
-        </Field>
-        <Field label="Status" problem={problemAt(FIELDS.status)}>
+        <TextField label="Name" problem={problems.at(FIELDS.name)} value={draft.name} onValue={(name) => setDraft({ ...draft, name })} />
+        <TextField
+          label="Category"
+          inputMode="numeric"
+          problem={problems.at(FIELDS.category)}
+          value={draft.category}
+          onValue={(category) => setDraft({ ...draft, category })}
+        />
+        <Field label="Status" problem={problems.at(FIELDS.status)}>
           {({ id, describedBy }) => (
             <select
               id={id}
@@ -143,7 +120,7 @@ export function PetForm(props: { mode: Mode; onSaved: (pet: Pet) => void; onCanc
             </button>
           </div>
         )}
-        <Problem error={elsewhere} />
+        <Problem error={problems.unplaced} />
         <div class="actions">
           <button type="submit" disabled={busy || conflict}>
             Save

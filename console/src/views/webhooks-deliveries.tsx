@@ -5,9 +5,10 @@
  * a retry, the list reads itself again, so the outcome shows without a reload.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { answer, nextCursorOf, type Page } from '../api.js';
-import { Field, Loading, Problem, ScopedButton } from '../components.js';
-import { navigate, usePlace } from '../router.js';
+import { answer, type Page } from '../api.js';
+import { Loading, Problem, ScopedButton } from '../components.js';
+import { pageOf, placeOf, showMore, StatusFilter } from '../listing.js';
+import { usePlace } from '../router.js';
 import { useSession } from '../session.js';
 import { Time } from '../shown-once.js';
 import { DELIVERY_OUTCOMES, type DeliveryOutcome, type WebhookDelivery } from './webhooks-types.js';
@@ -57,7 +58,7 @@ export function WebhookDeliveries(props: { endpointId: number; enabled: boolean;
         params: { path: { endpointId }, query: { limit: PAGE_SIZE, ...(outcome ? { outcome } : {}), ...(cursor ? { cursor } : {}) } },
         ...(signal ? { signal } : {}),
       }),
-    ).then(({ data, response }) => ({ items: data, next: nextCursorOf(response.headers.get('link')) }));
+    ).then(pageOf);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -90,15 +91,6 @@ export function WebhookDeliveries(props: { endpointId: number; enabled: boolean;
       setRetryError(caught);
     }
   };
-  const showMore = async () => {
-    if (!page?.next) return;
-    try {
-      const more = await read(page.next);
-      setPage({ items: [...page.items, ...more.items], next: more.next });
-    } catch (caught) {
-      setError(caught);
-    }
-  };
 
   return (
     <section aria-labelledby="deliveries-title">
@@ -108,24 +100,14 @@ export function WebhookDeliveries(props: { endpointId: number; enabled: boolean;
           Refresh
         </button>
       </div>
-      <form class="filters" role="search" aria-label="Deliveries" onSubmit={(event) => event.preventDefault()}>
-        <Field label="Outcome">
-          {({ id }) => (
-            <select
-              id={id}
-              value={outcome}
-              onChange={(event) => navigate(event.currentTarget.value ? `${path}?outcome=${event.currentTarget.value}` : path, { replace: true })}
-            >
-              <option value="">Any outcome</option>
-              {DELIVERY_OUTCOMES.map((value) => (
-                <option key={value} value={value}>
-                  {value}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-      </form>
+      <StatusFilter
+        name="Deliveries"
+        label="Outcome"
+        any="Any outcome"
+        values={DELIVERY_OUTCOMES}
+        value={outcome}
+        place={(value) => placeOf(path, { outcome: value })}
+      />
       <p class="notice" role="status">
         {notice}
       </p>
@@ -181,7 +163,7 @@ export function WebhookDeliveries(props: { endpointId: number; enabled: boolean;
             </table>
           </div>
           {page.next && (
-            <button type="button" class="secondary" onClick={() => void showMore()}>
+            <button type="button" class="secondary" onClick={() => void showMore(page, read, setPage, setError)}>
               Show more deliveries
             </button>
           )}

@@ -11,7 +11,7 @@ import { lackingScope, useSession } from '../session.js';
 import { ArrivingHeading, ShownOnce, Time } from '../shown-once.js';
 import type { ViewProps } from '../views.js';
 import { WebhookDeliveries } from './webhooks-deliveries.js';
-import { eventsText, type WebhookEndpoint } from './webhooks-types.js';
+import { eventsText, patchEndpoint, type WebhookEndpoint } from './webhooks-types.js';
 
 export function WebhookEndpointView(props: ViewProps) {
   const { client, identity } = useSession();
@@ -52,7 +52,7 @@ export function WebhookEndpointView(props: ViewProps) {
   };
   const setStatus = (status: WebhookEndpoint['status']) =>
     act(async () => {
-      const { data } = await answer(client.raw.PATCH('/webhook-endpoints/{endpointId}', { params: { path: { endpointId } }, body: { status } }));
+      const { data } = await patchEndpoint(client, endpointId, { status });
       setEndpoint(data);
       setNotice(status === 'enabled' ? 'Enabled: events from now on are delivered.' : 'Disabled: nothing more is sent to it.');
       setSends(sends + 1);

@@ -1,106 +1,82 @@
 /**
- * Adding a webhook endpoint: "URL", "Description" (optional) and the event types, chosen from the
- * list the API accepts, then "Add endpoint". The API's messages show beside the field they concern;
- * the answer carries the signing secret, which the caller shows once.
+ * Adding a webhook endpoint, or changing one: "URL", "Description" (optional) and the event types,
+ * chosen from the list the API accepts, then "Save". The API's messages show beside the field they
+ * concern. An add answers the signing secret, which the caller shows once; a change is sent as a
+ * JSON Merge Patch of the fields changed, and answers a new secret when it widened what the
+ * endpoint receives.
  */
 import { useState } from 'preact/hooks';
-import { answer, ConsoleError, newIdempotencyKey } from '../api.js';
-import { Field, Problem } from '../components.js';
+import { answer, newIdempotencyKey } from '../api.js';
+import { Problem } from '../components.js';
+import { Choices, fieldProblems, TextField } from '../forms.js';
 import { useSession } from '../session.js';
 import { ArrivingHeading } from '../shown-once.js';
-import { EVENT_FILTERS, type WebhookEndpointWithSecret } from './webhooks-types.js';
+import { EVENT_FILTERS, type EventFilter, patchEndpoint, type UpdatedWebhookEndpoint, type WebhookEndpoint } from './webhooks-types.js';
 
 /** The body field each form field stands for, as the API's `details` name them. */
 const FIELDS = { url: 'body.url', events: 'body.events', description: 'body.description' } as const;
 
-export function WebhookForm(props: { onAdded: (endpoint: WebhookEndpointWithSecret) => void; onCancel: () => void }) {
+const sameEvents = (one: readonly string[], other: readonly string[]) => one.length === other.length && one.every((filter) => other.includes(filter));
+
+/** `endpoint` given: the form changes it; otherwise it adds one. */
+export function WebhookForm(props: { endpoint?: WebhookEndpoint; onSaved: (endpoint: UpdatedWebhookEndpoint) => void; onCancel: () => void }) {
   const { client } = useSession();
-  const [url, setUrl] = useState('');
-  const [description, setDescription] = useState('');
-  const [events, setEvents] = useState<string[]>([]);
+  const { endpoint } = props;
+  const [url, setUrl] = useState(endpoint?.url ?? '');
+  const [description, setDescription] = useState(endpoint?.description ?? '');
+  const [events, setEvents] = useState<EventFilter[]>(endpoint ? EVENT_FILTERS.filter((filter) => endpoint.events.includes(filter)) : []);
   const [error, setError] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
   /** One Idempotency-Key for this form's add, kept across its retries. */
   const [idempotencyKey] = useState(newIdempotencyKey);
+  const problems = fieldProblems(error, Object.values(FIELDS));
 
-  const problems = error instanceof ConsoleError ? error.details : [];
-  const problemAt = (field: string) =>
-    problems
-      .filter((problem) => problem.field === field || problem.field.startsWith(`${field}/`))
-      .map((problem) => problem.message)
-      .join('; ') || undefined;
-  const shownByField = problems.length > 0 && problems.every((problem) => Object.values(FIELDS).some((field) => problem.field.startsWith(field)));
+  const add = () =>
+    answer(
+      client.raw.POST('/webhook-endpoints', {
+        body: { url: url.trim(), events, ...(description.trim() ? { description: description.trim() } : {}) },
+        headers: { 'idempotency-key': idempotencyKey },
+      }),
+    );
+  const change = (before: WebhookEndpoint) => {
+    const patch = {
+      ...(url.trim() === before.url ? {} : { url: url.trim() }),
+      ...(sameEvents(events, before.events) ? {} : { events }),
+      ...(description.trim() === (before.description ?? '') ? {} : { description: description.trim() || null }),
+    };
+    if (Object.keys(patch).length === 0) throw new Error('Nothing to save: change the URL, the description or the event types first.');
+    return patchEndpoint(client, before.id, patch);
+  };
 
-  const add = async (event: Event) => {
+  const save = async (event: Event) => {
     event.preventDefault();
     setBusy(true);
     setError(undefined);
-    const body = {
-      url: url.trim(),
-      events: EVENT_FILTERS.filter((filter) => events.includes(filter)),
-      ...(description.trim() ? { description: description.trim() } : {}),
-    };
     try {
-      const added = await answer(client.raw.POST('/webhook-endpoints', { body, headers: { 'idempotency-key': idempotencyKey } }));
-      props.onAdded(added.data);
+      const saved = await (endpoint ? change(endpoint) : add());
+      props.onSaved(saved.data);
     } catch (caught) {
       setError(caught);
     } finally {
       setBusy(false);
     }
   };
-  const toggle = (filter: string, on: boolean) => setEvents(on ? [...events, filter] : events.filter((chosen) => chosen !== filter));
-  const eventsProblem = problemAt(FIELDS.events);
 
   return (
     <section class="panel" aria-labelledby="webhook-form-title">
-      <ArrivingHeading id="webhook-form-title">Add a webhook endpoint</ArrivingHeading>
-      <form onSubmit={(event) => void add(event)} noValidate>
-        <Field label="URL" problem={problemAt(FIELDS.url)}>
-          {({ id, describedBy }) => (
-            <input
-              id={id}
-              type="url"
-              inputMode="url"
-              spellcheck={false}
-              aria-describedby={describedBy}
-              aria-invalid={describedBy ? true : undefined}
-              value={url}
-              onInput={(event) => setUrl(event.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <Field label="Description (optional)" problem={problemAt(FIELDS.description)}>
-          {({ id, describedBy }) => (
-            <input
-              id={id}
-              aria-describedby={describedBy}
-              aria-invalid={describedBy ? true : undefined}
-              value={description}
-              onInput={(event) => setDescription(event.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <fieldset class="choices" aria-describedby={eventsProblem ? 'webhook-events-problem' : undefined}>
-          <legend>Event types</legend>
-          {EVENT_FILTERS.map((filter) => (
-            <div class="check" key={filter}>
-              <input
-                id={`webhook-event-${filter}`}
-                type="checkbox"
-                checked={events.includes(filter)}
-                onChange={(event) => toggle(filter, event.currentTarget.checked)}
-              />
-              <label for={`webhook-event-${filter}`}>{filter.endsWith('.*') ? `${filter} (every ${filter.slice(0, -2)} event)` : filter}</label>
-            </div>
-          ))}
-          {eventsProblem && (
-            <p class="problem" id="webhook-events-problem">
-              {eventsProblem}
-            </p>
-          )}
-        </fieldset>
-        <Problem error={shownByField ? undefined : error} />
+      <ArrivingHeading id="webhook-form-title">{endpoint ? `Edit endpoint ${endpoint.id}` : 'Add a webhook endpoint'}</ArrivingHeading>
+      <form onSubmit={(event) => void save(event)} noValidate>
+        <TextField label="URL" type="url" inputMode="url" spellcheck={false} problem={problems.at(FIELDS.url)} value={url} onValue={setUrl} />
+        <TextField label="Description (optional)" problem={problems.at(FIELDS.description)} value={description} onValue={setDescription} />
+        <Choices
+          legend="Event types"
+          options={EVENT_FILTERS}
+          chosen={events}
+          onChange={setEvents}
+          problem={problems.at(FIELDS.events)}
+          labelOf={(filter) => (filter.endsWith('.*') ? `${filter} (every ${filter.slice(0, -2)} event)` : filter)}
+        />
+        <Problem error={problems.unplaced} />
         <div class="actions">
           <button type="submit" disabled={busy}>
             Save

@@ -1,10 +1,16 @@
-/** What the Webhooks views know of the API's webhook endpoints and deliveries: their types, and the event types an endpoint may ask for. */
+/**
+ * What the Webhooks views know of the API's webhook endpoints and deliveries: their types, the
+ * event types an endpoint may ask for, and how an endpoint is changed.
+ */
 import type { components } from '@animal-store/client';
+import { answer, type Client, newIdempotencyKey } from '../api.js';
 
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
 export type WebhookEndpointWithSecret = components['schemas']['WebhookEndpointWithSecret'];
+export type UpdatedWebhookEndpoint = components['schemas']['UpdatedWebhookEndpoint'];
+type WebhookEndpointPatch = components['schemas']['WebhookEndpointPatch'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
-type EventFilter = components['schemas']['NewWebhookEndpoint']['events'][number];
+export type EventFilter = components['schemas']['NewWebhookEndpoint']['events'][number];
 export type DeliveryOutcome = WebhookDelivery['state'];
 
 /** The groups first, then each exact type, as the form offers them. */
@@ -30,4 +36,19 @@ void everyOutcome;
 /** The API's list of an endpoint's event types, as one line of text. */
 export function eventsText(events: readonly string[]): string {
   return events.join(', ');
+}
+
+/**
+ * Changes an endpoint with a JSON Merge Patch (only the fields given change; `description: null`
+ * removes it). The answer carries a new `secret`, shown once, when the change widened what it
+ * receives; the Idempotency-Key lets the client retry without losing that answer.
+ */
+export function patchEndpoint(client: Client, endpointId: number, patch: WebhookEndpointPatch) {
+  return answer(
+    client.raw.PATCH('/webhook-endpoints/{endpointId}', {
+      params: { path: { endpointId } },
+      body: patch,
+      headers: { 'content-type': 'application/merge-patch+json', 'idempotency-key': newIdempotencyKey() },
+    }),
+  );
 }
