@@ -67,7 +67,7 @@ export function renderConsoleMarkdown(report: { date: string; commit: string; ma
     '',
     `${report.machine}. Chromium (headless, this process's CPU) presses "Sign in" with a valid key on a fresh browser context; a round ends when the Animals table shows its first page of rows (the page's own clock, \`performance.now()\`, from the submit to the animation frame after the rows are in the document). ${report.rounds} measured rounds after one unmeasured; before each, one baseline run under list20's load.`,
     '',
-    '| database | animals | rows | median ms | worst ms | goal (≤ 1 s) | service CPU ms per sign-in (median, in /proc ticks of 10 ms) | baseline µs/req (median) | load average (start–end) |',
+    `| database | animals | rows | median ms | worst ms | goal (every round ≤ ${CONSOLE_FIRST_PAGE_GOAL_MS} ms) | service CPU ms per sign-in (median, in /proc ticks of 10 ms) | baseline µs/req (median) | load average (start–end) |`,
     '| :-- | --: | --: | --: | --: | :-- | --: | --: | --: |',
   ];
   for (const result of report.results) {
