@@ -13,7 +13,7 @@ import type { Server } from './servers.js';
 import { log, SETTINGS } from './settings.js';
 
 /** One measured run: the load, the server's CPU and memory, and the database backends' CPU. */
-async function measureRun(server: Server, scenario: Scenario): Promise<RunFigures> {
+export async function measureRun(server: Server, scenario: Scenario): Promise<RunFigures> {
   const { spec, connections, seconds } = scenario;
   if (SETTINGS.warmupSeconds > 0) await load(server.baseUrl, { ...spec, idRange: spec.warmupIdRange ?? spec.idRange }, SETTINGS.warmupSeconds, connections);
   const pids = server.pids();

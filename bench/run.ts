@@ -17,9 +17,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { runCli } from '../test/helpers/spawn-service.js';
 import { cleanupAll, onCleanup, wasInterrupted } from './cleanup.js';
+import { runConsoleMeasurement } from './console.js';
 import { FEED_MEASUREMENTS, type FeedMeasurement, runFeedMeasurements } from './feed.js';
 import { checkGoals } from './goals.js';
 import { runScenario, type Servers } from './measure.js';
@@ -43,17 +44,7 @@ async function benchTarget(target: Target, selected: Set<string>, profileDir: st
   const results: ScenarioResult[] = [];
 
   let service = await startService(target, cursorSecret, { profileDir });
-  // The baseline answers the service's own first page, byte for byte.
-  const page = await fetch(`${service.baseUrl}/v1/pets?limit=20`, { headers: { authorization: `Bearer ${key}` } });
-  if (page.status !== 200) throw new Error(`GET /v1/pets?limit=20 answered ${page.status}`);
-  const pageFile = join(mkdtempSync(join(tmpdir(), 'animal-store-bench-page-')), 'page.json');
-  onCleanup(
-    `remove ${pageFile}`,
-    async () => rmSync(dirname(pageFile), { recursive: true, force: true }),
-    () => rmSync(dirname(pageFile), { recursive: true, force: true }),
-  );
-  writeFileSync(pageFile, Buffer.from(await page.arrayBuffer()));
-  const baseline = await startBaseline(pageFile);
+  const baseline = await startBaseline(service, key);
   const peer = await startPeer(target, key);
   const servers = (): Servers => ({ baseline, peer, service });
 
@@ -105,6 +96,12 @@ async function main(): Promise<number> {
     log(`feed measurements done after ${Math.round((Date.now() - started) / 1000)} s`);
     if (failed.length > 0) log(`FAILED checks: ${failed.join(' | ')}`);
     return failed.length > 0 ? 1 : 0;
+  }
+  if (process.env.BENCH_CONSOLE?.trim() === '1') {
+    // Like the feed's, the console's measurement runs alone, with its own services.
+    const exitCode = await runConsoleMeasurement();
+    log(`console measurement done after ${Math.round((Date.now() - started) / 1000)} s`);
+    return exitCode;
   }
   const all = scenarios({ target: undefined as never, key: '', seeded: { first: 1, last: 1 }, cursorSecret: 'x'.repeat(32) }).map((s) => s.name);
   const requested = listFromEnv('BENCH_SCENARIOS') ?? (SETTINGS.profile ? [SETTINGS.profile] : all);

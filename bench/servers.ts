@@ -4,6 +4,9 @@
  * Fastify peer of the database (bench/peers/), all pinned to the servers' core.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { CONFIG_DEFAULTS } from '../src/config.js';
 import { type RunningService, spawnService, waitForListeningProcesses } from '../test/helpers/spawn-service.js';
 import { onCleanup, ownChild } from './cleanup.js';
@@ -76,7 +79,17 @@ export async function startService(
   };
 }
 
-export function startBaseline(pageFile: string): Promise<Server> {
+/** The bare node:http baseline, answering the service's own first page of 20 pets, byte for byte. */
+export async function startBaseline(service: Server, key: string): Promise<Server> {
+  const page = await fetch(`${service.baseUrl}/v1/pets?limit=20`, { headers: { authorization: `Bearer ${key}` } });
+  if (page.status !== 200) throw new Error(`GET /v1/pets?limit=20 answered ${page.status}`);
+  const pageFile = join(mkdtempSync(join(tmpdir(), 'animal-store-bench-page-')), 'page.json');
+  onCleanup(
+    `remove ${pageFile}`,
+    async () => rmSync(dirname(pageFile), { recursive: true, force: true }),
+    () => rmSync(dirname(pageFile), { recursive: true, force: true }),
+  );
+  writeFileSync(pageFile, Buffer.from(await page.arrayBuffer()));
   return startNodeServer('baseline', BASELINE_SERVER, [pageFile], {});
 }
 

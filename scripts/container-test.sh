@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The container image, built and run the way docs/operations.md tells users to: build it, start it on
-# a volume, make a key inside the container, create and list a pet, wait for the HEALTHCHECK to
-# say healthy, stop it (exit 0 within SHUTDOWN_TIMEOUT_MS), start a new container on the same
+# a volume, make a key inside the container, create and list a pet, fetch the console's page and
+# one of its hashed assets, wait for the HEALTHCHECK to say healthy, stop it (exit 0 within
+# SHUTDOWN_TIMEOUT_MS), start a new container on the same
 # volume and find the pet again; compose.yaml must validate. Then the README's install, word for
 # word, in the Dockerfile's base image (no Python, make or compiler): `npm install && npm start`
 # with its npm, and again with Node 22 and the npm it ships when NODE22_HOME and NPM22_HOME are set.
@@ -109,6 +110,18 @@ step "create and list a pet"
 created="$(api 201 POST /v1/pets '{"name":"Container Rex","categoryId":1}')"
 id="$(node -e 'console.log(JSON.parse(process.argv[1]).id)' "$created")"
 api 200 GET "/v1/pets?id=$id" | grep -q '"name":"Container Rex"' || fail "the new pet is not listed"
+
+step "the image serves the console: /console/ (HTML with its CSP) and a hashed asset it names"
+console_status="$(curl -sS -o "$work/console.html" -D "$work/console.headers" -w '%{http_code}' "http://127.0.0.1:$port/console/")"
+[ "$console_status" = 200 ] || fail "GET /console/ answered $console_status, not 200"
+grep -qi '^content-type: text/html' "$work/console.headers" ||
+  fail "GET /console/ is not text/html: $(grep -i '^content-type' "$work/console.headers" || echo 'no Content-Type')"
+grep -qi "^content-security-policy: default-src 'none'" "$work/console.headers" ||
+  fail "GET /console/ has no Content-Security-Policy starting default-src 'none'"
+asset="$(grep -o '/console/assets/[^"]*' "$work/console.html" | head -n 1 || true)"
+[ -n "$asset" ] || fail "the console's page names no /console/assets/ file"
+asset_status="$(curl -sS -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port$asset")"
+[ "$asset_status" = 200 ] || fail "GET $asset answered $asset_status, not 200"
 
 step "the HEALTHCHECK reaches healthy"
 wait_for 120 healthy "$first" ||

@@ -24,7 +24,7 @@ export interface ConsoleService {
   stop(): Promise<void>;
 }
 
-export async function startConsoleService(dialect: DialectName, env: Record<string, string> = {}): Promise<ConsoleService> {
+export async function startConsoleService(dialect: DialectName, env: Record<string, string> = {}, options: { keyName?: string } = {}): Promise<ConsoleService> {
   const place = await createEmptyDatabaseUrl(dialect);
   const migrated = await runCli(['migrate'], { DATABASE_URL: place.url });
   assert.equal(migrated.code, 0, migrated.stderr);
@@ -33,7 +33,7 @@ export async function startConsoleService(dialect: DialectName, env: Record<stri
     assert.equal(created.code, 0, created.stderr);
     return created.stdout.trim().split('\n').at(-1)!;
   };
-  const key = await makeKey('console-test');
+  const key = await makeKey(options.keyName ?? 'console-test');
   const service = await spawnService({ databaseUrl: place.url, env });
   return {
     service,
