@@ -63,6 +63,9 @@ export async function holdStoreShared(url: string, warn: (message: string, error
     async release() {
       released = true;
       clearTimeout(retry);
+      // Unlocked before the goodbye: a backend ends a moment after its client leaves, and an
+      // import started at once by whoever stopped the service would find the lock still held.
+      await client?.query(`select pg_advisory_unlock_shared(${STORE_LOCK_CLASS}, ${SCHEMA_KEY})`).catch(() => {});
       await client?.end().catch(() => {});
     },
   };
