@@ -150,13 +150,24 @@ describe('importPetsFile', () => {
       const path = join(folder, 'many.ndjson');
       // A good batch first, so the transaction has begun and written before the bad lines.
       const good = Array.from({ length: 600 }, () => '{"name":"ok","categoryId":1}');
-      writeFileSync(path, [...good, ...Array.from({ length: 250 }, (_, i) => (i % 2 ? '{"name":"ok","categoryId":1}' : '{"name":"","categoryId":1}'))].join('\n'));
+      writeFileSync(
+        path,
+        [...good, ...Array.from({ length: 250 }, (_, i) => (i % 2 ? '{"name":"ok","categoryId":1}' : '{"name":"","categoryId":1}'))].join('\n'),
+      );
       const imported = await importPetsFile(store.db, path, 'ndjson');
       assert.equal(imported.badLines, 125);
       assert.equal(imported.added, 0);
       assert.equal(imported.problems.length, MAX_PROBLEMS_SHOWN);
       assert.deepEqual(imported.problems[1], { line: 603, field: 'name', message: 'body.name must have at least 1 characters' });
-      assert.equal((await store.db.selectFrom('pets').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n, 0);
+      assert.equal(
+        (
+          await store.db
+            .selectFrom('pets')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+        0,
+      );
     } finally {
       await store.drop();
       rmSync(folder, { recursive: true, force: true });

@@ -139,7 +139,15 @@ for (const dialect of ALL_DIALECTS) {
         refused.stderr,
         /^animal-store: another process is using the target \(a running service\?\): stop every service of the target, then import again \(nothing was imported\)$/m,
       );
-      assert.deepEqual(await rowCounts(target), { pets: 0, orders: 0, api_keys: 0, events: 0, webhook_endpoints: 0, webhook_deliveries: 0, webhook_attempts: 0 });
+      assert.deepEqual(await rowCounts(target), {
+        pets: 0,
+        orders: 0,
+        api_keys: 0,
+        events: 0,
+        webhook_endpoints: 0,
+        webhook_deliveries: 0,
+        webhook_attempts: 0,
+      });
       assert.equal((await service.stop()).code, 0);
       const imported = await target.whileClosed(() => runCli(['import', '-'], { DATABASE_URL: target.url }, { stdin: text }));
       assert.equal(imported.code, 0, imported.stderr);

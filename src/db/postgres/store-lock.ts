@@ -18,13 +18,13 @@ const RETRY_MS = 5000;
 
 /** Inside a transaction: takes the store's lock exclusively until it ends, or answers false when a service holds it. */
 export async function lockStoreExclusively(trx: Kysely<Database>): Promise<boolean> {
-  const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${sql.raw(String(STORE_LOCK_CLASS))}, ${sql.raw(SCHEMA_KEY)}) as locked`.execute(
-    trx,
-  );
+  const { rows } = await sql<{
+    locked: boolean;
+  }>`select pg_try_advisory_xact_lock(${sql.raw(String(STORE_LOCK_CLASS))}, ${sql.raw(SCHEMA_KEY)}) as locked`.execute(trx);
   return rows[0]?.locked === true;
 }
 
-export class StoreBeingImported extends Error {}
+class StoreBeingImported extends Error {}
 
 /**
  * Holds the store's lock shared until `release`. Throws StoreBeingImported when an import holds
