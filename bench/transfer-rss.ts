@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { CLI_PATH, SERVICE_NODE_FLAGS } from '../test/helpers/spawn-service.js';
 import { cleanupAll } from './cleanup.js';
 import { intFromEnv, log } from './settings.js';
@@ -55,8 +56,15 @@ async function measured(step: string, args: string[], databaseUrl: string): Prom
   return result;
 }
 
-function psql(command: string): void {
-  execFileSync('psql', [ADMIN_URL, '-v', 'ON_ERROR_STOP=1', '-q', '-c', command], { stdio: 'inherit' });
+/** Runs one statement on the server's maintenance connection (CREATE and DROP DATABASE cannot run in a transaction). */
+async function admin(command: string): Promise<void> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(command);
+  } finally {
+    await client.end();
+  }
 }
 
 async function main(): Promise<void> {
@@ -71,7 +79,7 @@ async function main(): Promise<void> {
     execFileSync(process.execPath, [CLI, 'migrate'], { env: { ...process.env, DATABASE_URL: source.url, LOG_LEVEL: 'warn' } });
     log(`inserting ${PETS.toLocaleString('en')} pets; each step runs node ${NODE_FLAGS.join(' ')}`);
     await bulkInsertPets(source, PETS);
-    psql(`create database ${database}`);
+    await admin(`create database ${database}`);
     const steps = [
       await measured('export from SQLite', ['export', '--output', first], source.url),
       await measured('import into PostgreSQL', ['import', first], postgresUrl.toString()),
@@ -84,7 +92,7 @@ async function main(): Promise<void> {
     console.log('\n| step | seconds | peak RSS MB | load average (1, 5, 15 min) |\n|---|---|---|---|');
     for (const { step, seconds, peakMb, load } of steps) console.log(`| ${step} | ${seconds.toFixed(1)} | ${peakMb.toFixed(0)} | ${load} |`);
   } finally {
-    psql(`drop database if exists ${database}`);
+    await admin(`drop database if exists ${database}`);
     await cleanupAll();
   }
 }
