@@ -1,7 +1,7 @@
 /**
  * `animal-store pets import FILE`: reading a CSV (RFC 4180) or NDJSON file of pets, checking every
  * line with the API's own schema and messages, and adding them all in one transaction. The parsing
- * is pure (CsvParser, petCandidates, checkPet); only importPets touches the database.
+ * is pure (CsvParser, csvCandidates, checkPet); only importPetsFile touches the database.
  */
 import { createReadStream } from 'node:fs';
 import type { Kysely } from 'kysely';

@@ -1,4 +1,4 @@
-/** The pure parts of `pets import`: the RFC 4180 reader, the header, and the API's checks per line. */
+/** `pets import`: the RFC 4180 reader, the header, the API's checks per line, and a file with bad lines on a real SQLite store. */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
