@@ -43,7 +43,8 @@ const COMMAND_USAGE: Record<string, string> = {
                                                 FILE made with mode 0600, --force replaces one);
                                                 it holds the webhook secrets and the cursor key`,
   import: `  animal-store import FILE                      load an export (FILE, or - for stdin) into a migrated,
-                                                empty store, in one transaction`,
+                                                empty store, in one transaction; refused while a
+                                                service serves the store (stop it first)`,
   backup: `  animal-store backup FILE [--force]            SQLite: copy the store to FILE (mode 0600) while the
                                                 service serves and writes; FILE must not exist
                                                 (--force: replace it). PostgreSQL: names pg_dump`,

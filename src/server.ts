@@ -14,6 +14,7 @@ import { createDb, locationOf, withDb } from './db/create-db.js';
 import { stopListening } from './http/connection-drain.js';
 import { relayLogLines, stdoutLogDestination, workersNeedLogRelay } from './log-destination.js';
 import { migrateStore } from './db/migrate.js';
+import { holdStoreShared } from './db/postgres/store-lock.js';
 import { relayFeedChanges } from './events/events.fleet-channel.js';
 import { hasAnyKey, issueApiKey } from './keys/keys.service.js';
 import { gatherWorkerMetrics, offerWorkerMetrics } from './metrics/cluster-metrics.js';
@@ -46,11 +47,15 @@ async function makeBootstrapKey(config: Config, baseUrl: string): Promise<void> 
 /** Serves HTTP until a stop signal, and answers the base URL it listens on; assumes `prepareDatabase` ran. */
 async function serveHttp(config: Config): Promise<string> {
   const handle = createDb(config.databaseUrl, { poolMax: config.databasePoolMax, statementTimeoutMs: config.databaseStatementTimeoutMs });
+  let warn = (_message: string, _error?: unknown): void => {};
+  // Before the app reads the store (its cursor key): an import refuses a store in use (postgres/store-lock.ts).
+  const storeLock = handle.dialect === 'postgres' ? await holdStoreShared(config.databaseUrl, (message, error) => warn(message, error)) : undefined;
   // Metrics: a worker's /metrics answers the sum its primary gathers (cluster-metrics.ts).
   const metrics = createMetrics({ dialect: handle.dialect, poolStats: handle.poolStats });
   const renderMetrics = cluster.isWorker ? offerWorkerMetrics(metrics) : metrics.render;
   const app = await buildApp({ db: handle.db, database: handle, config, metrics, renderMetrics });
   app.log.info({ database: handle.location }, 'database opened');
+  warn = (message, error) => app.log.warn({ err: error }, message);
   // Under --workers the primary serves METRICS_PORT; workers never listen there.
   const metricsServer =
     config.metricsPort !== undefined && !cluster.isWorker
@@ -73,6 +78,7 @@ async function serveHttp(config: Config): Promise<string> {
       await metricsServer?.close();
       await app.close();
       await handle.close();
+      await storeLock?.release();
       app.log.info('stopped');
       process.exit(0);
     } catch (error) {

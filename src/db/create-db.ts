@@ -16,6 +16,7 @@ import { createPostgresPool, statsOf, type PoolStats } from './postgres/pool.js'
 import { CommitListeners } from './commit-listeners.js';
 import { attachEngine } from './engine.js';
 import { createGroupCommit } from './sqlite/group-commit.js';
+import { holdExclusively } from './sqlite/exclusive-open.js';
 import { isSqliteBusy, LockWaitingSqliteDialect } from './sqlite/lock-wait.js';
 import { sqliteConnection } from './sqlite/statements.js';
 
@@ -32,6 +33,11 @@ export interface DbOptions {
    * store and wait for another instance's (migrate.ts `migrateStore`).
    */
   unlimitedStatements?: boolean;
+  /**
+   * SQLite: the file held so that no other process has it open while the handle lives (a command
+   * that must not run beside a service); throws StoreInUse when one has. PostgreSQL: no effect.
+   */
+  sqliteExclusive?: boolean;
 }
 
 export interface DbHandle {
@@ -113,7 +119,7 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
     const path = sqlitePathOf(url);
     if (path !== ':memory:') createOwnerOnly(path);
     // Opening may wait for another process's lock the blocking way: nothing is served yet.
-    const sqlite = new SQLite(path, { timeout: statementTimeoutMs });
+    const sqlite = options.sqliteExclusive ? holdExclusively(path) : new SQLite(path, { timeout: statementTimeoutMs });
     // WAL lets readers run while one writer writes. FULL syncs the log at every commit, so a
     // write that was answered survives a power loss, not only a crash of the process; group
     // commit (sqlite/group-commit.ts) shares that sync among the writes that arrive together.
@@ -154,7 +160,7 @@ export async function withDb<T>(
   url: string,
   statementTimeoutMs: number,
   work: (db: Kysely<Database>) => Promise<T>,
-  options: Pick<DbOptions, 'unlimitedStatements'> = {},
+  options: Pick<DbOptions, 'unlimitedStatements' | 'sqliteExclusive'> = {},
 ): Promise<T> {
   const handle = createDb(url, { poolMax: 1, statementTimeoutMs, ...options });
   try {

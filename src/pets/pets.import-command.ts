@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { importFormatOf } from './pets.import-format.js';
-import { ImportFileError, importPets, MAX_PROBLEMS_SHOWN, readPetsFile } from './pets.import.js';
+import { ImportFileError, importPetsFile, MAX_PROBLEMS_SHOWN, PetsNotAdded } from './pets.import.js';
 
 /** The progress bar is redrawn at most this often. */
 const PROGRESS_EVERY_MS = 100;
@@ -22,34 +22,33 @@ export async function runPetsImport(db: Kysely<Database>, file: string, stderr: 
   const format = importFormatOf(file)!;
   const size = statSync(file).size;
   const progress = progressBar(stderr);
-  let read;
+  let imported;
   try {
-    read = await readPetsFile(file, format, (bytes) => progress.show('reading', bytes / Math.max(size, 1)));
+    imported = await importPetsFile(db, file, format, {
+      onBytes: (bytes) => progress.show('importing', bytes / Math.max(size, 1)),
+    });
   } catch (error) {
     progress.clear();
-    if (!(error instanceof ImportFileError)) throw error;
-    stderr.write(`${error.message}\nNothing was added.\n`);
-    return 1;
-  }
-  progress.clear();
-  if (read.badLines > 0) {
-    for (const problem of read.problems) stderr.write(`line ${problem.line}: ${problem.field}: ${problem.message}\n`);
-    const untold = read.badLines - Math.min(read.badLines, MAX_PROBLEMS_SHOWN);
-    if (untold > 0) stderr.write(`… and ${untold.toLocaleString('en-US')} more bad lines\n`);
-    stderr.write(`${read.badLines.toLocaleString('en-US')} bad line${read.badLines === 1 ? '' : 's'} in ${file}; nothing was added.\n`);
-    return 1;
-  }
-  let added: number;
-  try {
-    ({ added } = await importPets(db, read.pets, (written) => progress.show('writing', written / Math.max(read.pets.length, 1))));
-  } catch (error) {
+    if (error instanceof ImportFileError) {
+      stderr.write(`${error.message}\nNothing was added.\n`);
+      return 1;
+    }
+    if (!(error instanceof PetsNotAdded)) throw error;
     // The pets are added in one transaction: a failure before its commit leaves none of them.
-    progress.clear();
     stderr.write(
-      `The database failed while adding the pets (${(error as Error).message}); it rolled back: nothing was added. Check the database, then run the import again.\n`,
+      `The database failed while adding the pets (${error.message}); it rolled back: nothing was added. Check the database, then run the import again.\n`,
     );
     return 1;
   }
+  progress.clear();
+  if (imported.badLines > 0) {
+    for (const problem of imported.problems) stderr.write(`line ${problem.line}: ${problem.field}: ${problem.message}\n`);
+    const untold = imported.badLines - Math.min(imported.badLines, MAX_PROBLEMS_SHOWN);
+    if (untold > 0) stderr.write(`… and ${untold.toLocaleString('en-US')} more bad lines\n`);
+    stderr.write(`${imported.badLines.toLocaleString('en-US')} bad line${imported.badLines === 1 ? '' : 's'} in ${file}; nothing was added.\n`);
+    return 1;
+  }
+  const { added } = imported;
   progress.clear();
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   stderr.write(`Added ${added.toLocaleString('en-US')} pet${added === 1 ? '' : 's'} from ${file} in ${seconds} s.\n`);

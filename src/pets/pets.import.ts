@@ -1,7 +1,7 @@
 /**
  * `animal-store pets import FILE`: reading a CSV (RFC 4180) or NDJSON file of pets, checking every
  * line with the API's own schema and messages, and adding them all in one transaction. The parsing
- * is pure (CsvParser, petCandidates, checkPet); only importPets touches the database.
+ * is pure (CsvParser, csvCandidates, checkPet); only importPetsFile touches the database.
  */
 import { createReadStream } from 'node:fs';
 import type { Kysely } from 'kysely';
@@ -232,24 +232,15 @@ class JsonProblem {
 
 let validateNewPet: ValidateFunction | undefined;
 
-/** What reading a whole file found: the pets of its good lines, its bad lines (the first MAX_PROBLEMS_SHOWN) and how many lines were bad. */
-export interface ReadPets {
-  pets: NewPet[];
+/** What an import did: the pets added (0 when any line is bad), the bad lines' problems (the first MAX_PROBLEMS_SHOWN) and how many lines were bad. */
+export interface PetsImported {
+  added: number;
   problems: LineProblem[];
   badLines: number;
 }
 
-/** Streams the file and checks every line; `onBytes` hears how many bytes are read so far. */
-export async function readPetsFile(path: string, format: ImportFormat, onBytes: (bytes: number) => void = () => {}): Promise<ReadPets> {
-  const result: ReadPets = { pets: [], problems: [], badLines: 0 };
-  const take = (candidate: Candidate) => {
-    const checked = checkPet(candidate);
-    if ('pet' in checked) result.pets.push(checked.pet);
-    else {
-      result.badLines += 1;
-      if (result.problems.length < MAX_PROBLEMS_SHOWN) result.problems.push(...checked.problems);
-    }
-  };
+/** Streams the file's lines as candidates; `onBytes` hears how many bytes are read so far. */
+async function* readCandidates(path: string, format: ImportFormat, onBytes: (bytes: number) => void): AsyncGenerator<Candidate> {
   const stream = createReadStream(path);
   let bytes = 0;
   stream.on('data', (chunk) => onBytes((bytes += chunk.length)));
@@ -268,29 +259,126 @@ export async function readPetsFile(path: string, format: ImportFormat, onBytes: 
         throw new ImportFileError({ line: parser.currentLine + (before.match(/\n/g)?.length ?? 0), field: 'file', message: NOT_UTF8 });
       }
     };
-    for await (const chunk of stream as AsyncIterable<Buffer>) for (const candidate of csvCandidates(parser.push(decode(chunk)), state)) take(candidate);
-    for (const candidate of csvCandidates([...parser.push(decode()), ...parser.end()], state)) take(candidate);
+    for await (const chunk of stream as AsyncIterable<Buffer>) yield* csvCandidates(parser.push(decode(chunk)), state);
+    yield* csvCandidates([...parser.push(decode()), ...parser.end()], state);
     if (state.columns === undefined)
       throw new ImportFileError({ line: 1, field: 'header', message: `the file is empty; it needs the header ${IMPORT_COLUMNS.join(',')}` });
-  } else {
-    try {
-      for await (const { number: line, text } of boundedLines(stream, MAX_LINE_BYTES)) {
-        if (text.length > MAX_FIELD_LENGTH) {
-          take({ line, value: new JsonProblem(`line is longer than ${MAX_FIELD_LENGTH.toLocaleString('en-US')} characters`) });
-          continue;
-        }
-        const candidate = ndjsonCandidate(line, line === 1 ? text.replace(/^\uFEFF/, '') : text);
-        if (candidate) take(candidate);
-      }
-    } catch (error) {
-      if (!(error instanceof LineRefused)) throw error;
-      throw new ImportFileError({
-        line: error.line,
-        field: 'file',
-        message: error.reason === 'too long' ? `the line is longer than ${MAX_LINE_BYTES.toLocaleString('en-US')} bytes` : NOT_UTF8,
-      });
-    }
+    return;
   }
+  try {
+    for await (const { number: line, text } of boundedLines(stream, MAX_LINE_BYTES)) {
+      if (text.length > MAX_FIELD_LENGTH) {
+        yield { line, value: new JsonProblem(`line is longer than ${MAX_FIELD_LENGTH.toLocaleString('en-US')} characters`) };
+        continue;
+      }
+      const candidate = ndjsonCandidate(line, line === 1 ? text.replace(/^\uFEFF/, '') : text);
+      if (candidate) yield candidate;
+    }
+  } catch (error) {
+    if (!(error instanceof LineRefused)) throw error;
+    throw new ImportFileError({
+      line: error.line,
+      field: 'file',
+      message: error.reason === 'too long' ? `the line is longer than ${MAX_LINE_BYTES.toLocaleString('en-US')} bytes` : NOT_UTF8,
+    });
+  }
+}
+
+/** The database failed while adding: its transaction rolled back, nothing was added. */
+export class PetsNotAdded extends Error {
+  constructor(readonly failure: unknown) {
+    super((failure as Error).message);
+  }
+}
+
+/** Thrown inside the transaction to roll it back once a bad line is found. */
+class BadLines extends Error {}
+
+/** Reading the file failed in a way the parser does not tell (a file error): said as it is, not as the database's. */
+class ReadFailed extends Error {
+  constructor(readonly failure: unknown) {
+    super('reading the file failed');
+  }
+}
+
+/**
+ * Reads the file once, checking each line, and adds its pets in one transaction, ROWS_PER_INSERT at
+ * a time as they are read: memory holds one batch, whatever the file's size. The transaction
+ * begins once the first batch is read (a file bad from its start never takes the write lock).
+ * After a bad line nothing more is inserted, the rest of the file is still checked, and the
+ * transaction rolls back: every bad line is told, and nothing is added. Each row's trigger
+ * records its `pet.created` event; on PostgreSQL the events are then numbered, so they take
+ * their feed positions without a running service. Throws ImportFileError when the file cannot be
+ * read as a whole, PetsNotAdded when the database fails.
+ */
+export async function importPetsFile(
+  db: Kysely<Database>,
+  path: string,
+  format: ImportFormat,
+  hear: { onBytes?: (bytes: number) => void; onWritten?: (written: number) => void } = {},
+  now = Date.now,
+): Promise<PetsImported> {
+  const result: PetsImported = { added: 0, problems: [], badLines: 0 };
+  const candidates = readCandidates(path, format, hear.onBytes ?? (() => {}));
+  let batch: NewPet[] = [];
+  let ended = false;
+  /** Reads until a batch is full or the file ends; after a bad line, to the end. */
+  const fill = async (): Promise<void> => {
+    while (batch.length < ROWS_PER_INSERT) {
+      const next = await candidates.next().catch((error: unknown) => {
+        throw error instanceof ImportFileError ? error : new ReadFailed(error);
+      });
+      if (next.done) {
+        ended = true;
+        return;
+      }
+      const checked = checkPet(next.value);
+      if ('pet' in checked) {
+        if (result.badLines === 0) batch.push(checked.pet);
+      } else {
+        result.badLines += 1;
+        batch = [];
+        if (result.problems.length < MAX_PROBLEMS_SHOWN) result.problems.push(...checked.problems);
+      }
+    }
+  };
+  try {
+    await fill();
+  } catch (error) {
+    throw error instanceof ReadFailed ? error.failure : error;
+  }
+  if (result.badLines > 0 || batch.length === 0) return result;
+  const createdAt = now();
+  let written = 0;
+  try {
+    await writeTransaction(db, async (trx) => {
+      for (;;) {
+        const rows = batch.map((pet) => ({
+          name: pet.name,
+          nameKey: petNameKey(pet.name),
+          categoryId: pet.categoryId,
+          status: pet.status ?? DEFAULT_PET_STATUS,
+          createdAt,
+        }));
+        batch = [];
+        if (rows.length > 0) {
+          await trx.insertInto('pets').values(rows).execute();
+          written += rows.length;
+          hear.onWritten?.(written);
+        }
+        if (ended) return;
+        await fill();
+        if (result.badLines > 0) throw new BadLines();
+      }
+    });
+  } catch (error) {
+    if (error instanceof BadLines) return result;
+    if (error instanceof ImportFileError) throw error;
+    if (error instanceof ReadFailed) throw error.failure;
+    throw new PetsNotAdded(error);
+  }
+  await numberWaitingEvents(db);
+  result.added = written;
   return result;
 }
 
@@ -304,33 +392,4 @@ export function checkPet(candidate: Candidate): { pet: NewPet } | { problems: Li
   if (validateNewPet(value)) return { pet: value as NewPet };
   const { problems } = describeValidationErrors(validateNewPet.errors ?? [], 'body');
   return { problems: problems.map((problem) => ({ line, field: problem.field.replace(/^body\.?/, '') || 'line', message: problem.message })) };
-}
-
-/**
- * Adds the pets in one transaction, by multi-row inserts; each row's trigger records its
- * `pet.created` event. On PostgreSQL the events are then numbered, so they take their feed
- * positions without a running service. `onProgress` hears how many rows are written so far.
- */
-export async function importPets(
-  db: Kysely<Database>,
-  pets: readonly NewPet[],
-  onProgress: (written: number) => void = () => {},
-  now = Date.now,
-): Promise<{ added: number }> {
-  const createdAt = now();
-  await writeTransaction(db, async (trx) => {
-    for (let start = 0; start < pets.length; start += ROWS_PER_INSERT) {
-      const rows = pets.slice(start, start + ROWS_PER_INSERT).map((pet) => ({
-        name: pet.name,
-        nameKey: petNameKey(pet.name),
-        categoryId: pet.categoryId,
-        status: pet.status ?? DEFAULT_PET_STATUS,
-        createdAt,
-      }));
-      await trx.insertInto('pets').values(rows).execute();
-      onProgress(start + rows.length);
-    }
-  });
-  await numberWaitingEvents(db);
-  return { added: pets.length };
 }

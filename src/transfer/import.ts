@@ -25,6 +25,7 @@ import {
   valuesOf,
 } from './transfer.format.js';
 import {
+  claimStore,
   insertRows,
   LOCK_NOT_AVAILABLE,
   LOCK_WAIT_SECONDS,
@@ -49,6 +50,9 @@ const NOTHING = '(nothing was imported)';
 
 /** A file or a target the import will not load: the CLI says the message and exits 1. */
 export class ImportRefused extends Error {}
+
+/** A service has the target open: an import beneath it would leave it serving with what it read before (its cursor key, its caches). */
+export const STORE_IN_USE = `another process is using the target (a running service?): stop every service of the target, then import again ${NOTHING}`;
 
 export interface ImportSummary extends TransferSummary {
   /** Rows of a kind the target has no table for (events_legacy_positions on SQLite), read and left out. */
@@ -90,6 +94,7 @@ export async function importStore(db: Kysely<Database>, input: Readable, progres
         await sql`set local statement_timeout = 0`.execute(trx);
         await sql`set local idle_in_transaction_session_timeout = 0`.execute(trx);
       }
+      if (!(await claimStore(trx))) throw new ImportRefused(STORE_IN_USE);
       await lockTables(trx, [...new Set([...MUST_BE_EMPTY.map(({ table }) => table), ...KINDS.filter((kind) => !kind.optional).map((kind) => kind.table)])]);
       await refuseNonEmpty(trx);
       const present = new Set<string>();

@@ -9,7 +9,8 @@ import { finished } from 'node:stream/promises';
 import { withDb } from '../db/create-db.js';
 import { migrateStore } from '../db/migrate.js';
 import { exportStore } from './export.js';
-import { ImportRefused, importStore } from './import.js';
+import { ImportRefused, importStore, STORE_IN_USE } from './import.js';
+import { StoreInUse } from '../db/sqlite/exclusive-open.js';
 
 /** Said on stderr by every export, before any row. */
 const SECRET_WARNING = 'The export holds webhook signing secrets and the cursor key (API keys only as hashes): keep the file as you keep the database.';
@@ -19,10 +20,14 @@ interface Target {
   databaseStatementTimeoutMs: number;
 }
 
-/** Every read and write of a transfer runs without the service's per-statement limits (pages are short; the commit of millions of rows is not). */
-async function onStore<T>(config: Target, work: Parameters<typeof withDb<T>>[2]): Promise<T> {
+/**
+ * Every read and write of a transfer runs without the service's per-statement limits (pages are
+ * short; the commit of millions of rows is not). `alone`: no service may have the store open
+ * (SQLite: checked here, at the opening; PostgreSQL: in the import's transaction).
+ */
+async function onStore<T>(config: Target, work: Parameters<typeof withDb<T>>[2], alone = false): Promise<T> {
   await migrateStore(config.databaseUrl, config.databaseStatementTimeoutMs);
-  return withDb(config.databaseUrl, config.databaseStatementTimeoutMs, work, { unlimitedStatements: true });
+  return withDb(config.databaseUrl, config.databaseStatementTimeoutMs, work, { unlimitedStatements: true, sqliteExclusive: alone });
 }
 
 export async function exportCommand(config: Target, options: { output?: string; force?: boolean }): Promise<void> {
@@ -71,7 +76,9 @@ export async function importCommand(config: Target, file: string): Promise<void>
     });
   }
   try {
-    const summary = await onStore(config, (db) => importStore(db, input, progressLine('imported')));
+    const summary = await onStore(config, (db) => importStore(db, input, progressLine('imported')), true).catch((error: unknown) => {
+      throw error instanceof StoreInUse ? new ImportRefused(STORE_IN_USE) : error;
+    });
     endProgress();
     const skipped = Object.entries(summary.skipped).map(([kind, n]) => `${n} ${kind} lines (no such table on this database)`);
     process.stderr.write(

@@ -7,6 +7,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
 import { numberWaitingEvents } from '../events/events.sequencer.js';
+import { lockStoreExclusively } from '../db/postgres/store-lock.js';
 
 /**
  * Runs `work` on one connection inside one read-only snapshot. PostgreSQL: REPEATABLE READ READ
@@ -74,6 +75,16 @@ export async function numberImportedEvents(db: Kysely<Database>): Promise<void> 
     (select purged_position from events_retention where singleton = 1)) as position`.execute(db);
   let position = Number(top[0]?.position ?? 0);
   for (const { id } of rows) await sql`update events set position = ${++position} where id = ${id}`.execute(db);
+}
+
+/**
+ * Keeps every service off the store until the transaction ends, or answers false when one serves
+ * it. PostgreSQL: the store's advisory lock, which each serving process holds shared
+ * (db/postgres/store-lock.ts). SQLite: the import's connection holds the file exclusively from
+ * its opening (transfer.command.ts), so nothing is left to claim.
+ */
+export async function claimStore(db: Kysely<Database>): Promise<boolean> {
+  return isPostgres(db) ? lockStoreExclusively(db) : true;
 }
 
 /** PostgreSQL's SQLSTATE when `lock_timeout` passes. */

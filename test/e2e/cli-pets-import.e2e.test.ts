@@ -4,7 +4,8 @@
  * over HTTP on the same database. The same assertions run on both dialects.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -12,7 +13,9 @@ import { sql } from 'kysely';
 import { call, type Pet, servedSuite, uniqueCategory } from '../helpers/cli-e2e.js';
 import { runCli, type RunningService, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
-import { withDb } from '../../src/db/create-db.js';
+import SQLite from 'better-sqlite3';
+import { dialectOf, sqlitePathOf, withDb } from '../../src/db/create-db.js';
+import { waitUntil } from '../helpers/wait-for.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'pets-import-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
@@ -21,6 +24,28 @@ function file(extension: string, content: string): string {
   const path = join(folder, `pets-${++files}.${extension}`);
   writeFileSync(path, content);
   return path;
+}
+
+/** Whether another session has written pets in a transaction not yet committed: it holds the write lock (SQLite), a row lock of pets (PostgreSQL). */
+async function writingPets(databaseUrl: string): Promise<boolean> {
+  if (dialectOf(databaseUrl) === 'sqlite') {
+    const probe = new SQLite(sqlitePathOf(databaseUrl), { timeout: 0 });
+    try {
+      probe.exec('BEGIN IMMEDIATE');
+      probe.exec('ROLLBACK');
+      return false;
+    } catch (error) {
+      if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY')) return true;
+      throw error;
+    } finally {
+      probe.close();
+    }
+  }
+  return withDb(databaseUrl, 10_000, async (db) => {
+    const { rows } = await sql<{ n: number | string }>`select count(*) as n from pg_locks l join pg_class c on c.oid = l.relation
+      where c.relname = 'pets' and c.relnamespace = current_schema()::regnamespace and l.mode = 'RowExclusiveLock' and l.pid <> pg_backend_pid()`.execute(db);
+    return Number(rows[0]?.n) > 0;
+  });
 }
 
 /** How many pets and pet.created events the store holds, and how many events still wait for a feed position. */
@@ -125,6 +150,25 @@ for (const dialect of ALL_DIALECTS) {
         assert.match(lines[3]!, /^line 4: line: line is not valid JSON: /);
         assert.equal(lines[4], `4 bad lines in ${path}; nothing was added.`);
         assert.deepEqual(await counts(databaseUrl), before);
+      });
+    });
+
+    describe('when the CSV comes through a pipe (a FIFO), written as the import reads it', () => {
+      it('adds the first batches while the rest of the file is still unwritten, then every pet in one commit', async () => {
+        const categoryId = uniqueCategory();
+        const before = await counts(databaseUrl);
+        const path = join(folder, `pets-${++files}.csv`);
+        execFileSync('mkfifo', [path]);
+        const done = importing(path);
+        const pipe = createWriteStream(path);
+        const rows = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `"Piped ${from + i}, of ${to}",${categoryId}\n`).join('');
+        pipe.write(`name,categoryId\n${rows(0, 2000)}`);
+        // The pipe holds the first 2,000 rows only: the import writes them before the file ends.
+        await waitUntil(() => writingPets(databaseUrl), { deadlineMs: 60_000, what: 'the import to write the first rows while the file is open' });
+        pipe.end(rows(2000, 5000));
+        const result = await done;
+        assert.equal(result.code, 0, result.stderr);
+        assert.deepEqual(await counts(databaseUrl), { pets: before.pets + 5000, created: before.created + 5000, unpositioned: 0 });
       });
     });
 

@@ -79,6 +79,14 @@ export interface TestDatabase extends DbHandle {
   drop(): Promise<void>;
 }
 
+export interface ReopenableTestDatabase extends TestDatabase {
+  /**
+   * Runs `work` with this process's connections closed, then opens them again (`db` is the new
+   * one): `import` refuses a SQLite store another process has open, this one included.
+   */
+  whileClosed<T>(work: () => Promise<T>): Promise<T>;
+}
+
 /** Makes an empty place for data: a SQLite file path or a PostgreSQL schema, as a DATABASE_URL. */
 export async function createEmptyDatabaseUrl(dialect: DialectName): Promise<{ url: string; remove(): Promise<void> }> {
   if (dialect === 'sqlite') {
@@ -99,16 +107,33 @@ export async function createEmptyDatabaseUrl(dialect: DialectName): Promise<{ ur
   };
 }
 
-export async function createTestDatabase(dialect: DialectName, options: { statementTimeoutMs?: number } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(dialect: DialectName, options: { statementTimeoutMs?: number } = {}): Promise<ReopenableTestDatabase> {
   const place = await createEmptyDatabaseUrl(dialect);
-  const handle = createDb(place.url, { poolMax: 5, statementTimeoutMs: options.statementTimeoutMs ?? 5000 });
+  const open = () => createDb(place.url, { poolMax: 5, statementTimeoutMs: options.statementTimeoutMs ?? 5000 });
+  let handle = open();
   await migrateToLatest(handle.db);
   return {
-    ...handle,
+    get db() {
+      return handle.db;
+    },
+    dialect: handle.dialect,
+    location: handle.location,
+    close: () => handle.close(),
+    get poolStats() {
+      return handle.poolStats;
+    },
     url: place.url,
     async drop() {
       await handle.close();
       await place.remove();
+    },
+    async whileClosed(work) {
+      await handle.close();
+      try {
+        return await work();
+      } finally {
+        handle = open();
+      }
     },
   };
 }

@@ -1,4 +1,4 @@
-/** The pure parts of `pets import`: the RFC 4180 reader, the header, and the API's checks per line. */
+/** `pets import`: the RFC 4180 reader, the header, the API's checks per line, and a file with bad lines on a real SQLite store. */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,9 +13,10 @@ import {
   MAX_FIELD_LENGTH,
   MAX_PROBLEMS_SHOWN,
   ndjsonCandidate,
-  readPetsFile,
+  importPetsFile,
 } from '../../src/pets/pets.import.js';
 import { importFormatOf } from '../../src/pets/pets.import-format.js';
+import { createTestDatabase } from '../helpers/test-db.js';
 
 /** Feeds the text in pieces of `size` characters, so every state is crossed at a piece boundary too. */
 function parse(text: string, size = text.length || 1): CsvRecord[] {
@@ -141,18 +142,34 @@ describe('importFormatOf', () => {
   });
 });
 
-describe('readPetsFile', () => {
-  it(`when more than ${MAX_PROBLEMS_SHOWN} lines are bad > keeps the first ${MAX_PROBLEMS_SHOWN} problems and counts every bad line`, async () => {
+describe('importPetsFile', () => {
+  it(`when more than ${MAX_PROBLEMS_SHOWN} lines are bad, good lines among them > keeps the first ${MAX_PROBLEMS_SHOWN} problems, counts every bad line and adds nothing`, async () => {
     const folder = mkdtempSync(join(tmpdir(), 'pets-read-'));
+    const store = await createTestDatabase('sqlite');
     try {
       const path = join(folder, 'many.ndjson');
-      writeFileSync(path, Array.from({ length: 250 }, (_, i) => (i % 2 ? '{"name":"ok","categoryId":1}' : '{"name":"","categoryId":1}')).join('\n'));
-      const read = await readPetsFile(path, 'ndjson');
-      assert.equal(read.badLines, 125);
-      assert.equal(read.pets.length, 125);
-      assert.equal(read.problems.length, MAX_PROBLEMS_SHOWN);
-      assert.deepEqual(read.problems[1], { line: 3, field: 'name', message: 'body.name must have at least 1 characters' });
+      // A good batch first, so the transaction has begun and written before the bad lines.
+      const good = Array.from({ length: 600 }, () => '{"name":"ok","categoryId":1}');
+      writeFileSync(
+        path,
+        [...good, ...Array.from({ length: 250 }, (_, i) => (i % 2 ? '{"name":"ok","categoryId":1}' : '{"name":"","categoryId":1}'))].join('\n'),
+      );
+      const imported = await importPetsFile(store.db, path, 'ndjson');
+      assert.equal(imported.badLines, 125);
+      assert.equal(imported.added, 0);
+      assert.equal(imported.problems.length, MAX_PROBLEMS_SHOWN);
+      assert.deepEqual(imported.problems[1], { line: 603, field: 'name', message: 'body.name must have at least 1 characters' });
+      assert.equal(
+        (
+          await store.db
+            .selectFrom('pets')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+        0,
+      );
     } finally {
+      await store.drop();
       rmSync(folder, { recursive: true, force: true });
     }
   });

@@ -67,7 +67,7 @@ describeOnPostgres('animal-store export of events not yet numbered', { timeout: 
     it(`import > on ${dialect} > numbers that event after every other, and the store exports with every position`, async () => {
       const target = await createTestDatabase(dialect);
       stores.push(target);
-      const result = await runCli(['import', '-'], { DATABASE_URL: target.url }, { stdin: exported });
+      const result = await target.whileClosed(() => runCli(['import', '-'], { DATABASE_URL: target.url }, { stdin: exported }));
       assert.equal(result.code, 0, result.stderr);
       const positions = await target.db.selectFrom('events').select(['id', 'position']).orderBy('id').execute();
       assert.deepEqual(

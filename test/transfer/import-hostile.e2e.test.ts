@@ -106,8 +106,8 @@ for (const dialect of ALL_DIALECTS) {
       const file = join(dir, `hostile-${stores.length}.ndjson`);
       writeFileSync(file, text);
       const result = options.stdin
-        ? await runCli(['import', '-'], { DATABASE_URL: target.url }, { stdin: text.toString() })
-        : await runCli(['import', file], { DATABASE_URL: target.url });
+        ? await target.whileClosed(() => runCli(['import', '-'], { DATABASE_URL: target.url }, { stdin: text.toString() }))
+        : await target.whileClosed(() => runCli(['import', file], { DATABASE_URL: target.url }));
       assert.equal(result.code, 1, result.stderr);
       assert.match(result.stderr, message);
       assert.match(result.stderr, /nothing was imported|no animal-store export/);

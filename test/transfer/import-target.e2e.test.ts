@@ -16,7 +16,7 @@ import { insertPet } from '../../src/pets/pets.repository.js';
 import { exportStore } from '../../src/transfer/export.js';
 import { childEnv, track } from '../helpers/child-processes.js';
 import { holdSqliteWriteLock } from '../helpers/sqlite-lock-holder.js';
-import { CLI_PATH, REPO_ROOT, runCli, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
+import { CLI_PATH, REPO_ROOT, runCli, spawnService, stopAllServices, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, createTestDatabase, describeOnDialect, describeOnPostgres, type TestDatabase } from '../helpers/test-db.js';
 import { waitUntil } from '../helpers/wait-for.js';
 import { insertWebhookEndpoint } from '../helpers/webhook-endpoint-row.js';
@@ -105,13 +105,54 @@ for (const dialect of ALL_DIALECTS) {
         const target = await newStore();
         await put(target);
         const before = await rowCounts(target);
-        const result = await runCli(['import', '-'], { DATABASE_URL: target.url }, { stdin: text });
+        const result = await target.whileClosed(() => runCli(['import', '-'], { DATABASE_URL: target.url }, { stdin: text }));
         assert.equal(result.code, 1, result.stderr);
         assert.match(result.stderr, message);
         assert.match(result.stderr, /import loads only into an empty store/);
         assert.deepEqual(await rowCounts(target), before);
       });
     }
+  });
+}
+
+for (const dialect of ALL_DIALECTS) {
+  describeOnDialect(dialect, `animal-store import into an empty store a service is serving on ${dialect}`, { timeout: SUITE_STUCK_MS }, () => {
+    let text: string;
+    const stores: TestDatabase[] = [];
+    before(async () => {
+      const made = await exportedStore(dialect);
+      stores.push(made.source);
+      text = made.text;
+    });
+    after(async () => {
+      await stopAllServices();
+      for (const store of stores) await store.drop();
+    });
+
+    it('import > while a service started with --no-bootstrap-key serves the empty target > refuses with exit 1 and writes nothing; once it stops, imports', async () => {
+      const target = await createTestDatabase(dialect);
+      stores.push(target);
+      const service = await spawnService({ databaseUrl: target.url });
+      const refused = await target.whileClosed(() => runCli(['import', '-'], { DATABASE_URL: target.url }, { stdin: text }));
+      assert.equal(refused.code, 1, `${refused.stderr}\nthe service: exit code ${service.process.exitCode}, stderr ${service.stderr()}`);
+      assert.match(
+        refused.stderr,
+        /^animal-store: another process is using the target \(a running service\?\): stop every service of the target, then import again \(nothing was imported\)$/m,
+      );
+      assert.deepEqual(await rowCounts(target), {
+        pets: 0,
+        orders: 0,
+        api_keys: 0,
+        events: 0,
+        webhook_endpoints: 0,
+        webhook_deliveries: 0,
+        webhook_attempts: 0,
+      });
+      assert.equal((await service.stop()).code, 0);
+      const imported = await target.whileClosed(() => runCli(['import', '-'], { DATABASE_URL: target.url }, { stdin: text }));
+      assert.equal(imported.code, 0, imported.stderr);
+      assert.equal((await rowCounts(target)).pets, 1201);
+    });
   });
 }
 
@@ -127,16 +168,16 @@ describeOnDialect('sqlite', 'animal-store import into a SQLite store another pro
     for (const store of stores) await store.drop();
   });
 
-  it('import > while another process holds the write lock > refuses with exit 1 and writes nothing', async () => {
+  it('import > while another process holds the write lock > refuses with exit 1, says the target is in use, and writes nothing', async () => {
     const target = await createTestDatabase('sqlite');
     stores.push(target);
     const holder = await holdSqliteWriteLock(target.url.replace(/^sqlite:/, ''));
     try {
-      const result = await runCli(['import', '-'], { DATABASE_URL: target.url }, { stdin: text });
+      const result = await target.whileClosed(() => runCli(['import', '-'], { DATABASE_URL: target.url }, { stdin: text }));
       assert.equal(result.code, 1, result.stderr);
       assert.match(
         result.stderr,
-        /^animal-store: the store is locked by another process \(a running service, a backup\?\): stop it, then import again \(nothing was imported\)$/m,
+        /^animal-store: another process is using the target \(a running service\?\): stop every service of the target, then import again \(nothing was imported\)$/m,
       );
     } finally {
       await holder.release();

@@ -163,7 +163,7 @@ for (const dialect of ALL_DIALECTS) {
       it('gives back the same store: the same export, no new event, no new webhook delivery', async () => {
         const target = await newStore();
         assert.deepEqual(await countsOf(target), EMPTY);
-        const result = await runCli(['import', exportFile], { DATABASE_URL: target.url });
+        const result = await target.whileClosed(() => runCli(['import', exportFile], { DATABASE_URL: target.url }));
         assert.equal(result.code, 0, result.stderr);
         assert.match(result.stderr, /^Imported .*4 pet, 1 order, .*8 event.*: \d+ bytes in [\d.]+ s\.$/m);
         const counts = await countsOf(target);
@@ -178,7 +178,7 @@ for (const dialect of ALL_DIALECTS) {
 
       it('hands out new ids above the exported high-water marks and records events again', async () => {
         const target = await newStore();
-        const result = await runCli(['import', exportFile], { DATABASE_URL: target.url });
+        const result = await target.whileClosed(() => runCli(['import', exportFile], { DATABASE_URL: target.url }));
         assert.equal(result.code, 0, result.stderr);
         const pet = await insertPet(target.db, { name: 'New', categoryId: 1, status: 'available', createdAt: 1_800_000_001_000 });
         assert.equal(pet.id, deletedId + 1, 'above the id of the pet deleted before the export');
@@ -192,7 +192,7 @@ for (const dialect of ALL_DIALECTS) {
 
       it('reads the file from stdin with -', async () => {
         const target = await newStore();
-        const result = await runCli(['import', '-'], { DATABASE_URL: target.url }, { stdin: exported });
+        const result = await target.whileClosed(() => runCli(['import', '-'], { DATABASE_URL: target.url }, { stdin: exported }));
         assert.equal(result.code, 0, result.stderr);
         assert.equal((await countsOf(target)).pets, 4);
       });
@@ -217,7 +217,7 @@ for (const dialect of ALL_DIALECTS) {
           const file = join(dir, `changed-${refusals.findIndex(([name]) => name === what)}.ndjson`);
           writeFileSync(file, change(exported));
           const secrets = await target.db.selectFrom('serviceSecrets').selectAll().execute();
-          const result = await runCli(['import', file], { DATABASE_URL: target.url });
+          const result = await target.whileClosed(() => runCli(['import', file], { DATABASE_URL: target.url }));
           assert.equal(result.code, 1, result.stderr);
           assert.match(result.stderr, message);
           assert.deepEqual(await countsOf(target), EMPTY);
@@ -230,7 +230,7 @@ for (const dialect of ALL_DIALECTS) {
         await issueApiKey(target.db, { name: 'there already' });
         for (let i = 0; i < 2; i++) await insertPet(target.db, { name: `Old ${i}`, categoryId: 1, status: 'available', createdAt: 1_800_000_000_000 });
         const before = await countsOf(target);
-        const result = await runCli(['import', exportFile], { DATABASE_URL: target.url });
+        const result = await target.whileClosed(() => runCli(['import', exportFile], { DATABASE_URL: target.url }));
         assert.equal(result.code, 1, result.stderr);
         assert.match(result.stderr, /^animal-store: the target holds 2 pets, 1 api key and 2 events: import loads only into an empty store/m);
         assert.deepEqual(await countsOf(target), before);
@@ -238,7 +238,7 @@ for (const dialect of ALL_DIALECTS) {
 
       it('when the file does not exist', async () => {
         const target = await newStore();
-        const result = await runCli(['import', join(dir, 'missing.ndjson')], { DATABASE_URL: target.url });
+        const result = await target.whileClosed(() => runCli(['import', join(dir, 'missing.ndjson')], { DATABASE_URL: target.url }));
         assert.equal(result.code, 1);
         assert.match(result.stderr, /cannot read .*missing\.ndjson: ENOENT/);
       });

@@ -16,10 +16,22 @@ export class StoreInUse extends Error {
 
 /** A connection holding `path` exclusively until it is closed, inside an open transaction; throws StoreInUse when another process has it open. */
 export function openExclusively(path: string): SQLite.Database {
+  const store = holdExclusively(path);
+  store.exec('BEGIN EXCLUSIVE');
+  return store;
+}
+
+/**
+ * A connection holding `path` exclusively until it is closed, outside any transaction: the lock
+ * stays after the first transaction ends (exclusive locking mode never lets go of it). Throws
+ * StoreInUse when another process has it open.
+ */
+export function holdExclusively(path: string): SQLite.Database {
   const store = new SQLite(path, { timeout: 0, fileMustExist: true });
   try {
     store.pragma('locking_mode = EXCLUSIVE');
     store.exec('BEGIN EXCLUSIVE');
+    store.exec('COMMIT');
     return store;
   } catch (error) {
     store.close();
