@@ -48,7 +48,7 @@ async function makeBootstrapKey(config: Config, baseUrl: string): Promise<void> 
 async function serveHttp(config: Config): Promise<string> {
   const handle = createDb(config.databaseUrl, { poolMax: config.databasePoolMax, statementTimeoutMs: config.databaseStatementTimeoutMs });
   let warn = (_message: string, _error?: unknown): void => {};
-  // Before the app reads the store (its cursor key): an import refuses a store in use (postgres/store-lock.ts).
+  // Before the app reads the store (its cursor key): an import refuses a store in use (db/postgres/store-lock.ts).
   const storeLock = handle.dialect === 'postgres' ? await holdStoreShared(config.databaseUrl, (message, error) => warn(message, error)) : undefined;
   // Metrics: a worker's /metrics answers the sum its primary gathers (cluster-metrics.ts).
   const metrics = createMetrics({ dialect: handle.dialect, poolStats: handle.poolStats });

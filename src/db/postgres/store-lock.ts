@@ -1,6 +1,6 @@
 /**
  * Who is using a PostgreSQL store, told by an advisory lock, as an open file tells it on SQLite
- * (sqlite/exclusive-open.ts). Every serving process holds the store's lock shared, on a connection
+ * (db/sqlite/exclusive-open.ts). Every serving process holds the store's lock shared, on a connection
  * of its own, for as long as it serves; `import` takes it exclusively for its transaction and
  * refuses when it cannot. The lock is the store's schema's: several stores (schemas) of one
  * database do not see each other's.
