@@ -10,7 +10,7 @@ import { basename, relative } from 'node:path';
 import { pino } from 'pino';
 import type { Config } from './config.js';
 import { buildApp } from './app.js';
-import { createDb, locationOf, withDb } from './db/create-db.js';
+import { createDb, locationOf, operationBudgetMs, withDb } from './db/create-db.js';
 import { stopListening } from './http/connection-drain.js';
 import { relayLogLines, stdoutLogDestination, workersNeedLogRelay } from './log-destination.js';
 import { migrateStore } from './db/migrate.js';
@@ -48,8 +48,16 @@ async function makeBootstrapKey(config: Config, baseUrl: string): Promise<void> 
 async function serveHttp(config: Config): Promise<string> {
   const handle = createDb(config.databaseUrl, { poolMax: config.databasePoolMax, statementTimeoutMs: config.databaseStatementTimeoutMs });
   let warn = (_message: string, _error?: unknown): void => {};
+  let replaced = (_error: Error): void => {};
   // Before the app reads the store (its cursor key): an import refuses a store in use (db/postgres/store-lock.ts).
-  const storeLock = handle.dialect === 'postgres' ? await holdStoreShared(config.databaseUrl, (message, error) => warn(message, error)) : undefined;
+  const storeLock =
+    handle.dialect === 'postgres'
+      ? await holdStoreShared(config.databaseUrl, {
+          connectMs: operationBudgetMs(config.databaseStatementTimeoutMs),
+          warn: (message, error) => warn(message, error),
+          replaced: (error) => replaced(error),
+        })
+      : undefined;
   // Metrics: a worker's /metrics answers the sum its primary gathers (cluster-metrics.ts).
   const metrics = createMetrics({ dialect: handle.dialect, poolStats: handle.poolStats });
   const renderMetrics = cluster.isWorker ? offerWorkerMetrics(metrics) : metrics.render;
@@ -63,10 +71,10 @@ async function serveHttp(config: Config): Promise<string> {
       : undefined;
 
   let stopping = false;
-  const stop = async (signal: NodeJS.Signals) => {
+  const stop = async (signal: NodeJS.Signals | undefined, code = 0) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'stopping: finishing requests in flight');
+    if (signal) app.log.info({ signal }, 'stopping: finishing requests in flight');
     // A request that never ends must not keep the process alive past the shutdown timeout.
     const force = setTimeout(() => {
       app.log.error('requests still running after SHUTDOWN_TIMEOUT_MS; exiting anyway');
@@ -80,11 +88,16 @@ async function serveHttp(config: Config): Promise<string> {
       await handle.close();
       await storeLock?.release();
       app.log.info('stopped');
-      process.exit(0);
+      process.exit(code);
     } catch (error) {
       app.log.error({ err: error }, 'stop failed');
       process.exit(1);
     }
+  };
+  // Serving on after an import replaced the store would answer from stale caches: stop, exit 1.
+  replaced = (error) => {
+    app.log.error({ err: error }, 'an import took this store while its lock was lost: stopping; start again once the import has ended');
+    void stop(undefined, 1);
   };
   // Fire and forget: stop catches its own failures, logs them and exits.
   process.once('SIGTERM', (signal) => void stop(signal));

@@ -13,8 +13,10 @@ import { postgresConfigOf } from './url.js';
 /** The lock's first key, 'asto' in ASCII; the second is taken from the schema's name. */
 const STORE_LOCK_CLASS = 0x6173746f;
 const SCHEMA_KEY = `('x' || left(md5(current_schema()), 8))::bit(32)::int`;
-/** How soon a lost lock connection is opened again. */
-const RETRY_MS = 5000;
+/** How soon a lock connection that could not be opened is tried again (a lost one is reopened at once). */
+const RETRY_MS = 1000;
+/** TCP keepalive's first probe: a lock connection to a vanished server is noticed in seconds, not hours. */
+const KEEPALIVE_DELAY_MS = 10_000;
 
 /** Inside a transaction: takes the store's lock exclusively until it ends, or answers false when a service holds it. */
 export async function lockStoreExclusively(trx: Kysely<Database>): Promise<boolean> {
@@ -26,17 +28,35 @@ export async function lockStoreExclusively(trx: Kysely<Database>): Promise<boole
 
 class StoreBeingImported extends Error {}
 
+export interface StoreLockOptions {
+  /** The longest wait to open the lock connection (the pool's connect budget). */
+  connectMs: number;
+  warn: (message: string, error?: unknown) => void;
+  /**
+   * The lock was lost (its connection dropped) and an import holds it now: the store is being
+   * replaced under this process, whose caches (the cursor key, the usable keys) would be stale.
+   * The caller stops serving.
+   */
+  replaced: (error: Error) => void;
+}
+
 /**
  * Holds the store's lock shared until `release`. Throws StoreBeingImported when an import holds
- * it. A lost connection (a restart of the server) is told to `warn` and opened again every few
- * seconds; meanwhile an import would not see this process.
+ * it. A lost connection (a restart of the server) is opened again at once, then every second while
+ * that fails; meanwhile an import would not see this process, and if one has taken the lock by
+ * the time it is open again, `replaced` is called.
  */
-export async function holdStoreShared(url: string, warn: (message: string, error?: unknown) => void): Promise<{ release: () => Promise<void> }> {
+export async function holdStoreShared(url: string, options: StoreLockOptions): Promise<{ release: () => Promise<void> }> {
   let client: pg.Client | undefined;
   let released = false;
   let retry: NodeJS.Timeout | undefined;
   const connect = async (): Promise<void> => {
-    const next = new pg.Client({ ...postgresConfigOf(url), keepAlive: true });
+    const next = new pg.Client({
+      ...postgresConfigOf(url),
+      connectionTimeoutMillis: options.connectMs,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+    });
     next.on('error', () => {});
     await next.connect();
     const { rows } = await next.query<{ locked: boolean }>(`select pg_try_advisory_lock_shared(${STORE_LOCK_CLASS}, ${SCHEMA_KEY}) as locked`);
@@ -46,17 +66,23 @@ export async function holdStoreShared(url: string, warn: (message: string, error
     }
     next.on('end', () => {
       if (released) return;
-      warn('lost the connection that tells imports this store is in use; opening it again');
-      retry = setTimeout(reconnect, RETRY_MS).unref();
+      options.warn('lost the connection that tells imports this store is in use; opening it again');
+      reconnect();
     });
     client = next;
   };
   const reconnect = (): void => {
-    connect().catch((error: unknown) => {
-      if (released) return;
-      warn('cannot open the connection that tells imports this store is in use; trying again', error);
-      retry = setTimeout(reconnect, RETRY_MS).unref();
-    });
+    connect().then(
+      () => {
+        if (!released) options.warn('holds the store lock again: imports see this process');
+      },
+      (error: unknown) => {
+        if (released) return;
+        if (error instanceof StoreBeingImported) return options.replaced(error);
+        options.warn('cannot open the connection that tells imports this store is in use; trying again', error);
+        retry = setTimeout(reconnect, RETRY_MS).unref();
+      },
+    );
   };
   await connect();
   return {
