@@ -62,18 +62,27 @@ export function ScopedButton(props: { scope: string } & ButtonHTMLAttributes<HTM
 export function ConfirmButton(props: { scope: string; label: string; question: string; warning?: string; onConfirm: () => Promise<void> }) {
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
+  // A double click sends the action once: the second would answer "not found" for what the first removed.
+  const [busy, setBusy] = useState(false);
+  const running = useRef(false);
   const confirm = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (confirming) confirm.current?.focus();
   }, [confirming]);
 
   const run = async () => {
+    if (running.current) return;
+    running.current = true;
+    setBusy(true);
     setError(undefined);
     try {
       await props.onConfirm();
     } catch (caught) {
       setError(caught);
       setConfirming(false);
+    } finally {
+      running.current = false;
+      setBusy(false);
     }
   };
 
@@ -89,7 +98,7 @@ export function ConfirmButton(props: { scope: string; label: string; question: s
   return (
     <span class="confirm" role="group" aria-label={props.question}>
       <span>{props.warning ? `${props.question} ${props.warning}` : props.question}</span>
-      <button type="button" class="danger" onClick={() => void run()} ref={confirm}>
+      <button type="button" class="danger" onClick={() => void run()} disabled={busy} ref={confirm}>
         Confirm
       </button>
       <button type="button" class="secondary" onClick={() => setConfirming(false)}>

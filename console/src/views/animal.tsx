@@ -60,7 +60,7 @@ export function AnimalView(props: ViewProps) {
               mode={{ kind: 'edit', petId }}
               onSaved={() => {
                 setEditing(false);
-                setLoads(loads + 1);
+                setLoads((count) => count + 1);
               }}
               onCancel={() => setEditing(false)}
             />

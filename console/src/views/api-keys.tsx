@@ -55,7 +55,7 @@ export function ApiKeysView() {
           onCreated={(key) => {
             setCreating(false);
             setCreated(key);
-            setLoads(loads + 1);
+            setLoads((count) => count + 1);
           }}
           onCancel={() => setCreating(false)}
         />
@@ -128,7 +128,7 @@ export function ApiKeysView() {
                               signOut(`You revoked ${key.name} (${key.prefix}), the key this console was signed in with. Sign in with another key.`);
                             else {
                               setNotice(`Revoked ${key.name} (${key.prefix}).`);
-                              setLoads(loads + 1);
+                              setLoads((count) => count + 1);
                             }
                           }}
                         />

@@ -27,25 +27,27 @@ export function WebhookForm(props: { endpoint?: WebhookEndpoint; onSaved: (endpo
   const [events, setEvents] = useState<EventFilter[]>(endpoint ? EVENT_FILTERS.filter((filter) => endpoint.events.includes(filter)) : []);
   const [error, setError] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
-  /** One Idempotency-Key for this form's add, kept across its retries. */
-  const [idempotencyKey] = useState(newIdempotencyKey);
+  /** One Idempotency-Key per body sent: a retry of the same add or change reuses it, a changed form gets a new one. */
+  const [sent] = useState(() => new Map<string, string>());
+  const keyFor = (body: object) => {
+    const text = JSON.stringify(body);
+    if (!sent.has(text)) sent.set(text, newIdempotencyKey());
+    return sent.get(text)!;
+  };
   const problems = fieldProblems(error, Object.values(FIELDS));
 
-  const add = () =>
-    answer(
-      client.raw.POST('/webhook-endpoints', {
-        body: { url: url.trim(), events, ...(description.trim() ? { description: description.trim() } : {}) },
-        headers: { 'idempotency-key': idempotencyKey },
-      }),
-    );
+  const add = () => {
+    const body = { url: url.trim(), events, ...(description.trim() ? { description: description.trim() } : {}) };
+    return answer(client.raw.POST('/webhook-endpoints', { body, headers: { 'idempotency-key': keyFor(body) } }));
+  };
   const change = (before: WebhookEndpoint) => {
     const patch = {
       ...(url.trim() === before.url ? {} : { url: url.trim() }),
       ...(sameEvents(events, before.events) ? {} : { events }),
-      ...(description.trim() === (before.description ?? '') ? {} : { description: description.trim() || null }),
+      ...(description === (before.description ?? '') || description.trim() === (before.description ?? '') ? {} : { description: description.trim() || null }),
     };
     if (Object.keys(patch).length === 0) throw new Error('Nothing to save: change the URL, the description or the event types first.');
-    return patchEndpoint(client, before.id, patch);
+    return patchEndpoint(client, before.id, patch, keyFor({ id: before.id, ...patch }));
   };
 
   const save = async (event: Event) => {

@@ -43,12 +43,17 @@ export function eventsText(events: readonly string[]): string {
  * removes it). The answer carries a new `secret`, shown once, when the change widened what it
  * receives; the Idempotency-Key lets the client retry without losing that answer.
  */
-export function patchEndpoint(client: Client, endpointId: number, patch: WebhookEndpointPatch) {
+/**
+ * `idempotencyKey`: the same for a retry of the same change. A change that widens the event types
+ * answers a new signing secret once; a retry under a new key would find nothing to widen and
+ * answer none, and the secret would be lost.
+ */
+export function patchEndpoint(client: Client, endpointId: number, patch: WebhookEndpointPatch, idempotencyKey = newIdempotencyKey()) {
   return answer(
     client.raw.PATCH('/webhook-endpoints/{endpointId}', {
       params: { path: { endpointId } },
       body: patch,
-      headers: { 'content-type': 'application/merge-patch+json', 'idempotency-key': newIdempotencyKey() },
+      headers: { 'content-type': 'application/merge-patch+json', 'idempotency-key': idempotencyKey },
     }),
   );
 }

@@ -61,13 +61,13 @@ export function WebhooksView() {
           ? 'Shown only now: give it to the receiver, which checks each message\'s signature with it. Lost, it can only be replaced ("Rotate secret").'
           : 'Shown only now: the change widened the event types the endpoint receives, so its old secret signs nothing more. Give this one to the receiver.',
       });
-    setLoads(loads + 1);
+    setLoads((count) => count + 1);
   };
   const remove = async (endpoint: WebhookEndpoint) => {
     await answer(client.raw.DELETE('/webhook-endpoints/{endpointId}', { params: { path: { endpointId: endpoint.id } } }));
     if (form?.kind === 'edit' && form.endpoint.id === endpoint.id) setForm(undefined);
     setNotice(`Removed endpoint ${endpoint.id} (${endpoint.url}).`);
-    setLoads(loads + 1);
+    setLoads((count) => count + 1);
   };
 
   return (
