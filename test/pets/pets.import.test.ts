@@ -1,6 +1,7 @@
 /** `pets import`: the RFC 4180 reader, the header, the API's checks per line, and a file with bad lines on a real SQLite store. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -16,7 +17,8 @@ import {
   importPetsFile,
 } from '../../src/pets/pets.import.js';
 import { importFormatOf } from '../../src/pets/pets.import-format.js';
-import { createTestDatabase } from '../helpers/test-db.js';
+import { setTimeout as pause } from 'node:timers/promises';
+import { createTestDatabase, describeOnPostgres } from '../helpers/test-db.js';
 
 /** Feeds the text in pieces of `size` characters, so every state is crossed at a piece boundary too. */
 function parse(text: string, size = text.length || 1): CsvRecord[] {
@@ -168,6 +170,31 @@ describe('importPetsFile', () => {
         ).n,
         0,
       );
+    } finally {
+      await store.drop();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describeOnPostgres('importPetsFile on PostgreSQL, from a named pipe that pauses', {}, () => {
+  it('a pause longer than the idle-in-transaction timeout > every pet is added (no transaction is open while the file is read)', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'pets-fifo-'));
+    const store = await createTestDatabase('postgres', { statementTimeoutMs: 1000 });
+    try {
+      const path = join(folder, 'pets.csv');
+      execFileSync('mkfifo', [path]);
+      const writer = (async () => {
+        const out = createWriteStream(path);
+        out.write('name,categoryId\n' + 'first,1\n'.repeat(600));
+        // Past idle_in_transaction_session_timeout (the statement timeout): a transaction opened
+        // before the file ended would be ended by the server here.
+        await pause(2500);
+        out.end('later,1\n'.repeat(10));
+      })();
+      const imported = await importPetsFile(store.db, path, 'csv');
+      await writer;
+      assert.equal(imported.added, 610);
     } finally {
       await store.drop();
       rmSync(folder, { recursive: true, force: true });
