@@ -1241,7 +1241,7 @@ export interface components {
             /**
              * Format: date-time
              * @description When the key stops working: RFC 3339, in the future. Absent: it never expires, unless the API key making the request expires, in which case the new key must expire no later than it (400 otherwise).
-             * @example 2026-11-28T09:30:00.000Z
+             * @example 2099-12-31T23:59:59Z
              */
             expiresAt?: string;
         };

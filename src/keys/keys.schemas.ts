@@ -119,9 +119,13 @@ export const NewApiKeySchema = Type.Object(
       description: `${scopesSchema.description} At least one; only scopes the API key making the request holds itself (403 \`insufficient_scope\` otherwise).`,
     },
     expiresAt: Type.Optional(
-      timestamp(
-        'When the key stops working: RFC 3339, in the future. Absent: it never expires, unless the API key making the request expires, in which case the new key must expire no later than it (400 otherwise).',
-      ),
+      Type.String({
+        format: 'date-time',
+        description:
+          'When the key stops working: RFC 3339, in the future. Absent: it never expires, unless the API key making the request expires, in which case the new key must expire no later than it (400 otherwise).',
+        // In the future for as long as anyone reads this example.
+        examples: ['2099-12-31T23:59:59Z'],
+      }),
     ),
   },
   {
