@@ -5,7 +5,7 @@
 import type { InputHTMLAttributes } from 'preact';
 import { useId } from 'preact/hooks';
 import { ConsoleError } from './api.js';
-import { Field } from './components.js';
+import { Field, Problem } from './components.js';
 
 /**
  * The API's problems of a refusal, by field (`body.url`, also `body.events/0` for `body.events`):
@@ -100,5 +100,22 @@ export function Choices<T extends string>(props: {
         </p>
       )}
     </fieldset>
+  );
+}
+
+/** A form's last row: the unplaced problem, then its submit button and "Cancel". */
+export function FormActions(props: { submit: string; disabled: boolean; problem: unknown; onCancel: () => void }) {
+  return (
+    <>
+      <Problem error={props.problem} />
+      <div class="actions">
+        <button type="submit" disabled={props.disabled}>
+          {props.submit}
+        </button>
+        <button type="button" class="secondary" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </>
   );
 }

@@ -5,8 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import { answer, newIdempotencyKey } from '../api.js';
-import { Problem } from '../components.js';
-import { Choices, fieldProblems, TextField } from '../forms.js';
+import { Choices, fieldProblems, FormActions, TextField } from '../forms.js';
 import { lackingScope, useSession } from '../session.js';
 import { ArrivingHeading } from '../shown-once.js';
 import { type IssuedApiKey, type Scope, SCOPES } from './api-keys-types.js';
@@ -63,15 +62,7 @@ export function ApiKeyForm(props: { onCreated: (key: IssuedApiKey) => void; onCa
           lacking={(scope) => lackingScope(identity, scope)}
         />
         <TextField label="Expires (optional)" type="datetime-local" problem={problems.at(FIELDS.expiresAt)} value={expires} onValue={setExpires} />
-        <Problem error={problems.unplaced} />
-        <div class="actions">
-          <button type="submit" disabled={busy}>
-            Create
-          </button>
-          <button type="button" class="secondary" onClick={props.onCancel}>
-            Cancel
-          </button>
-        </div>
+        <FormActions submit="Create" disabled={busy} problem={problems.unplaced} onCancel={props.onCancel} />
       </form>
     </section>
   );

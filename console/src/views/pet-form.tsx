@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { answer, ConsoleError, newIdempotencyKey, type Pet } from '../api.js';
 import { Field, Loading, Problem } from '../components.js';
-import { fieldProblems, TextField } from '../forms.js';
+import { fieldProblems, FormActions, TextField } from '../forms.js';
 import { loadPet, PET_STATUSES } from '../pets.js';
 import { useSession } from '../session.js';
 
@@ -120,15 +120,7 @@ export function PetForm(props: { mode: Mode; onSaved: (pet: Pet) => void; onCanc
             </button>
           </div>
         )}
-        <Problem error={problems.unplaced} />
-        <div class="actions">
-          <button type="submit" disabled={busy || conflict}>
-            Save
-          </button>
-          <button type="button" class="secondary" onClick={props.onCancel}>
-            Cancel
-          </button>
-        </div>
+        <FormActions submit="Save" disabled={busy || conflict} problem={problems.unplaced} onCancel={props.onCancel} />
       </form>
     </section>
   );

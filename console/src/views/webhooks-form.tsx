@@ -7,8 +7,7 @@
  */
 import { useState } from 'preact/hooks';
 import { answer, newIdempotencyKey } from '../api.js';
-import { Problem } from '../components.js';
-import { Choices, fieldProblems, TextField } from '../forms.js';
+import { Choices, fieldProblems, FormActions, TextField } from '../forms.js';
 import { useSession } from '../session.js';
 import { ArrivingHeading } from '../shown-once.js';
 import { EVENT_FILTERS, type EventFilter, patchEndpoint, type UpdatedWebhookEndpoint, type WebhookEndpoint } from './webhooks-types.js';
@@ -78,15 +77,7 @@ export function WebhookForm(props: { endpoint?: WebhookEndpoint; onSaved: (endpo
           problem={problems.at(FIELDS.events)}
           labelOf={(filter) => (filter.endsWith('.*') ? `${filter} (every ${filter.slice(0, -2)} event)` : filter)}
         />
-        <Problem error={problems.unplaced} />
-        <div class="actions">
-          <button type="submit" disabled={busy}>
-            Save
-          </button>
-          <button type="button" class="secondary" onClick={props.onCancel}>
-            Cancel
-          </button>
-        </div>
+        <FormActions submit="Save" disabled={busy} problem={problems.unplaced} onCancel={props.onCancel} />
       </form>
     </section>
   );
