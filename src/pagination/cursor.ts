@@ -10,7 +10,7 @@
  * | filter digest (12) | MAC of everything before it (16). A position of n numbers takes 8n bytes
  * where the last id is.
  */
-import { createHash, createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, hash, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../errors.js';
 
 /** Filter values as the listing received them, already canonical (a set of ids sorted, say). */
@@ -131,5 +131,6 @@ function filterDigest(filters: CursorFilters): Buffer {
     .filter((name) => filters[name] !== undefined)
     .sort()
     .map((name) => [name, filters[name]]);
-  return createHash('sha256').update(JSON.stringify(canonical)).digest().subarray(0, DIGEST_BYTES);
+  // One call (no Hash object): this runs for every page that has a next one.
+  return hash('sha256', JSON.stringify(canonical), 'buffer').subarray(0, DIGEST_BYTES);
 }

@@ -1,6 +1,6 @@
 /** The pets use cases. No HTTP here: routes, the CLI and tests all call these functions. */
 import type { Kysely } from 'kysely';
-import type { Database, PetRow } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { RECORDS_EVENTS, singleWrite } from '../db/dialect.js';
 import { retriedWriteTransaction } from '../db/retry-conflicts.js';
 import { AppError } from '../errors.js';
@@ -8,7 +8,7 @@ import { refuseWhileOrderHoldsPet } from '../orders/orders.service.js';
 import { prefixRange } from './pet-name-key.js';
 import { petCursorFilters, petCursors } from './pets.cursor.js';
 import { DEFAULT_PET_STATUS, type ListPetsQuery, type NewPet, type Pet, type PetPatch } from './pets.schemas.js';
-import { deletePetRow, findPetById, findPetsAfter, insertPet, lockPetById, updatePetRow } from './pets.repository.js';
+import { deletePetRow, findPetById, findPetsAfter, insertPet, type ListedPetRow, lockPetById, updatePetRow, type VersionedPetRow } from './pets.repository.js';
 
 export interface PetPage {
   pets: Pet[];
@@ -32,7 +32,8 @@ export async function listPets(db: Kysely<Database>, query: ListPetsQuery & { li
   };
   // One extra row tells whether a next page exists without a second query.
   const rows = await findPetsAfter(db, { afterId, filter, limit: query.limit + 1 });
-  const pets = rows.slice(0, query.limit).map(toPet);
+  // The rows hold a pet's columns and nothing else (pets.repository.ts), so they are the answer as they are.
+  const pets: Pet[] = rows.slice(0, query.limit);
   const last = pets.at(-1);
   return rows.length > query.limit && last ? { pets, nextCursor: cursors.encode(last.id, bound) } : { pets };
 }
@@ -109,7 +110,7 @@ export async function deletePet(db: Kysely<Database>, id: number, condition: Cha
 }
 
 /** Locks the pet (inside a write transaction) and answers it, or throws 404, or 412 when the condition fails. */
-async function lockedPetMeeting(trx: Kysely<Database>, id: number, condition: ChangeCondition): Promise<PetRow> {
+async function lockedPetMeeting(trx: Kysely<Database>, id: number, condition: ChangeCondition): Promise<VersionedPetRow> {
   const pet = await lockPetById(trx, id);
   if (!pet) throw petNotFound(id);
   if (condition.versions && !condition.versions.includes(pet.version)) throw preconditionFailed(id, condition);
@@ -143,10 +144,10 @@ function petNotFound(id: number): AppError {
   return new AppError('pet_not_found', `no pet has id ${id}`);
 }
 
-function versioned(row: PetRow): VersionedPet {
+function versioned(row: VersionedPetRow): VersionedPet {
   return { pet: toPet(row), version: row.version };
 }
 
-function toPet(row: PetRow): Pet {
+function toPet(row: ListedPetRow): Pet {
   return { id: row.id, name: row.name, categoryId: row.categoryId, status: row.status };
 }

@@ -31,15 +31,15 @@ describeOnDialect('sqlite', 'direct reads on SQLite', {}, () => {
     assert.equal(((await readDuring) as { name: string }).name, 'Before');
   });
 
-  it('answers rows named as Kysely names them', async () => {
+  it('answers rows named as Kysely names them, with only the columns selected', async () => {
     const { pet } = await createPet(t.db, { name: 'Named', categoryId: 4 });
     const row = await findPetById(t.db, pet.id);
     assert.deepEqual(
       { id: row?.id, name: row?.name, categoryId: row?.categoryId, status: row?.status, version: row?.version },
       { id: pet.id, name: 'Named', categoryId: 4, status: 'available', version: 1 },
     );
-    assert.equal(typeof row?.createdAt, 'number');
-    assert.equal(typeof row?.nameKey, 'string');
+    // Only these: pets.service answers a listing's rows as they are.
+    assert.deepEqual(Object.keys(row ?? {}).sort(), ['categoryId', 'id', 'name', 'status', 'version']);
   });
 });
 

@@ -10,10 +10,10 @@
  * No savepoints: nothing on PostgreSQL uses them, and Kysely refuses them without these methods.
  */
 import type net from 'node:net';
-import { AbortedTransactionError, CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
+import { AbortedTransactionError, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
 import type pg from 'pg';
 import { deadlineError, raceDeadline, startBudget, type Budget } from './deadline.js';
-import { isForgottenPreparedStatement, isStalePreparedStatement, prepareAgain, statementNameOf } from './prepared-statements.js';
+import { runStatement } from './prepared-statements.js';
 
 export class PostgresPoolDriver implements Driver {
   constructor(
@@ -38,7 +38,7 @@ export class PostgresPoolDriver implements Driver {
   async run(text: string, parameters: readonly unknown[]): Promise<unknown[]> {
     const connection = await this.acquireConnection();
     try {
-      return (await connection.executeQuery(CompiledQuery.raw(text, parameters as unknown[]))).rows;
+      return (await connection.execute(text, parameters as unknown[])).rows;
     } finally {
       connection.release();
     }
@@ -48,13 +48,13 @@ export class PostgresPoolDriver implements Driver {
     let text = 'begin';
     if (settings.isolationLevel) text += ` isolation level ${settings.isolationLevel}`;
     if (settings.accessMode) text += ` ${settings.accessMode}`;
-    await connection.executeQuery(CompiledQuery.raw(text));
+    await connection.execute(text, []);
     connection.inTransaction = true;
   }
 
   async commitTransaction(connection: PoolConnection): Promise<void> {
     connection.inTransaction = false;
-    const { rows } = await connection.executeQuery<{ command?: string }>(CompiledQuery.raw('commit'));
+    const { rows } = await connection.execute<{ command?: string }>('commit', []);
     // PostgreSQL answers COMMIT with ROLLBACK when an earlier statement had failed the transaction.
     if (rows[0]?.command === 'ROLLBACK') throw new AbortedTransactionError();
   }
@@ -62,7 +62,7 @@ export class PostgresPoolDriver implements Driver {
   async rollbackTransaction(connection: PoolConnection): Promise<void> {
     connection.inTransaction = false;
     // A connection closed under the transaction (its deadline, the network) took the transaction with it.
-    if (!connection.closed) await connection.executeQuery(CompiledQuery.raw('rollback'));
+    if (!connection.closed) await connection.execute('rollback', []);
   }
 
   async releaseConnection(connection: PoolConnection): Promise<void> {
@@ -73,8 +73,6 @@ export class PostgresPoolDriver implements Driver {
     await this.pool.end();
   }
 }
-
-const COUNTED_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 
 class PoolConnection implements DatabaseConnection {
   inTransaction = false;
@@ -95,32 +93,22 @@ class PoolConnection implements DatabaseConnection {
     client.on('error', this.#onLost).on('end', this.#onLost);
   }
 
-  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+  executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    return this.execute<R>(compiled.sql, compiled.parameters as unknown[]);
+  }
+
+  async execute<R>(text: string, values: unknown[]): Promise<QueryResult<R>> {
     const budget = this.#budget ?? startBudget(this.budgetMs);
     this.#budget = undefined;
     if (this.closed) throw closedError(new Error('the connection was closed'));
-    const race = <T>(work: Promise<T>) => raceDeadline(work, budget, () => this.#close());
-    const values = compiled.parameters as unknown[];
-    // Without parameters, the simple protocol (which runs a migration's several statements in one text).
-    const name = values.length === 0 ? undefined : statementNameOf(compiled.sql);
-    const query = { text: compiled.sql, values, name };
     try {
-      return resultOf<R>(await race(this.client.query(query)));
+      return await runStatement<R>(this.client, text, values, {
+        race: (work) => raceDeadline(work, budget, () => this.#close()),
+        inTransaction: this.inTransaction,
+        inDoubt: () => (this.#discard = true),
+      });
     } catch (error) {
-      if (this.closed) throw closedError(error as Error);
-      if (name === undefined) throw error;
-      const forgotten = isForgottenPreparedStatement(error);
-      const refused = forgotten || isStalePreparedStatement(error);
-      // No server answer (pg could not serialize a value) may leave the name closed on the server yet
-      // prepared for pg; a refusal inside a transaction, which it ended, cannot be prepared again there:
-      // either way the connection is dropped at release, or every retry on it would fail the same way.
-      if (!(error as { code?: unknown }).code || (refused && this.inTransaction)) this.#discard = true;
-      if (!refused || this.inTransaction) throw error;
-      try {
-        return resultOf<R>(await prepareAgain(this.client, { ...query, name }, forgotten, race));
-      } catch (retryError) {
-        throw this.closed ? closedError(retryError as Error) : retryError;
-      }
+      throw this.closed ? closedError(error as Error) : error;
     }
   }
 
@@ -140,18 +128,6 @@ class PoolConnection implements DatabaseConnection {
     this.closed = true;
     (this.client as unknown as { connection: { stream: net.Socket } }).connection.stream.destroy();
   }
-}
-
-/** Kysely's result from pg's: the last statement's, when the simple protocol ran several. */
-function resultOf<R>(answer: pg.QueryResult | pg.QueryResult[]): QueryResult<R> {
-  const last = Array.isArray(answer) ? answer.at(-1) : answer;
-  if (!last) return { rows: [] };
-  // Kysely's commit reads a ROLLBACK answer (the transaction had failed) from the first row.
-  if (last.command === 'ROLLBACK' || last.command === 'COMMIT') return { rows: [{ command: last.command } as R] };
-  return {
-    numAffectedRows: COUNTED_COMMANDS.has(last.command) ? BigInt(last.rowCount ?? 0) : undefined,
-    rows: last.rows as R[],
-  };
 }
 
 /** An error of the link, not of the statement (pg gives those no code): unavailable, answered 503. */

@@ -1,3 +1,4 @@
+import type { QueryResult } from 'kysely';
 import type pg from 'pg';
 
 /**
@@ -46,18 +47,48 @@ export function isForgottenPreparedStatement(error: unknown): boolean {
 }
 
 /**
- * Runs a named statement again, prepared anew, after the server refused its prepared form (stale
- * or forgotten, above): pg is told to forget the name, and a stale one is deallocated first (a
- * forgotten one is already gone). Outside a transaction only: inside one the failure ended it.
- * `race` bounds each step by what is left of the statement's budget.
+ * Runs a statement on the connection and answers Kysely's result: with parameters, under its prepared name. When the server
+ * refuses the prepared form (stale or forgotten, above), outside a transaction it is prepared
+ * anew and run once more: pg is told to forget the name, and a stale one is deallocated first (a
+ * forgotten one is already gone); inside one the refusal ended the transaction, so it is thrown.
+ * `race` bounds each step by what is left of the statement's budget. `inDoubt` is called when the
+ * connection must not be used again: no server answer (pg could not serialize a value) may leave
+ * the name closed on the server yet prepared for pg, and a refusal inside a transaction would
+ * fail every retry on that connection the same way.
  */
-export async function prepareAgain(
+export async function runStatement<R>(
   client: pg.PoolClient,
-  query: { text: string; values: unknown[]; name: string },
-  forgotten: boolean,
-  race: <T>(work: Promise<T>) => Promise<T>,
-): Promise<pg.QueryResult> {
-  if (!forgotten) await race(client.query(`deallocate "${query.name}"`));
-  delete (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements[query.name];
-  return race(client.query(query));
+  text: string,
+  values: unknown[],
+  options: { race: <T>(work: Promise<T>) => Promise<T>; inTransaction: boolean; inDoubt: () => void },
+): Promise<QueryResult<R>> {
+  const { race } = options;
+  // Without parameters, the simple protocol (which runs a migration's several statements in one text).
+  const name = values.length === 0 ? undefined : statementNameOf(text);
+  try {
+    return resultOf<R>(await race(client.query({ text, values, name })));
+  } catch (error) {
+    if (name === undefined) throw error;
+    const forgotten = isForgottenPreparedStatement(error);
+    const refused = forgotten || isStalePreparedStatement(error);
+    if (!(error as { code?: unknown }).code || (refused && options.inTransaction)) options.inDoubt();
+    if (!refused || options.inTransaction) throw error;
+    if (!forgotten) await race(client.query(`deallocate "${name}"`));
+    delete (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements[name];
+    return resultOf<R>(await race(client.query({ text, values, name })));
+  }
+}
+
+const COUNTED_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
+
+/** Kysely's result from pg's: the last statement's, when the simple protocol ran several. */
+function resultOf<R>(answer: pg.QueryResult | pg.QueryResult[]): QueryResult<R> {
+  const last = Array.isArray(answer) ? answer.at(-1) : answer;
+  if (!last) return { rows: [] };
+  // Kysely's commit reads a ROLLBACK answer (the transaction had failed) from the first row.
+  if (last.command === 'ROLLBACK' || last.command === 'COMMIT') return { rows: [{ command: last.command } as R] };
+  return {
+    numAffectedRows: COUNTED_COMMANDS.has(last.command) ? BigInt(last.rowCount ?? 0) : undefined,
+    rows: last.rows as R[],
+  };
 }
