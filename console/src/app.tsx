@@ -3,7 +3,7 @@
  * A key kept from earlier in this tab (or remembered on this device) is checked again at start.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ConsoleError, KEY_REFUSED } from './api.js';
+import { ConsoleError, KEY_REFUSED, messageOf } from './api.js';
 import { Loading } from './components.js';
 import { Link, matchPath, navigate, usePlace } from './router.js';
 import { forgetKey, forgottenElsewhere, identify, type Session, SessionContext, storedKey } from './session.js';
@@ -55,8 +55,12 @@ export function App() {
     identify(key)
       .then((found) => start(key, found))
       .catch((error: unknown) => {
-        // A key no longer accepted is forgotten; any other failure leaves it for the next try.
-        if (error instanceof ConsoleError && error.status === 401) forgetKey();
+        // A key no longer accepted is forgotten; any other failure leaves it for the next try. Either
+        // way the sign-in page says why it shows, rather than look as if the key had been lost.
+        if (error instanceof ConsoleError && error.status === 401) {
+          forgetKey();
+          setNotice('Your saved API key is no longer accepted: it was revoked or has expired. Sign in with another key.');
+        } else setNotice(`Your saved API key could not be checked, so it is kept: ${messageOf(error)} Reload the page to try again.`);
       })
       .finally(() => setRestoring(false));
   }, []);

@@ -2,7 +2,8 @@
  * The console in Chromium as its hostile review attacked it: a key revoked while a tab is signed
  * in with it (the next call's 401 signs the tab out cleanly and forgets every copy), signing out
  * in one tab of a remembered key (the others sign out too), and the key never in the address, the
- * title, the page's console messages or a Referer; hostile view addresses shown as text.
+ * title, the page's console messages or a Referer; hostile view addresses shown as text; a remembered
+ * key that cannot be checked at start (a 503) kept, and the sign-in page saying why it shows.
  * Without /usr/bin/chromium the tests are reported as skipped.
  */
 import assert from 'node:assert/strict';
@@ -105,6 +106,37 @@ describeOnDialect('sqlite', 'the console attacked in a browser', {}, () => {
     assert.deepEqual(await stored(second), { session: [], local: [], cookie: '' });
     await context.close();
   });
+
+  it(
+    'Fault: the service answers 503 when a remembered key is checked at start > the sign-in page says so and keeps the key; a revoked one is forgotten, in words',
+    { skip: NO_CHROMIUM, timeout: 120_000 },
+    async () => {
+      const key = await store.keyWithScopes('remembered, then checked during an outage', ['pets:read']);
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(store.consoleUrl);
+      await page.getByLabel('Remember on this device').check();
+      await signIn(page, key);
+
+      // The one fault injected: the key check answers as the service does while its database is down.
+      const unavailable = { code: 'service_unavailable', message: 'the database is not answering; retry later', status: 503 };
+      await page.route('**/v1/api-keys/current', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify(unavailable) }));
+      await page.reload();
+      await page.getByRole('status').filter({ hasText: 'could not be checked, so it is kept' }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'the database is not answering' }).waitFor();
+      assert.deepEqual(await stored(page), { session: [], local: [key], cookie: '' }, 'kept for the next try');
+
+      await page.unroute('**/v1/api-keys/current');
+      await page.reload();
+      await page.getByRole('navigation', { name: 'Console' }).waitFor();
+
+      assert.equal((await store.api('DELETE', `/api-keys/${await keyIdNamed('remembered, then checked during an outage')}`)).status, 204);
+      await page.reload();
+      await page.getByRole('status').filter({ hasText: 'no longer accepted' }).waitFor();
+      assert.deepEqual(await stored(page), { session: [], local: [], cookie: '' }, 'a refused key is forgotten');
+      await context.close();
+    },
+  );
 
   it(
     'Attack: a key holding pets:read only > "Add animal", "Edit" and "Remove" disabled naming pets:write, the orders refused in words; the API refuses the write anyway',
