@@ -4,7 +4,8 @@
  * (listed in WEBHOOK_ALLOWED_HOSTS, as an operator would list a trusted host): an endpoint added
  * with its secret shown once and copied, the secret checked against the signature of the test
  * message the receiver got, its delivery seen with its outcome, filtered and retried, the secret
- * rotated, the endpoint disabled and enabled; a key created in the console, used against the API,
+ * rotated, the endpoint disabled and enabled; a widening edit whose answer was lost, sent again
+ * under its Idempotency-Key, shows the secret that signs; a key created in the console, used against the API,
  * revoked with "Confirm" and then refused; keys lacking webhooks:write or keys:manage see those
  * controls disabled with the scope named. Hostile descriptions, URLs and key names show as text.
  * axe-core runs on every state reached.
@@ -300,6 +301,49 @@ for (const dialect of ALL_DIALECTS) {
           { url: read.body.url, events: read.body.events, description: read.body.description },
           { url, events: ['pet.created', 'order.placed'], description: 'Kept' },
         );
+        await page.close();
+      },
+    );
+
+    it(
+      "webhooks > a widening edit whose answer is lost on the way > sent again with the same Idempotency-Key, and the secret the replay shows signs the endpoint's messages",
+      { skip: NO_CHROMIUM, timeout: 180_000 },
+      async () => {
+        const created = await store.api('POST', '/webhook-endpoints', { url: `${receiver.origin}/lost-answer/${dialect}`, events: ['pet.created'] });
+        assert.equal(created.status, 201);
+        const id: number = created.body.id;
+        const page = await signedIn('webhooks');
+        const keys: (string | undefined)[] = [];
+        await page.route(`**/v1/webhook-endpoints/${id}`, async (route) => {
+          if (route.request().method() !== 'PATCH') return route.continue();
+          keys.push(route.request().headers()['idempotency-key']);
+          if (keys.length > 1) return route.continue();
+          // The first edit reaches the service, which makes it; its answer never reaches the page.
+          await route.fetch();
+          return route.abort('connectionreset');
+        });
+        const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: created.body.url, exact: true }) });
+        await row.getByRole('button', { name: 'Edit' }).click();
+        const form = page.getByRole('region', { name: `Edit endpoint ${id}` });
+        await form.getByLabel('order.placed', { exact: true }).check();
+        // The console's client sends a PATCH again after a dropped connection, as it does any request with an Idempotency-Key.
+        await form.getByRole('button', { name: 'Save' }).click();
+        await page
+          .getByRole('status')
+          .filter({ hasText: `Saved endpoint ${id}.` })
+          .waitFor();
+        assert.equal(keys.length, 2);
+        assert.equal(keys[1], keys[0], 'the retry is the same request to the service: the same Idempotency-Key');
+        assert.deepEqual((await store.api('GET', `/webhook-endpoints/${id}`)).body.events, ['pet.created', 'order.placed'], 'made once');
+        const secret = await page
+          .getByRole('region', { name: `New signing secret of endpoint ${id}` })
+          .getByLabel('Signing secret')
+          .inputValue();
+        const before = receiver.received.length;
+        assert.equal((await store.api('POST', `/webhook-endpoints/${id}/test`)).status, 202);
+        const test = await receiver.nth(before + 1);
+        assert.equal(test.path, `/lost-answer/${dialect}`);
+        await verifyWebhook(secret, test.headers as Record<string, string>, test.body);
         await page.close();
       },
     );
