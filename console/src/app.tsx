@@ -60,7 +60,10 @@ export function App() {
         if (error instanceof ConsoleError && error.status === 401) {
           forgetKey();
           setNotice('Your saved API key is no longer accepted: it was revoked or has expired. Sign in with another key.');
-        } else setNotice(`Your saved API key could not be checked, so it is kept: ${messageOf(error)} Reload the page to try again.`);
+        } else {
+          const why = messageOf(error).replace(/\.?\s*$/, '.');
+          setNotice(`Your saved API key could not be checked, so it is kept. ${why} Reload the page to try again.`);
+        }
       })
       .finally(() => setRestoring(false));
   }, []);
