@@ -4,7 +4,7 @@
  * (the URL with its password hidden). The hint never repeats a password.
  */
 import { errorCodeOf } from './error-code.js';
-import { dialectOf, redactPassword } from './create-db.js';
+import { dialectOf, redactPassword, sqlitePathOf } from './create-db.js';
 import { DEADLINE_CODE } from './postgres/deadline.js';
 import { postgresConfigOf } from './postgres/url.js';
 
@@ -24,6 +24,7 @@ const TLS_TRUST_CODES = new Set([
 ]);
 
 export function hintForDatabaseError(error: unknown, databaseUrl: string): string | undefined {
+  if (dialectOf(databaseUrl) === 'sqlite') return sqliteHint(error, databaseUrl);
   if (dialectOf(databaseUrl) !== 'postgres') return undefined;
   // Read as the connection reads it: an IPv6 host without its brackets, a socket folder (?host=, or %2F…) as a folder.
   let config: ReturnType<typeof postgresConfigOf>;
@@ -81,4 +82,16 @@ function createDatabase(config: ReturnType<typeof postgresConfigOf>, host: strin
 /** A word the shell reads back unchanged. */
 function shellWord(text: string): string {
   return /^[A-Za-z0-9_.,:/@%+=-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * A SQLite store refused with SQLITE_BUSY before anything ran: services share a store, so one
+ * process holds it alone, an import or a restore (db/sqlite/exclusive-open.ts) or another program.
+ */
+function sqliteHint(error: unknown, databaseUrl: string): string | undefined {
+  if (!(errorCodeOf(error) ?? '').startsWith('SQLITE_BUSY')) return undefined;
+  return [
+    `Another process holds the SQLite store ${sqlitePathOf(databaseUrl)} for itself: an animal-store import or restore running, or another program. Wait for it to end, then run this command again.`,
+    `Tried: ${redactPassword(databaseUrl)} (DATABASE_URL).`,
+  ].join('\n');
 }

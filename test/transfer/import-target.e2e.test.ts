@@ -15,6 +15,7 @@ import { insertOrder } from '../../src/orders/orders.repository.js';
 import { insertPet } from '../../src/pets/pets.repository.js';
 import { exportStore } from '../../src/transfer/export.js';
 import { childEnv, track } from '../helpers/child-processes.js';
+import { holdExclusively } from '../../src/db/sqlite/exclusive-open.js';
 import { holdSqliteWriteLock } from '../helpers/sqlite-lock-holder.js';
 import { CLI_PATH, REPO_ROOT, runCli, spawnService, stopAllServices, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, createTestDatabase, describeOnDialect, describeOnPostgres, type TestDatabase } from '../helpers/test-db.js';
@@ -183,6 +184,30 @@ describeOnDialect('sqlite', 'animal-store import into a SQLite store another pro
       await holder.release();
     }
     assert.equal((await rowCounts(target)).pets, 0);
+  });
+
+  it('serve > while an import holds the store for itself > exits 1 naming the import and the store, not a bare "database is locked"', async () => {
+    const target = await createTestDatabase('sqlite');
+    stores.push(target);
+    const path = target.url.replace(/^sqlite:/, '');
+    await target.whileClosed(async () => {
+      // What an import holds while it runs (db/sqlite/exclusive-open.ts), held here by the test's own connection.
+      const held = holdExclusively(path);
+      try {
+        const run = await runCli(['serve'], { DATABASE_URL: target.url, PORT: '0' });
+        assert.equal(run.code, 1, run.stderr);
+        assert.match(run.stderr, /^animal-store: database is locked$/m);
+        assert.match(
+          run.stderr,
+          new RegExp(
+            `^Another process holds the SQLite store ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} for itself: an animal-store import or restore running`,
+            'm',
+          ),
+        );
+      } finally {
+        held.close();
+      }
+    });
   });
 });
 
