@@ -4,6 +4,7 @@
  * is pure (CsvParser, csvCandidates, checkPet); only importPetsFile touches the database.
  */
 import { createReadStream } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import type { Kysely } from 'kysely';
 import type { ValidateFunction } from 'ajv';
 import { boundedLines, LineRefused } from '../bounded-lines.js';
@@ -254,9 +255,8 @@ async function* readCandidates(path: string, format: ImportFormat, onBytes: (byt
       try {
         return chunk === undefined ? decoder.decode() : decoder.decode(chunk, { stream: true });
       } catch {
-        // The line of the first byte that is not UTF-8: the line breaks before it, read leniently.
-        const before = chunk === undefined ? '' : new TextDecoder().decode(chunk).split('\uFFFD')[0]!;
-        throw new ImportFileError({ line: parser.currentLine + (before.match(/\n/g)?.length ?? 0), field: 'file', message: NOT_UTF8 });
+        const breaks = chunk === undefined ? 0 : breaksBeforeLineNotUtf8(chunk);
+        throw new ImportFileError({ line: parser.currentLine + breaks, field: 'file', message: NOT_UTF8 });
       }
     };
     for await (const chunk of stream as AsyncIterable<Buffer>) yield* csvCandidates(parser.push(decode(chunk)), state);
@@ -282,6 +282,35 @@ async function* readCandidates(path: string, format: ImportFormat, onBytes: (byt
       message: error.reason === 'too long' ? `the line is longer than ${MAX_LINE_BYTES.toLocaleString('en-US')} bytes` : NOT_UTF8,
     });
   }
+}
+
+/**
+ * How many line breaks `chunk` holds before the line of its first byte that is not UTF-8. A line
+ * break is a byte (0x0A) that no multi-byte character contains, so each line is checked alone; the
+ * chunk's first line may begin inside a character the chunk before started, and its last may end
+ * inside one the next finishes: those bytes are left out. When no line is found wrong, the bytes
+ * left out at the start were: the first line.
+ */
+function breaksBeforeLineNotUtf8(chunk: Uint8Array): number {
+  let start = 0;
+  while (start < Math.min(3, chunk.length) && (chunk[start]! & 0xc0) === 0x80) start += 1;
+  for (let breaks = 0; ; breaks += 1) {
+    const end = chunk.indexOf(0x0a, start);
+    if (!isUtf8(chunk.subarray(start, end === -1 ? endOfWholeCharacters(chunk) : end))) return breaks;
+    if (end === -1) return 0;
+    start = end + 1;
+  }
+}
+
+/** Where the last whole character of `chunk` ends: before a lead byte whose character the chunk cuts. */
+function endOfWholeCharacters(chunk: Uint8Array): number {
+  for (let back = 1; back <= Math.min(3, chunk.length); back += 1) {
+    const byte = chunk[chunk.length - back]!;
+    if ((byte & 0xc0) === 0x80) continue;
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return length > back ? chunk.length - back : chunk.length;
+  }
+  return chunk.length;
 }
 
 /** The database failed while adding: its transaction rolled back, nothing was added. */

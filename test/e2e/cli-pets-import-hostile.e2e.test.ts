@@ -86,6 +86,27 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal(result.pets, 0);
     });
 
+    it('pets import > a byte that is not UTF-8 after a character split between two reads of the file > names the line of the byte', async () => {
+      // The file is read 64 KiB at a time: "é" (2 bytes) is cut by the first read's end, and the bad byte comes 3 lines later.
+      const header = 'name,categoryId\n';
+      const line = (name: string) => `${name},3\n`;
+      const lines: string[] = [];
+      let length = header.length;
+      while (length + 20 < 64 * 1024) {
+        const next = line(`Pet ${lines.length}`);
+        lines.push(next);
+        length += next.length;
+      }
+      const filler = 'x'.repeat(64 * 1024 - length - 1);
+      const splitLine = lines.length + 2;
+      const text = Buffer.concat([Buffer.from(header + lines.join('') + filler + 'é,3\nAfter,3\nAgain,3\nCaf'), Buffer.from([0xe9]), Buffer.from(',3\n')]);
+      assert.equal(text.subarray(64 * 1024 - 1, 64 * 1024 + 1).toString('utf8'), 'é', 'the character straddles the first 64 KiB');
+      const result = await importInto(file('csv', text));
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(result.stderr, new RegExp(`^line ${splitLine + 3}: file: the file is not UTF-8 text from here on`, 'm'));
+      assert.equal(result.pets, 0);
+    });
+
     it('pets import > binary garbage in an NDJSON file > refuses it as not UTF-8', async () => {
       const result = await importInto(file('ndjson', Buffer.from(Array.from({ length: 2048 }, (_, i) => (i * 7919 + 128) % 256))));
       assert.equal(result.code, 1, result.stderr);
