@@ -95,8 +95,10 @@ async function seedSampleStore(apiBase: string, key: string): Promise<void> {
     if (state === 'approved') await call('POST', `/store/orders/${id}/approve`);
   }
   // Webhook endpoints up to the highest id named; a name under .invalid never resolves, so nothing is sent anywhere.
+  // They receive a type the seeding never makes: the dispatcher may fan out the animals' events made
+  // just before them to them (it passes events over only when it runs), which would take the delivery ids.
   for (let id = 1; id <= Math.max(SAMPLE_STORE.webhookEndpointToRead, SAMPLE_STORE.webhookEndpointToRemove); id++) {
-    const endpoint = await call('POST', '/webhook-endpoints', { url: 'https://hooks.docs-test.invalid/events', events: ['pet.*'] });
+    const endpoint = await call('POST', '/webhook-endpoints', { url: 'https://hooks.docs-test.invalid/events', events: ['order.delivered'] });
     assert.equal(endpoint.id, id, 'the sample store needs a fresh database');
   }
   // The delivery retryWebhookDelivery names: the first endpoint's test message.
