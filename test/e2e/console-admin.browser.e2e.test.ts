@@ -68,6 +68,19 @@ async function startReceiver(): Promise<{ origin: string; received: Received[]; 
   };
 }
 
+/** Presses the edit form's "Save", waits for "Saved endpoint N.", and answers the new signing secret shown once. */
+async function saveWideningEdit(page: Page, form: Locator, id: number): Promise<string> {
+  await form.getByRole('button', { name: 'Save' }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `Saved endpoint ${id}.` })
+    .waitFor();
+  return page
+    .getByRole('region', { name: `New signing secret of endpoint ${id}` })
+    .getByLabel('Signing secret')
+    .inputValue();
+}
+
 for (const dialect of ALL_DIALECTS) {
   describeOnDialect(dialect, `the console's Webhooks and API keys views in a browser on ${dialect}`, {}, () => {
     let browser: Browser;
@@ -281,17 +294,9 @@ for (const dialect of ALL_DIALECTS) {
         await form.getByLabel('pet.* (every pet event)').uncheck();
         await form.getByLabel('pet.created', { exact: true }).check();
         await form.getByLabel('order.placed', { exact: true }).check();
-        await form.getByRole('button', { name: 'Save' }).click();
-        await page
-          .getByRole('status')
-          .filter({ hasText: `Saved endpoint ${id}.` })
-          .waitFor();
-        assert.deepEqual(patches, ['application/merge-patch+json', 'application/merge-patch+json'], 'each change is sent as a merge patch');
         // order.placed is a type it did not receive: the API replaced the secret, shown this once.
-        const secret = await page
-          .getByRole('region', { name: `New signing secret of endpoint ${id}` })
-          .getByLabel('Signing secret')
-          .inputValue();
+        const secret = await saveWideningEdit(page, form, id);
+        assert.deepEqual(patches, ['application/merge-patch+json', 'application/merge-patch+json'], 'each change is sent as a merge patch');
         assert.match(secret, SECRET_PATTERN);
         await rowOf(url).getByRole('cell', { name: 'pet.created, order.placed', exact: true }).waitFor();
         assert.equal(await rowOf(created.body.url).count(), 0, 'the list no longer shows the old URL');
@@ -327,18 +332,10 @@ for (const dialect of ALL_DIALECTS) {
         const form = page.getByRole('region', { name: `Edit endpoint ${id}` });
         await form.getByLabel('order.placed', { exact: true }).check();
         // The console's client sends a PATCH again after a dropped connection, as it does any request with an Idempotency-Key.
-        await form.getByRole('button', { name: 'Save' }).click();
-        await page
-          .getByRole('status')
-          .filter({ hasText: `Saved endpoint ${id}.` })
-          .waitFor();
+        const secret = await saveWideningEdit(page, form, id);
         assert.equal(keys.length, 2);
         assert.equal(keys[1], keys[0], 'the retry is the same request to the service: the same Idempotency-Key');
         assert.deepEqual((await store.api('GET', `/webhook-endpoints/${id}`)).body.events, ['pet.created', 'order.placed'], 'made once');
-        const secret = await page
-          .getByRole('region', { name: `New signing secret of endpoint ${id}` })
-          .getByLabel('Signing secret')
-          .inputValue();
         const before = receiver.received.length;
         assert.equal((await store.api('POST', `/webhook-endpoints/${id}/test`)).status, 202);
         const test = await receiver.nth(before + 1);
