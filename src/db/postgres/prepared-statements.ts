@@ -47,8 +47,9 @@ export function isForgottenPreparedStatement(error: unknown): boolean {
 }
 
 /**
- * Runs a statement on the connection and answers Kysely's result: with parameters, under its prepared name. When the server
- * refuses the prepared form (stale or forgotten, above), outside a transaction it is prepared
+ * Runs a statement on the connection and answers Kysely's result: with parameters, under its
+ * prepared name. When the server refuses the prepared form (stale or forgotten, above), outside
+ * a transaction it is prepared
  * anew and run once more: pg is told to forget the name, and a stale one is deallocated first (a
  * forgotten one is already gone); inside one the refusal ended the transaction, so it is thrown.
  * `race` bounds each step by what is left of the statement's budget. `inDoubt` is called when the
