@@ -90,6 +90,8 @@ export interface DispatcherTestOptions {
   pollMs?: number;
   /** How long closing waits for a stalled database instead of CLOSE_WAIT_MS. */
   closeWaitMs?: number;
+  /** Called as each round starts, before its first query (every round asks the database something). */
+  roundStarted?: () => void;
 }
 
 export interface DispatcherOptions {
@@ -268,6 +270,7 @@ export function registerWebhookDispatcher(app: FastifyInstance, options: Dispatc
   };
 
   const runRound = async () => {
+    test?.roundStarted?.();
     if (dropped > 0) {
       app.log.warn(
         { count: dropped },

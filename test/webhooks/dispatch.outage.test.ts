@@ -38,13 +38,13 @@ describeOnPostgres('webhook dispatcher during a PostgreSQL outage', { timeout: 6
     await place?.remove();
   });
 
-  const startApp = async () => {
+  const startApp = async (roundStarted?: () => void) => {
     const logs = logCollector();
     const app: FastifyInstance = await buildApp({
       db: handle.db,
       config: loadConfig({ LOG_LEVEL: 'info' }),
       logStream: logs.logStream,
-      webhookDispatcher: { pollMs: POLL_MS, closeWaitMs: 200 },
+      webhookDispatcher: { pollMs: POLL_MS, closeWaitMs: 200, roundStarted: () => roundStarted?.() },
     });
     await app.ready();
     return { app, ...logs };
@@ -77,10 +77,21 @@ describeOnPostgres('webhook dispatcher during a PostgreSQL outage', { timeout: 6
   });
 
   it('Attack (issue 17): the database goes silent mid-round > the app still closes (the dispatcher waits a bounded time)', async () => {
-    const { app, waitForLog } = await startApp();
-    proxy.stall();
-    // A round's query has reached the silent network: the round is stuck in it.
-    await withDeadline(proxy.heldBytes(), 15_000, 'a query to reach the silent network');
+    let atRoundStart: (() => void) | undefined;
+    const { app, waitForLog } = await startApp(() => atRoundStart?.());
+    // The network goes silent as a round starts: its first query is held, and the round is stuck in
+    // it. (Stalled at any other moment, the dispatcher could be between two rounds when closed.)
+    await withDeadline(
+      new Promise<void>((resolve) => {
+        atRoundStart = () => {
+          atRoundStart = undefined;
+          proxy.stall();
+          resolve();
+        };
+      }),
+      15_000,
+      'a dispatch round to start',
+    );
     await withDeadline(app.close(), 15_000, 'the app to close with the database silent');
     await withDeadline(
       waitForLog((line) => String(line.msg).startsWith('the webhook dispatcher stopped without giving its deliveries back')),
