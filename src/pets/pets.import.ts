@@ -31,6 +31,8 @@ const MAX_LINE_BYTES = 4 * MAX_FIELD_LENGTH;
 /** Rows per insert statement: 5 parameters each stays far below SQLite's and PostgreSQL's limits. */
 const ROWS_PER_INSERT = 500;
 
+const CR = 0x0d;
+const LF = 0x0a;
 const NOT_UTF8 = 'the file is not UTF-8 text from here on (save it as UTF-8, "CSV UTF-8" in a spreadsheet)';
 
 /** A problem with one line of the file. */
@@ -251,12 +253,15 @@ async function* readCandidates(path: string, format: ImportFormat, onBytes: (byt
     // Strict: bytes that are not UTF-8 (a spreadsheet saved as Windows-1252) would otherwise become
     // U+FFFD in the names stored.
     const decoder = new TextDecoder('utf-8', { fatal: true });
+    let afterCr = false;
     const decode = (chunk?: Buffer) => {
       try {
         return chunk === undefined ? decoder.decode() : decoder.decode(chunk, { stream: true });
       } catch {
-        const breaks = chunk === undefined ? 0 : breaksBeforeLineNotUtf8(chunk);
+        const breaks = chunk === undefined ? 0 : breaksBeforeLineNotUtf8(chunk, afterCr);
         throw new ImportFileError({ line: parser.currentLine + breaks, field: 'file', message: NOT_UTF8 });
+      } finally {
+        afterCr = chunk !== undefined && chunk.at(-1) === CR;
       }
     };
     for await (const chunk of stream as AsyncIterable<Buffer>) yield* csvCandidates(parser.push(decode(chunk)), state);
@@ -285,20 +290,22 @@ async function* readCandidates(path: string, format: ImportFormat, onBytes: (byt
 }
 
 /**
- * How many line breaks `chunk` holds before the line of its first byte that is not UTF-8. A line
- * break is a byte (0x0A) that no multi-byte character contains, so each line is checked alone; the
- * chunk's first line may begin inside a character the chunk before started, and its last may end
- * inside one the next finishes: those bytes are left out. When no line is found wrong, the bytes
- * left out at the start were: the first line.
+ * How many line breaks `chunk` holds before the line of its first byte that is not UTF-8, counted
+ * as the parser counts them (CR, LF and CRLF are each one; `afterCr`: the chunk before ended with
+ * the CR of a CRLF that this one ends). CR and LF are bytes no multi-byte character contains, so
+ * each line is checked alone; the chunk's first line may begin inside a character the chunk before
+ * started, and its last may end inside one the next finishes: those bytes are left out. When no
+ * line is found wrong, the bytes left out at the start were: the first line.
  */
-function breaksBeforeLineNotUtf8(chunk: Uint8Array): number {
-  let start = 0;
+function breaksBeforeLineNotUtf8(chunk: Uint8Array, afterCr: boolean): number {
+  let start = afterCr && chunk[0] === LF ? 1 : 0;
   while (start < Math.min(3, chunk.length) && (chunk[start]! & 0xc0) === 0x80) start += 1;
   for (let breaks = 0; ; breaks += 1) {
-    const end = chunk.indexOf(0x0a, start);
-    if (!isUtf8(chunk.subarray(start, end === -1 ? endOfWholeCharacters(chunk) : end))) return breaks;
-    if (end === -1) return 0;
-    start = end + 1;
+    let end = start;
+    while (end < chunk.length && chunk[end] !== LF && chunk[end] !== CR) end += 1;
+    if (!isUtf8(chunk.subarray(start, end === chunk.length ? endOfWholeCharacters(chunk) : end))) return breaks;
+    if (end === chunk.length) return 0;
+    start = end + (chunk[end] === CR && chunk[end + 1] === LF ? 2 : 1);
   }
 }
 

@@ -107,6 +107,28 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal(result.pets, 0);
     });
 
+    for (const [ends, eol] of [
+      ['CR alone (a classic Mac file)', '\r'],
+      ['CRLF, one of them cut between two reads', '\r\n'],
+    ] as const) {
+      it(`pets import > line ends of ${ends}, a byte that is not UTF-8 after them > names the line of the byte`, async () => {
+        // The file is read 64 KiB at a time: the first read ends on a line end (between the CR and the LF of a CRLF).
+        const lines = [`name,categoryId${eol}`];
+        let length = lines[0]!.length;
+        while (length + 40 < 64 * 1024) {
+          lines.push(`Pet ${lines.length},3${eol}`);
+          length += lines.at(-1)!.length;
+        }
+        lines.push(`${'x'.repeat(64 * 1024 + eol.length - 1 - length - `,3${eol}`.length)},3${eol}`);
+        const text = Buffer.concat([Buffer.from(`${lines.join('')}After,3${eol}Again,3${eol}Caf`), Buffer.from([0xe9]), Buffer.from(`,3${eol}`)]);
+        assert.equal(text[64 * 1024 - 1], 0x0d, 'the first read ends with a CR');
+        const result = await importInto(file('csv', text));
+        assert.equal(result.code, 1, result.stderr);
+        assert.match(result.stderr, new RegExp(`^line ${lines.length + 3}: file: the file is not UTF-8 text from here on`, 'm'));
+        assert.equal(result.pets, 0);
+      });
+    }
+
     it('pets import > binary garbage in an NDJSON file > refuses it as not UTF-8', async () => {
       const result = await importInto(file('ndjson', Buffer.from(Array.from({ length: 2048 }, (_, i) => (i * 7919 + 128) % 256))));
       assert.equal(result.code, 1, result.stderr);
