@@ -10,7 +10,7 @@
  *   orders' state machine), or the settings are newer than that list.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import process from 'node:process';
 
@@ -44,7 +44,11 @@ const SERVICE_RECORD = 'dist/.tsbuildinfo';
 const serviceChanged =
   Math.max(newestIn('src'), ...[...SETTINGS, 'tsconfig.json', 'tsconfig.build.json'].map((file) => changedAt(file, Infinity))) > changedAt(SERVICE_RECORD, 0);
 if (serviceChanged) {
-  run(['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json']);
+  // TypeScript writes its record even when it finds errors: without it, the next run builds (and fails) again.
+  if (spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' }).status !== 0) {
+    rmSync(SERVICE_RECORD, { force: true });
+    process.exit(1);
+  }
   // TypeScript leaves its record as it was when nothing had to be emitted (a file touched, not changed).
   const now = new Date();
   utimesSync(SERVICE_RECORD, now, now);

@@ -4,7 +4,6 @@
  * is pure (CsvParser, csvCandidates, checkPet); only importPetsFile touches the database.
  */
 import { createReadStream } from 'node:fs';
-import { isUtf8 } from 'node:buffer';
 import type { Kysely } from 'kysely';
 import type { ValidateFunction } from 'ajv';
 import { boundedLines, LineRefused } from '../bounded-lines.js';
@@ -253,15 +252,26 @@ async function* readCandidates(path: string, format: ImportFormat, onBytes: (byt
     // Strict: bytes that are not UTF-8 (a spreadsheet saved as Windows-1252) would otherwise become
     // U+FFFD in the names stored.
     const decoder = new TextDecoder('utf-8', { fatal: true });
+    // The bytes the decoder holds back (a character the last read cut) and whether that read ended
+    // with a CR: where a byte that is not UTF-8 is, the line is counted on from them.
+    let held: Buffer = Buffer.alloc(0);
     let afterCr = false;
     const decode = (chunk?: Buffer) => {
       try {
-        return chunk === undefined ? decoder.decode() : decoder.decode(chunk, { stream: true });
+        const text = chunk === undefined ? decoder.decode() : decoder.decode(chunk, { stream: true });
+        if (chunk !== undefined && chunk.length > 0) {
+          held = unfinishedCharacter(Buffer.concat([held, chunk.subarray(-3)]));
+          afterCr = chunk.at(-1) === CR;
+        }
+        return text;
       } catch {
-        const breaks = chunk === undefined ? 0 : breaksBeforeLineNotUtf8(chunk, afterCr);
-        throw new ImportFileError({ line: parser.currentLine + breaks, field: 'file', message: NOT_UTF8 });
-      } finally {
-        afterCr = chunk !== undefined && chunk.at(-1) === CR;
+        const bytes = chunk === undefined ? held : Buffer.concat([held, chunk]);
+        const bad = firstIllFormed(bytes);
+        throw new ImportFileError({
+          line: parser.currentLine + breaksBefore(bytes, bad === -1 ? bytes.length : bad, afterCr),
+          field: 'file',
+          message: NOT_UTF8,
+        });
       }
     };
     for await (const chunk of stream as AsyncIterable<Buffer>) yield* csvCandidates(parser.push(decode(chunk)), state);
@@ -290,34 +300,45 @@ async function* readCandidates(path: string, format: ImportFormat, onBytes: (byt
 }
 
 /**
- * How many line breaks `chunk` holds before the line of its first byte that is not UTF-8, counted
- * as the parser counts them (CR, LF and CRLF are each one; `afterCr`: the chunk before ended with
- * the CR of a CRLF that this one ends). CR and LF are bytes no multi-byte character contains, so
- * each line is checked alone; the chunk's first line may begin inside a character the chunk before
- * started, and its last may end inside one the next finishes: those bytes are left out. When no
- * line is found wrong, the bytes left out at the start were: the first line.
+ * Where the first ill-formed sequence of `bytes` starts (the decoding standard's rules: no overlong
+ * form, no surrogate, nothing past U+10FFFF), or -1; a character cut at the end is not ill-formed.
  */
-function breaksBeforeLineNotUtf8(chunk: Uint8Array, afterCr: boolean): number {
-  let start = afterCr && chunk[0] === LF ? 1 : 0;
-  while (start < Math.min(3, chunk.length) && (chunk[start]! & 0xc0) === 0x80) start += 1;
-  for (let breaks = 0; ; breaks += 1) {
-    let end = start;
-    while (end < chunk.length && chunk[end] !== LF && chunk[end] !== CR) end += 1;
-    if (!isUtf8(chunk.subarray(start, end === chunk.length ? endOfWholeCharacters(chunk) : end))) return breaks;
-    if (end === chunk.length) return 0;
-    start = end + (chunk[end] === CR && chunk[end + 1] === LF ? 2 : 1);
+function firstIllFormed(bytes: Uint8Array): number {
+  let needed = 0;
+  let lower = 0x80;
+  let upper = 0xbf;
+  let start = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i]!;
+    if (needed === 0) {
+      if (byte < 0x80) continue;
+      start = i;
+      if (byte >= 0xc2 && byte <= 0xdf) needed = 1;
+      else if (byte >= 0xe0 && byte <= 0xef) [needed, lower, upper] = [2, byte === 0xe0 ? 0xa0 : 0x80, byte === 0xed ? 0x9f : 0xbf];
+      else if (byte >= 0xf0 && byte <= 0xf4) [needed, lower, upper] = [3, byte === 0xf0 ? 0x90 : 0x80, byte === 0xf4 ? 0x8f : 0xbf];
+      else return i;
+    } else if (byte < lower || byte > upper) return start;
+    else [needed, lower, upper] = [needed - 1, 0x80, 0xbf];
   }
+  return -1;
 }
 
-/** Where the last whole character of `chunk` ends: before a lead byte whose character the chunk cuts. */
-function endOfWholeCharacters(chunk: Uint8Array): number {
-  for (let back = 1; back <= Math.min(3, chunk.length); back += 1) {
-    const byte = chunk[chunk.length - back]!;
+/** The line breaks in `bytes` before `end`, counted as the parser counts them: CR, LF and CRLF are each one. */
+function breaksBefore(bytes: Uint8Array, end: number, afterCr: boolean): number {
+  let breaks = 0;
+  for (let i = 0; i < end; i++) if (bytes[i] === CR || (bytes[i] === LF && !(i === 0 ? afterCr : bytes[i - 1] === CR))) breaks += 1;
+  return breaks;
+}
+
+/** The end of `bytes` that begins a character they cut (what a streaming decoder holds back), or nothing. */
+function unfinishedCharacter(bytes: Buffer): Buffer {
+  for (let back = 1; back <= Math.min(3, bytes.length); back += 1) {
+    const byte = bytes[bytes.length - back]!;
     if ((byte & 0xc0) === 0x80) continue;
     const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-    return length > back ? chunk.length - back : chunk.length;
+    return length > back ? Buffer.from(bytes.subarray(bytes.length - back)) : Buffer.alloc(0);
   }
-  return chunk.length;
+  return Buffer.alloc(0);
 }
 
 /** The database failed while adding: its transaction rolled back, nothing was added. */

@@ -129,6 +129,33 @@ for (const dialect of ALL_DIALECTS) {
       });
     }
 
+    for (const { byte, at, what } of [
+      { byte: 0xfc, at: 64 * 1024 - 1, what: 'a byte never in UTF-8 ("ü" in Windows-1252) ending the first read' },
+      { byte: 0xe9, at: 64 * 1024 - 1, what: 'a lead byte left without its character ("é" in Windows-1252) ending the first read' },
+      { byte: 0x92, at: 64 * 1024, what: 'a continuation byte alone ("’" in Windows-1252) beginning the second read' },
+    ]) {
+      it(`pets import > ${what}, another bad line after it > names the line of the first`, async () => {
+        const lines = ['name,categoryId\n'];
+        let length = lines[0]!.length;
+        while (length + 40 < at) {
+          lines.push(`Pet ${lines.length},3\n`);
+          length += lines.at(-1)!.length;
+        }
+        const text = Buffer.concat([
+          Buffer.from(`${lines.join('')}${'x'.repeat(at - length)}`),
+          Buffer.from([byte]),
+          Buffer.from(',3\nAfter,3\nCaf'),
+          Buffer.from([0xe9]),
+          Buffer.from(',3\n'),
+        ]);
+        assert.equal(text[at], byte);
+        const result = await importInto(file('csv', text));
+        assert.equal(result.code, 1, result.stderr);
+        assert.match(result.stderr, new RegExp(`^line ${lines.length + 1}: file: the file is not UTF-8 text from here on`, 'm'));
+        assert.equal(result.pets, 0);
+      });
+    }
+
     it('pets import > binary garbage in an NDJSON file > refuses it as not UTF-8', async () => {
       const result = await importInto(file('ndjson', Buffer.from(Array.from({ length: 2048 }, (_, i) => (i * 7919 + 128) % 256))));
       assert.equal(result.code, 1, result.stderr);

@@ -24,6 +24,7 @@ import {
   signIn,
   startConsoleService,
   tabTo,
+  waitForFocus,
 } from '../helpers/console-browser.js';
 import { CHROMIUM, CHROMIUM_ARGS, NO_CHROMIUM } from '../helpers/machine-tools.js';
 import { stopAllServices } from '../helpers/spawn-service.js';
@@ -566,7 +567,7 @@ for (const dialect of ALL_DIALECTS) {
         await press(page.getByRole('link', { name: 'All webhook endpoints' }));
         await press(row.getByRole('button', { name: 'Remove' }));
         const confirm = row.getByRole('button', { name: 'Confirm' });
-        assert.equal(await confirm.evaluate((element) => element === (globalThis as any).document.activeElement), true, 'asked, the focus is on "Confirm"');
+        await waitForFocus(confirm, 'asked, the focus is on "Confirm"');
         await assertFocusVisible(page);
         await page.keyboard.press('Enter');
         await link.waitFor({ state: 'detached' });
@@ -596,11 +597,7 @@ for (const dialect of ALL_DIALECTS) {
 
       const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name, exact: true }) });
       await press(row.getByRole('button', { name: 'Revoke' }));
-      assert.equal(
-        await row.getByRole('button', { name: 'Confirm' }).evaluate((element) => element === (globalThis as any).document.activeElement),
-        true,
-        'asked, the focus is on "Confirm"',
-      );
+      await waitForFocus(row.getByRole('button', { name: 'Confirm' }), 'asked, the focus is on "Confirm"');
       await assertFocusVisible(page);
       await assertAccessible(page, 'a revocation asked by keyboard');
       await page.keyboard.press('Enter');

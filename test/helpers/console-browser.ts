@@ -94,6 +94,15 @@ export async function tabTo(page: Page, target: Locator, presses = 60): Promise<
   await assertFocusVisible(page);
 }
 
+/** Waits until `target` has the focus (a control focused once it is drawn, a render later), or fails saying `what`. */
+export async function waitForFocus(target: Locator, what: string): Promise<void> {
+  const element = await target.elementHandle();
+  await target
+    .page()
+    .waitForFunction((candidate) => candidate === (globalThis as any).document.activeElement, element, { timeout: 15_000 })
+    .catch(() => assert.fail(what));
+}
+
 /** The focused element is `:focus-visible` and has an outline to show it. */
 export async function assertFocusVisible(page: Page): Promise<void> {
   const focus = await page.evaluate(() => {

@@ -110,8 +110,15 @@ export async function createEmptyDatabaseUrl(dialect: DialectName): Promise<{ ur
 export async function createTestDatabase(dialect: DialectName, options: { statementTimeoutMs?: number } = {}): Promise<ReopenableTestDatabase> {
   const place = await createEmptyDatabaseUrl(dialect);
   const open = () => createDb(place.url, { poolMax: 5, statementTimeoutMs: options.statementTimeoutMs ?? 5000 });
+  // Migrated without the test's statement timeout: the migrations wait for Kysely's lock, one per
+  // PostgreSQL database, which the files running beside this one take too.
+  const migrating = createDb(place.url, { poolMax: 1, unlimitedStatements: true });
+  try {
+    await migrateToLatest(migrating.db);
+  } finally {
+    await migrating.close();
+  }
   let handle = open();
-  await migrateToLatest(handle.db);
   return {
     get db() {
       return handle.db;
