@@ -139,7 +139,12 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
       // Reads compiled once run at once, their rows named as the plugin names them (compiled-query.ts).
       directRead: (sql, parameters) => connection.readNow(sql, parameters)?.map((row) => camelCase.rowNamed(row as Record<string, unknown>)),
     });
-    return { db, dialect, location: locationOf(url), close: () => db.destroy() };
+    const close = async () => {
+      await db.destroy();
+      // Kysely's destroy closes nothing when no query ran: the file (and its shared lock) would stay open.
+      if (sqlite.open) sqlite.close();
+    };
+    return { db, dialect, location: locationOf(url), close };
   }
 
   throw new Error(`DATABASE_URL must be ${DATABASE_URL_FORMS} (got ${JSON.stringify(redactPassword(url))})`);

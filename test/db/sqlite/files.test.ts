@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createDb } from '../../../src/db/create-db.js';
 import { migrateToLatest } from '../../../src/db/migrate.js';
+import { holdExclusively } from '../../../src/db/sqlite/exclusive-open.js';
 import { issueApiKey } from '../../../src/keys/keys.service.js';
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
@@ -39,5 +40,14 @@ describe('SQLite files', () => {
     } finally {
       await handle.close();
     }
+  });
+  it('a handle closed before any query ran > lets the file go: another connection may then hold it exclusively (as import does)', async () => {
+    const path = join(root, 'closed-unused.db');
+    const made = createDb(`sqlite:${path}`);
+    await migrateToLatest(made.db);
+    await made.close();
+    const unused = createDb(`sqlite:${path}`);
+    await unused.close();
+    holdExclusively(path).close();
   });
 });
