@@ -119,7 +119,14 @@ describe('checkWebhookUrl', () => {
     };
     assert.equal((await verdict('https://flaky.example/', { lookup: failing })).accepted, true);
     const hanging: HostLookup = () => new Promise(() => {});
-    assert.equal((await verdict('https://slow.example/', { lookup: hanging, lookupTimeoutMs: 20 })).accepted, true);
+    // The lookup's timer is unref'd (a lookup never holds the process open): this one keeps the
+    // test's process alive until it fires, or the run would end with the verdict still pending.
+    const alive = setInterval(() => {}, 1000);
+    try {
+      assert.equal((await verdict('https://slow.example/', { lookup: hanging, lookupTimeoutMs: 20 })).accepted, true);
+    } finally {
+      clearInterval(alive);
+    }
   });
 
   it('localhost and names under .localhost > refused as loopback without a lookup (the resolver does not read /etc/hosts)', async () => {
