@@ -92,17 +92,32 @@ function createPositionCodec<F extends CursorFilters>(options: CursorCodecOption
   const mac = (signed: Buffer) => createHmac('sha256', key).update(signed).digest().subarray(0, MAC_BYTES);
   const notOurs = () => new AppError('invalid_cursor', 'cursor is not a cursor this service made; use the Link header of the previous page');
 
+  const sign = (position: readonly number[], digest: Buffer): string => {
+    const signed = Buffer.alloc(signedBytes);
+    signed.writeUInt8(VERSION, 0);
+    position.forEach((part, i) => {
+      if (!Number.isSafeInteger(part) || part < 0) throw new Error(`cursor position must be a safe non-negative integer, got ${part}`);
+      signed.writeBigUInt64BE(BigInt(part), 1 + i * ID_BYTES);
+    });
+    digest.copy(signed, 1 + parts * ID_BYTES);
+    return Buffer.concat([signed, mac(signed)]).toString('base64url');
+  };
+  // Cursors made, by position and filters: the first pages are asked most, and each asks for the
+  // same next cursor until the data changes. Bounded as the digests are.
+  const made = new Map<string, string>();
+
   return {
     encode(position, filters) {
       if (position.length !== parts) throw new Error(`a cursor position of this listing has ${parts} numbers, got ${position.length}`);
-      const signed = Buffer.alloc(signedBytes);
-      signed.writeUInt8(VERSION, 0);
-      position.forEach((part, i) => {
-        if (!Number.isSafeInteger(part) || part < 0) throw new Error(`cursor position must be a safe non-negative integer, got ${part}`);
-        signed.writeBigUInt64BE(BigInt(part), 1 + i * ID_BYTES);
-      });
-      filterDigest(filters).copy(signed, 1 + parts * ID_BYTES);
-      return Buffer.concat([signed, mac(signed)]).toString('base64url');
+      const canonical = canonicalFilters(filters);
+      const key = `${position.join()} ${canonical}`;
+      let cursor = made.get(key);
+      if (cursor === undefined) {
+        cursor = sign(position, digestOf(canonical));
+        if (made.size >= MAX_KEPT) made.clear();
+        made.set(key, cursor);
+      }
+      return cursor;
     },
     decode(cursor, filters) {
       if (!shape.test(cursor)) throw notOurs();
@@ -114,7 +129,7 @@ function createPositionCodec<F extends CursorFilters>(options: CursorCodecOption
       // Only this service signs, so the rest is well formed; checked anyway, as a second lock.
       const position = Array.from({ length: parts }, (_, i) => signed.readBigUInt64BE(1 + i * ID_BYTES));
       if (signed.readUInt8(0) !== VERSION || position.some((part) => part > BigInt(Number.MAX_SAFE_INTEGER))) throw notOurs();
-      if (!signed.subarray(1 + parts * ID_BYTES).equals(filterDigest(filters))) {
+      if (!signed.subarray(1 + parts * ID_BYTES).equals(digestOf(canonicalFilters(filters)))) {
         throw new AppError(
           'invalid_cursor',
           `cursor was made for other filters; send the same ${options.filterNames.join(', ')} as the request whose Link header it came from (limit may change), or start again without a cursor`,
@@ -125,12 +140,29 @@ function createPositionCodec<F extends CursorFilters>(options: CursorCodecOption
   };
 }
 
-/** A digest of the filters in a canonical form: parameter order and absent filters do not matter. */
-function filterDigest(filters: CursorFilters): Buffer {
-  const canonical = Object.keys(filters)
-    .filter((name) => filters[name] !== undefined)
-    .sort()
-    .map((name) => [name, filters[name]]);
-  // One call (no Hash object): this runs for every page that has a next one.
-  return hash('sha256', JSON.stringify(canonical), 'buffer').subarray(0, DIGEST_BYTES);
+/** Past this many entries a codec's kept cursors, or the kept digests, are dropped: a client sending a million kinds only churns the map. */
+const MAX_KEPT = 1000;
+
+/** Digests kept by canonical filters: most pages are asked under a few sets of them. */
+const digests = new Map<string, Buffer>();
+
+/** The filters in a canonical form: parameter order and absent filters do not matter. */
+function canonicalFilters(filters: CursorFilters): string {
+  return JSON.stringify(
+    Object.keys(filters)
+      .filter((name) => filters[name] !== undefined)
+      .sort()
+      .map((name) => [name, filters[name]]),
+  );
+}
+
+/** The digest a cursor carries of its canonical filters. Only read: the kept buffers are shared. */
+function digestOf(canonical: string): Buffer {
+  let digest = digests.get(canonical);
+  if (digest === undefined) {
+    digest = hash('sha256', canonical, 'buffer').subarray(0, DIGEST_BYTES);
+    if (digests.size >= MAX_KEPT) digests.clear();
+    digests.set(canonical, digest);
+  }
+  return digest;
 }

@@ -245,12 +245,12 @@ Every answer carries \`Deprecation: ${GET_PET_DEPRECATION_HEADERS.Deprecation}\`
 };
 
 /** The query of the next page: the same filters and limit, in the order the client can read, and the cursor. */
-function nextPageQuery(query: ListPetsQuery & { limit: number }, cursor: string): URLSearchParams {
-  const next = new URLSearchParams({ limit: String(query.limit) });
-  if (query.status !== undefined) next.append('status', query.status);
-  if (query.categoryId !== undefined) next.append('categoryId', String(query.categoryId));
-  if (query.name !== undefined) next.append('name', query.name);
-  for (const id of query.id ?? []) next.append('id', String(id));
-  next.append('cursor', cursor);
-  return next;
+function nextPageQuery(query: ListPetsQuery & { limit: number }, cursor: string): string {
+  // Every value but the name is digits, a status word or the base64url cursor: nothing to encode.
+  let next = `limit=${query.limit}`;
+  if (query.status !== undefined) next += `&status=${query.status}`;
+  if (query.categoryId !== undefined) next += `&categoryId=${query.categoryId}`;
+  if (query.name !== undefined) next += `&${new URLSearchParams({ name: query.name })}`;
+  for (const id of query.id ?? []) next += `&id=${id}`;
+  return `${next}&cursor=${cursor}`;
 }

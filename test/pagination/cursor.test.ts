@@ -102,4 +102,19 @@ describe('cursor codec', () => {
   it('a position that is not a safe non-negative integer > cannot be encoded', () => {
     for (const afterId of [-1, 1.5, Number.MAX_SAFE_INTEGER + 1, Number.NaN]) assert.throws(() => codec().encode(afterId, {}));
   });
+
+  it('cursors kept for reuse, past the bound of kept ones > each is the one a new codec makes, for its own position and filters only', () => {
+    const kept = codec();
+    // More sets of filters and positions than are kept (1,000), each asked twice, the second time from what was kept.
+    const asked = Array.from({ length: 1500 }, (_, i) => ({ afterId: i % 7, filters: { name: `n${i}`, status: i % 2 ? 'sold' : undefined } }));
+    for (let round = 0; round < 2; round++) {
+      for (const { afterId, filters } of asked) {
+        const cursor = kept.encode(afterId, filters);
+        assert.equal(cursor, codec().encode(afterId, filters));
+        assert.equal(kept.decode(cursor, filters), afterId);
+        assertRefused(() => kept.decode(cursor, { ...filters, name: `${filters.name}x` }), OTHER_FILTERS);
+      }
+    }
+    assert.notEqual(kept.encode(1, { name: 'a' }), kept.encode(2, { name: 'a' }));
+  });
 });

@@ -145,6 +145,16 @@ for (const dialect of ALL_DIALECTS) {
         assert.deepEqual((await get(`/v1/pets?limit=100&name=REX&cursor=${byName}`)).json(), named('Ｒｅｘ', 'Rexy', 'rex').slice(1));
       });
 
+      it('the next link > names the filters as sent, the name form-encoded, and following it as it is continues the walk', async () => {
+        const byName = await firstLink('/v1/pets?limit=1&name=big%20r');
+        assert.match(byName, /^\/v1\/pets\?limit=1&name=big\+r&cursor=[A-Za-z0-9_-]{50}$/);
+        assert.deepEqual((await get(byName)).json(), named('Big Rex', 'Big Rita').slice(1));
+        const [first, second] = named('Big Rex', 'Big Rita');
+        const byIds = await firstLink(`/v1/pets?limit=1&id=${second!.id}&name=BIG&id=${first!.id}`);
+        assert.match(byIds, new RegExp(`^/v1/pets\\?limit=1&name=BIG&id=${second!.id}&id=${first!.id}&cursor=[A-Za-z0-9_-]{50}$`));
+        assert.deepEqual((await get(byIds)).json(), [second]);
+      });
+
       it('when the unsigned cursor of the issue is sent > answers 400 invalid_cursor, not a page', async () => {
         const forged = Buffer.from('{"v":1,"a":40,"s":null}').toString('base64url');
         await assertBadRequest(`/v1/pets?cursor=${forged}`, 'invalid_cursor', /^cursor is not a cursor this service made/);

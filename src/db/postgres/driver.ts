@@ -74,14 +74,27 @@ export class PostgresPoolDriver implements Driver {
   }
 }
 
+/** Connections whose socket was lost or closed by a deadline: nothing more is sent, and the pool drops them. */
+const lostClients = new WeakSet<pg.PoolClient>();
+const watchedClients = new WeakSet<pg.PoolClient>();
+
+/**
+ * Marks the connection lost when its socket fails or ends. Listened to once for the connection's
+ * life, not per statement; the listener also keeps pg from throwing the error of a connection in
+ * use, which has no other listener then.
+ */
+function watchLink(client: pg.PoolClient): void {
+  if (watchedClients.has(client)) return;
+  watchedClients.add(client);
+  const onLost = () => lostClients.add(client);
+  client.on('error', onLost).on('end', onLost);
+}
+
 class PoolConnection implements DatabaseConnection {
   inTransaction = false;
-  /** The socket was lost or closed by a deadline: nothing more is sent, and the pool drops it. */
-  closed = false;
   /** Open, but not to be used again (a statement's name on it is in doubt): the pool drops it. */
   #discard = false;
   #budget: Budget | undefined;
-  readonly #onLost = () => (this.closed = true);
 
   constructor(
     readonly client: pg.PoolClient,
@@ -90,7 +103,12 @@ class PoolConnection implements DatabaseConnection {
   ) {
     // The first statement gets what the wait for the connection left of its budget.
     this.#budget = firstBudget;
-    client.on('error', this.#onLost).on('end', this.#onLost);
+    watchLink(client);
+  }
+
+  /** The socket was lost or closed by a deadline: nothing more is sent, and the pool drops it. */
+  get closed(): boolean {
+    return lostClients.has(this.client);
   }
 
   executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
@@ -118,14 +136,13 @@ class PoolConnection implements DatabaseConnection {
   }
 
   release(): void {
-    this.client.off('error', this.#onLost).off('end', this.#onLost);
     // A connection in doubt is dropped: its late answer must not reach the next statement.
     this.client.release(this.closed || this.#discard ? new Error('closed after a deadline or a lost connection, or holding a stale statement') : undefined);
   }
 
   /** A statement passed its deadline: what is stuck on this connection stays stuck, so it is closed at once. */
   #close(): void {
-    this.closed = true;
+    lostClients.add(this.client);
     (this.client as unknown as { connection: { stream: net.Socket } }).connection.stream.destroy();
   }
 }
