@@ -13,7 +13,7 @@ import type net from 'node:net';
 import { AbortedTransactionError, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
 import type pg from 'pg';
 import { deadlineError, raceDeadline, startBudget, type Budget } from './deadline.js';
-import { runStatement } from './prepared-statements.js';
+import { isForgottenPreparedStatement, isStalePreparedStatement, resultOf, runStatement, statementNameOf } from './prepared-statements.js';
 
 export class PostgresPoolDriver implements Driver {
   constructor(
@@ -27,21 +27,68 @@ export class PostgresPoolDriver implements Driver {
     const budget = startBudget(this.budgetMs);
     // The pool's own wait is cut at the same budget (its connectionTimeoutMillis).
     const client = await this.pool.connect().catch((error: Error) => {
-      if (/timeout/.test(error.message)) throw deadlineError(startBudget(this.pool.options.connectionTimeoutMillis ?? this.budgetMs));
-      // Closed by the other end before the server answered (a balancer or proxy with no server behind it): unavailable.
-      throw /^Connection terminated/.test(error.message) ? closedError(error) : error;
+      throw this.#connectFailure(error);
     });
     return new PoolConnection(client, budget, this.budgetMs);
   }
 
-  /** One statement on a connection of its own, outside any transaction: the compiled reads' way. */
-  async run(text: string, parameters: readonly unknown[]): Promise<unknown[]> {
-    const connection = await this.acquireConnection();
-    try {
-      return (await connection.execute(text, parameters as unknown[])).rows;
-    } finally {
-      connection.release();
-    }
+  #connectFailure(error: Error): Error {
+    if (/timeout/.test(error.message)) return deadlineError(startBudget(this.pool.options.connectionTimeoutMillis ?? this.budgetMs));
+    // Closed by the other end before the server answered (a balancer or proxy with no server behind it): unavailable.
+    return /^Connection terminated/.test(error.message) ? closedError(error) : error;
+  }
+
+  /**
+   * One statement on a connection of its own, outside any transaction: the compiled reads' way,
+   * taken by nearly every request. The steps of acquireConnection and PoolConnection.execute, with
+   * pg's callbacks and one promise: every promise layer costs on every read (docs/performance.md).
+   * A refusal of the prepared form is handed to PoolConnection.execute, which prepares it anew.
+   */
+  run(text: string, parameters: readonly unknown[]): Promise<unknown[]> {
+    const budget = startBudget(this.budgetMs);
+    const values = parameters as unknown[];
+    return new Promise((resolve, reject) => {
+      this.pool.connect((connectError, client) => {
+        if (connectError || !client) return reject(this.#connectFailure(connectError ?? new Error('no connection')));
+        watchLink(client);
+        if (lostClients.has(client)) {
+          client.release(dropped());
+          return reject(closedError(new Error('the connection was closed')));
+        }
+        let settled = false;
+        const timer =
+          budget.budgetMs === Infinity
+            ? undefined
+            : setTimeout(() => {
+                settled = true;
+                closeLink(client);
+                client.release(dropped());
+                reject(deadlineError(budget));
+              }, budget.remainingMs());
+        const name = values.length === 0 ? undefined : statementNameOf(text);
+        client.query({ text, values, name }, (error: (Error & { code?: unknown }) | null, result: pg.QueryResult) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          if (!error) {
+            client.release();
+            return resolve(resultOf(result).rows);
+          }
+          if (name !== undefined && (isForgottenPreparedStatement(error) || isStalePreparedStatement(error))) {
+            // Prepared anew on the same connection, within what is left of the budget.
+            const connection = new PoolConnection(client, budget, this.budgetMs);
+            return void connection
+              .execute(text, values)
+              .then((again) => resolve(again.rows), reject)
+              .finally(() => connection.release());
+          }
+          const lost = lostClients.has(client);
+          // No server answer (pg could not send the values): the statement's name is in doubt.
+          client.release(lost || !error.code || endsSession(error) ? dropped() : undefined);
+          reject(lost ? closedError(error) : error);
+        });
+      });
+    });
   }
 
   async beginTransaction(connection: PoolConnection, settings: TransactionSettings): Promise<void> {
@@ -126,6 +173,7 @@ class PoolConnection implements DatabaseConnection {
         inDoubt: () => (this.#discard = true),
       });
     } catch (error) {
+      if (endsSession(error)) this.#discard = true;
       throw this.closed ? closedError(error as Error) : error;
     }
   }
@@ -137,14 +185,32 @@ class PoolConnection implements DatabaseConnection {
 
   release(): void {
     // A connection in doubt is dropped: its late answer must not reach the next statement.
-    this.client.release(this.closed || this.#discard ? new Error('closed after a deadline or a lost connection, or holding a stale statement') : undefined);
+    this.client.release(this.closed || this.#discard ? dropped() : undefined);
   }
 
-  /** A statement passed its deadline: what is stuck on this connection stays stuck, so it is closed at once. */
   #close(): void {
-    lostClients.add(this.client);
-    (this.client as unknown as { connection: { stream: net.Socket } }).connection.stream.destroy();
+    closeLink(this.client);
   }
+}
+
+/**
+ * The server ended the session with this error (a FATAL one: the backend was terminated, the
+ * server is shutting down); the socket closes a moment later, so the connection is not handed out again.
+ */
+function endsSession(error: unknown): boolean {
+  const severity = (error as { severity?: unknown } | null)?.severity;
+  return severity === 'FATAL' || severity === 'PANIC';
+}
+
+/** What a connection is released with to have the pool close it rather than keep it. */
+function dropped(): Error {
+  return new Error('closed after a deadline or a lost connection, or holding a stale statement');
+}
+
+/** A statement passed its deadline: what is stuck on this connection stays stuck, so it is closed at once. */
+function closeLink(client: pg.PoolClient): void {
+  lostClients.add(client);
+  (client as unknown as { connection: { stream: net.Socket } }).connection.stream.destroy();
 }
 
 /** An error of the link, not of the statement (pg gives those no code): unavailable, answered 503. */
