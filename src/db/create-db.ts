@@ -85,8 +85,23 @@ export function operationBudgetMs(statementTimeoutMs: number): number {
 
 /** Kysely's CamelCasePlugin, whose naming of a row direct reads use too (compiled-query.ts). */
 class ColumnNames extends CamelCasePlugin {
+  /** Each column's name, worked out once: the service's columns are a few dozen. */
+  readonly #names = new Map<string, string>();
+
   rowNamed(row: Record<string, unknown>): Record<string, unknown> {
-    return this.mapRow(row);
+    const named: Record<string, unknown> = {};
+    for (const column of Object.keys(row)) {
+      const value = row[column];
+      // A value with names of its own (JSON, arrays of it) is named the plugin's way, nested names included.
+      if (typeof value === 'object' && value !== null) return this.mapRow(row);
+      let name = this.#names.get(column);
+      if (name === undefined) {
+        name = this.camelCase(column);
+        if (this.#names.size < 1000) this.#names.set(column, name);
+      }
+      named[name] = value;
+    }
+    return named;
   }
 }
 

@@ -53,6 +53,13 @@ describeOnPostgres('direct reads through the PostgreSQL driver', {}, () => {
     assert.equal(await backendPid(), before);
   });
 
+  it('rows with JSON, arrays and nulls > named exactly as Kysely names them, nested names included', async () => {
+    const text = `select $1::int as some_number, null as no_value, json_build_object('inner_name', 1, 'list_of', json_build_array(json_build_object('deep_name', 2))) as some_json, array[1, 2] as some_list`;
+    const kysely = await sql.raw(text.replace('$1', '7')).execute(handle.db);
+    assert.deepEqual(await read(text, [7]), kysely.rows);
+    assert.deepEqual(kysely.rows, [{ someNumber: 7, noValue: null, someJson: { innerName: 1, listOf: [{ deepName: 2 }] }, someList: [1, 2] }]);
+  });
+
   it('when the read gets no answer in time > it fails as unavailable, and its connection is closed instead of used again', async () => {
     const before = await backendPid();
     proxy.stall();
