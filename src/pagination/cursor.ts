@@ -113,9 +113,11 @@ function createPositionCodec<F extends CursorFilters>(options: CursorCodecOption
       const key = `${position.join()} ${canonical}`;
       let cursor = made.get(key);
       if (cursor === undefined) {
-        cursor = sign(position, digestOf(canonical));
-        if (made.size >= MAX_KEPT) made.clear();
-        made.set(key, cursor);
+        cursor = sign(position, digestOf(canonical, { keep: true }));
+        if (canonical.length <= MAX_KEPT_FILTERS_LENGTH) {
+          if (made.size >= MAX_KEPT) made.clear();
+          made.set(key, cursor);
+        }
       }
       return cursor;
     },
@@ -129,7 +131,7 @@ function createPositionCodec<F extends CursorFilters>(options: CursorCodecOption
       // Only this service signs, so the rest is well formed; checked anyway, as a second lock.
       const position = Array.from({ length: parts }, (_, i) => signed.readBigUInt64BE(1 + i * ID_BYTES));
       if (signed.readUInt8(0) !== VERSION || position.some((part) => part > BigInt(Number.MAX_SAFE_INTEGER))) throw notOurs();
-      if (!signed.subarray(1 + parts * ID_BYTES).equals(digestOf(canonicalFilters(filters)))) {
+      if (!signed.subarray(1 + parts * ID_BYTES).equals(digestOf(canonicalFilters(filters), { keep: false }))) {
         throw new AppError(
           'invalid_cursor',
           `cursor was made for other filters; send the same ${options.filterNames.join(', ')} as the request whose Link header it came from (limit may change), or start again without a cursor`,
@@ -142,6 +144,8 @@ function createPositionCodec<F extends CursorFilters>(options: CursorCodecOption
 
 /** Past this many entries a codec's kept cursors, or the kept digests, are dropped: a client sending a million kinds only churns the map. */
 const MAX_KEPT = 1000;
+/** Filters longer than this (a long name prefix) are rare, and not kept: a thousand of them would hold megabytes. */
+const MAX_KEPT_FILTERS_LENGTH = 256;
 
 /** Digests kept by canonical filters: most pages are asked under a few sets of them. */
 const digests = new Map<string, Buffer>();
@@ -156,13 +160,19 @@ function canonicalFilters(filters: CursorFilters): string {
   );
 }
 
-/** The digest a cursor carries of its canonical filters. Only read: the kept buffers are shared. */
-function digestOf(canonical: string): Buffer {
+/**
+ * The digest a cursor carries of its canonical filters. Kept for the cursors the service makes;
+ * a cursor checked against other filters (any client may send any) only looks. Only read: the
+ * kept buffers are shared.
+ */
+function digestOf(canonical: string, { keep }: { keep: boolean }): Buffer {
   let digest = digests.get(canonical);
   if (digest === undefined) {
     digest = hash('sha256', canonical, 'buffer').subarray(0, DIGEST_BYTES);
-    if (digests.size >= MAX_KEPT) digests.clear();
-    digests.set(canonical, digest);
+    if (keep && canonical.length <= MAX_KEPT_FILTERS_LENGTH) {
+      if (digests.size >= MAX_KEPT) digests.clear();
+      digests.set(canonical, digest);
+    }
   }
   return digest;
 }

@@ -13,7 +13,7 @@ import type net from 'node:net';
 import { AbortedTransactionError, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
 import type pg from 'pg';
 import { deadlineError, raceDeadline, startBudget, type Budget } from './deadline.js';
-import { isForgottenPreparedStatement, isStalePreparedStatement, resultOf, runStatement, statementNameOf } from './prepared-statements.js';
+import { isForgottenPreparedStatement, isStalePreparedStatement, prepareAgain, resultOf, runStatement, statementNameOf } from './prepared-statements.js';
 
 export class PostgresPoolDriver implements Driver {
   constructor(
@@ -42,7 +42,7 @@ export class PostgresPoolDriver implements Driver {
    * One statement on a connection of its own, outside any transaction: the compiled reads' way,
    * taken by nearly every request. The steps of acquireConnection and PoolConnection.execute, with
    * pg's callbacks and one promise: every promise layer costs on every read (docs/performance.md).
-   * A refusal of the prepared form is handed to PoolConnection.execute, which prepares it anew.
+   * A refusal of the prepared form is met as runStatement meets it (prepareAgain).
    */
   run(text: string, parameters: readonly unknown[]): Promise<unknown[]> {
     const budget = startBudget(this.budgetMs);
@@ -50,43 +50,62 @@ export class PostgresPoolDriver implements Driver {
     return new Promise((resolve, reject) => {
       this.pool.connect((connectError, client) => {
         if (connectError || !client) return reject(this.#connectFailure(connectError ?? new Error('no connection')));
-        watchLink(client);
-        if (lostClients.has(client)) {
-          client.release(dropped());
-          return reject(closedError(new Error('the connection was closed')));
+        let released = false;
+        const release = (drop: boolean) => {
+          if (released) return;
+          released = true;
+          client.release(drop ? dropped() : undefined);
+        };
+        // The callbacks run inside pg's socket handlers: whatever they throw is the read's failure.
+        const failed = (error: unknown) => {
+          release(true);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        };
+        try {
+          watchLink(client);
+          if (lostClients.has(client)) return failed(closedError(new Error('the connection was closed')));
+          let settled = false;
+          const timer =
+            budget.budgetMs === Infinity
+              ? undefined
+              : setTimeout(() => {
+                  settled = true;
+                  closeLink(client);
+                  failed(deadlineError(budget));
+                }, budget.remainingMs());
+          const name = values.length === 0 ? undefined : statementNameOf(text);
+          client.query({ text, values, name }, (error: (Error & { code?: unknown }) | null, result: pg.QueryResult) => {
+            if (settled) return;
+            settled = true;
+            clearTimeout(timer);
+            try {
+              if (!error) {
+                const { rows } = resultOf(result);
+                release(false);
+                return resolve(rows);
+              }
+              if (name !== undefined && (isForgottenPreparedStatement(error) || isStalePreparedStatement(error))) {
+                // Outside a transaction: prepared anew on this connection, within what is left of the budget.
+                const race = <T>(work: Promise<T>) => raceDeadline(work, budget, () => closeLink(client));
+                return void prepareAgain(client, { text, values, name }, error, race).then(
+                  (again) => {
+                    release(false);
+                    resolve(again.rows);
+                  },
+                  (again: unknown) => failed(lostClients.has(client) ? closedError(again as Error) : again),
+                );
+              }
+              const lost = lostClients.has(client);
+              // A statement with no server answer (pg could not send its values) leaves its name in doubt.
+              release(lost || (name !== undefined && !error.code) || endsSession(error));
+              reject(lost ? closedError(error) : error);
+            } catch (thrown) {
+              failed(thrown);
+            }
+          });
+        } catch (thrown) {
+          failed(thrown);
         }
-        let settled = false;
-        const timer =
-          budget.budgetMs === Infinity
-            ? undefined
-            : setTimeout(() => {
-                settled = true;
-                closeLink(client);
-                client.release(dropped());
-                reject(deadlineError(budget));
-              }, budget.remainingMs());
-        const name = values.length === 0 ? undefined : statementNameOf(text);
-        client.query({ text, values, name }, (error: (Error & { code?: unknown }) | null, result: pg.QueryResult) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          if (!error) {
-            client.release();
-            return resolve(resultOf(result).rows);
-          }
-          if (name !== undefined && (isForgottenPreparedStatement(error) || isStalePreparedStatement(error))) {
-            // Prepared anew on the same connection, within what is left of the budget.
-            const connection = new PoolConnection(client, budget, this.budgetMs);
-            return void connection
-              .execute(text, values)
-              .then((again) => resolve(again.rows), reject)
-              .finally(() => connection.release());
-          }
-          const lost = lostClients.has(client);
-          // No server answer (pg could not send the values): the statement's name is in doubt.
-          client.release(lost || !error.code || endsSession(error) ? dropped() : undefined);
-          reject(lost ? closedError(error) : error);
-        });
       });
     });
   }

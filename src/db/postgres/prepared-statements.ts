@@ -70,14 +70,28 @@ export async function runStatement<R>(
     return resultOf<R>(await race(client.query({ text, values, name })));
   } catch (error) {
     if (name === undefined) throw error;
-    const forgotten = isForgottenPreparedStatement(error);
-    const refused = forgotten || isStalePreparedStatement(error);
+    const refused = isForgottenPreparedStatement(error) || isStalePreparedStatement(error);
     if (!(error as { code?: unknown }).code || (refused && options.inTransaction)) options.inDoubt();
     if (!refused || options.inTransaction) throw error;
-    if (!forgotten) await race(client.query(`deallocate "${name}"`));
-    delete (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements[name];
-    return resultOf<R>(await race(client.query({ text, values, name })));
+    return prepareAgain<R>(client, { text, values, name }, error, race);
   }
+}
+
+/**
+ * Runs a statement the server refused in its prepared form (outside a transaction) once more,
+ * prepared anew: a stale one is deallocated first (a forgotten one is already gone), and pg is told
+ * to forget the name.
+ */
+export async function prepareAgain<R>(
+  client: pg.PoolClient,
+  statement: { text: string; values: unknown[]; name: string },
+  refusal: unknown,
+  race: <T>(work: Promise<T>) => Promise<T>,
+): Promise<QueryResult<R>> {
+  const { name } = statement;
+  if (!isForgottenPreparedStatement(refusal)) await race(client.query(`deallocate "${name}"`));
+  delete (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements[name];
+  return resultOf<R>(await race(client.query(statement)));
 }
 
 const COUNTED_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);

@@ -125,6 +125,12 @@ describeOnPostgres('direct reads through the PostgreSQL driver', {}, () => {
     assert.deepEqual(await read(text, [{ a: 1 }]), [{ v: { a: 1 } }]);
   });
 
+  it('a row pg cannot convert (an int8 beyond 2^53) > fails that read; a statement without parameters keeps its connection', async () => {
+    const before = await backendPid();
+    assert.match(String(await rejection(read('select 9007199254740993::int8 as big', []))), /beyond 2\^53-1/);
+    assert.equal(await backendPid(), before);
+  });
+
   it('while the one connection is held by a transaction > the read waits, and fails as unavailable at its deadline', async () => {
     let finish!: () => void;
     const held = new Promise<void>((resolve) => (finish = resolve));
