@@ -74,7 +74,16 @@ if (cluster.isWorker) {
         key = (await issueApiKey(database.db, { name: 'relay' })).key;
         for (let i = 0; i < 2; i++) {
           const worker = cluster.fork({ [DATABASE_URL_VARIABLE]: database.url });
-          const [{ port }] = (await once(worker, 'message')) as [{ port: number }];
+          // Its port, and not a relay message: a worker may commit while it starts (on PostgreSQL, a
+          // round of the events sequencer), and its relay message then comes first.
+          const port = await new Promise<number>((resolve) => {
+            const listener = (message: { port?: unknown }) => {
+              if (typeof message.port !== 'number') return;
+              worker.off('message', listener);
+              resolve(message.port);
+            };
+            worker.on('message', listener);
+          });
           workers.push({ worker, baseUrl: `http://127.0.0.1:${port}` });
         }
       });
