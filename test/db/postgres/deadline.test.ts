@@ -12,6 +12,7 @@ import { DEADLINE_CODE, startBudget } from '../../../src/db/postgres/deadline.js
 import { startDatabaseProxy, type TcpProxy } from '../../helpers/tcp-proxy.js';
 import { createEmptyDatabaseUrl, describeOnPostgres } from '../../helpers/test-db.js';
 import { waitUntil } from '../../helpers/wait-for.js';
+import { rejection } from '../../helpers/rejection.js';
 
 describe('startBudget', () => {
   it('when the wait for a connection used part of the budget > what is left is the rest', () => {
@@ -48,15 +49,6 @@ describeOnPostgres('PostgreSQL connections and the deadline', {}, () => {
   });
 
   const backendPid = async () => (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(handle.db)).rows[0]!.pid;
-  const rejection = async (work: Promise<unknown>) => {
-    try {
-      await work;
-    } catch (error) {
-      return error;
-    }
-    return assert.fail('the statement succeeded');
-  };
-
   it('when a statement gets no answer in time > it fails as unavailable, and its connection is closed instead of used again', async () => {
     const before = await backendPid();
     proxy.stall();

@@ -14,15 +14,7 @@ import { engineOf } from '../../../src/db/engine.js';
 import { startDatabaseProxy, type TcpProxy } from '../../helpers/tcp-proxy.js';
 import { createEmptyDatabaseUrl, describeOnPostgres } from '../../helpers/test-db.js';
 import { waitUntil } from '../../helpers/wait-for.js';
-
-async function rejection(work: Promise<unknown>): Promise<unknown> {
-  try {
-    await work;
-  } catch (error) {
-    return error;
-  }
-  return assert.fail('the read succeeded');
-}
+import { rejection } from '../../helpers/rejection.js';
 
 describeOnPostgres('direct reads through the PostgreSQL driver', {}, () => {
   const STATEMENT_TIMEOUT_MS = 300;

@@ -13,17 +13,9 @@ import { DEADLINE_CODE } from '../../../src/db/postgres/deadline.js';
 import { startDatabaseProxy, type TcpProxy } from '../../helpers/tcp-proxy.js';
 import { createEmptyDatabaseUrl, describeOnPostgres } from '../../helpers/test-db.js';
 import { withDeadline } from '../../helpers/wait-for.js';
+import { rejection } from '../../helpers/rejection.js';
 
 /** The error a piece of work throws. */
-async function rejection(work: Promise<unknown>): Promise<unknown> {
-  try {
-    await work;
-  } catch (error) {
-    return error;
-  }
-  return assert.fail('the work succeeded');
-}
-
 describeOnPostgres('hostile: named statements on a connection (PostgreSQL)', {}, () => {
   const STATEMENT_TIMEOUT_MS = 300;
   let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;

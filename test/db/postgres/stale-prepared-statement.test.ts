@@ -10,17 +10,9 @@ import { sql } from 'kysely';
 import { createDb, isDatabaseUnavailable, type DbHandle } from '../../../src/db/create-db.js';
 import { isStalePreparedStatement } from '../../../src/db/postgres/prepared-statements.js';
 import { createEmptyDatabaseUrl, describeOnPostgres } from '../../helpers/test-db.js';
+import { rejection } from '../../helpers/rejection.js';
 
 /** The error a piece of work throws, as the service's driver hands it over. */
-async function errorOf(work: Promise<unknown>): Promise<unknown> {
-  try {
-    await work;
-  } catch (error) {
-    return error;
-  }
-  return assert.fail('the statement succeeded');
-}
-
 describeOnPostgres('isStalePreparedStatement (PostgreSQL)', {}, () => {
   let place: Awaited<ReturnType<typeof createEmptyDatabaseUrl>>;
   let handle: DbHandle;
@@ -44,7 +36,7 @@ describeOnPostgres('isStalePreparedStatement (PostgreSQL)', {}, () => {
 
     await probe().execute(handle.db);
     await sql`alter table stale_probe add column c integer`.execute(handle.db);
-    const error = await errorOf(handle.db.transaction().execute((trx) => probe().execute(trx)));
+    const error = await rejection(handle.db.transaction().execute((trx) => probe().execute(trx)));
     assert.equal((error as { code?: string }).code, '0A000');
     assert.equal(isStalePreparedStatement(error), true);
     assert.equal(isDatabaseUnavailable(error), true);
@@ -56,7 +48,7 @@ describeOnPostgres('isStalePreparedStatement (PostgreSQL)', {}, () => {
     await sql`deallocate all`.execute(handle.db);
     assert.deepEqual((await probe().execute(handle.db)).rows, [{ a: 1 }]);
 
-    const error = await errorOf(
+    const error = await rejection(
       handle.db.transaction().execute(async (trx) => {
         await sql`deallocate all`.execute(trx);
         return probe().execute(trx);
@@ -69,7 +61,7 @@ describeOnPostgres('isStalePreparedStatement (PostgreSQL)', {}, () => {
   });
 
   it('another feature_not_supported (0A000) > is neither', async () => {
-    const error = await errorOf(sql`select count(*) from (values (1)) as v(a) for update`.execute(handle.db));
+    const error = await rejection(sql`select count(*) from (values (1)) as v(a) for update`.execute(handle.db));
     assert.equal((error as { code?: string }).code, '0A000');
     assert.equal(isStalePreparedStatement(error), false);
     assert.equal(isDatabaseUnavailable(error), false);
