@@ -15,9 +15,14 @@ import { PAGE_SIZE } from '../pagination/page-size.js';
 const LIMITS = [1, 5, 10, PAGE_SIZE.default, 25, 50, PAGE_SIZE.max].map((size) => size + 1).sort((a, b) => a - b);
 
 export function pageLimit(rows: number) {
+  return sql.lit(pageLimitRows(rows));
+}
+
+/** The rows the statement of a page of `rows` reads: its LIMIT, one of LIMITS (a statement compiled per LIMIT is keyed on it). */
+export function pageLimitRows(rows: number): number {
   const limit = LIMITS.find((candidate) => candidate >= rows);
   if (!Number.isSafeInteger(rows) || rows < 1 || limit === undefined) throw new RangeError(`a page reads 1 to ${LIMITS.at(-1)} rows (got ${rows})`);
-  return sql.lit(limit);
+  return limit;
 }
 
 /** The rows a page asked for, of those its statement read (pageLimit may read a few more). */

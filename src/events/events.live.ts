@@ -38,7 +38,7 @@ export async function waitForPage(db: Kysely<Database>, walk: EventWalk, wakeup:
   }
 }
 
-/** Where a stream's frames go: `write` settles once the text may be followed by more (backpressure). */
+/** Where a stream's frames go, a page's at a time: `write` settles once the text may be followed by more (backpressure). */
 export interface FrameSink {
   write(text: string): Promise<void>;
 }
@@ -75,15 +75,25 @@ export async function streamWalk(
 ): Promise<'ended' | 'refused'> {
   const { watch } = options.opening;
   let { ticket, page } = options.opening;
+  // A page is let go once written (the opening's too): a stream waits about two seconds for its next
+  // turn when 200 catch up, and the pages 200 streams held through those waits were promoted to the
+  // old generation, 100 MB of RSS and a 100-ms collection at its end.
+  options.opening.page = undefined;
   let position = walk.after;
   try {
     for (;;) {
       if (page) {
-        if (page.events.length > 0 && !(await options.stillAllowed())) return 'refused';
-        for (const [i, event] of page.events.entries()) await sink.write(eventFrame(event, walk.cursorOf(page.positions[i]!)));
+        if (page.events.length > 0) {
+          if (!(await options.stillAllowed())) return 'refused';
+          // A page's frames are one write: 200 streams opening together wrote 100 frames each, one socket write apiece.
+          const { positions } = page;
+          await sink.write(page.events.map((event, i) => eventFrame(event, walk.cursorOf(positions[i]!))).join(''));
+        }
         position = page.next;
       }
-      if (page?.more ? !(await options.catchUp()) : !(await watch.changedSince(ticket, options.until))) return 'ended';
+      const more = page?.more === true;
+      page = undefined;
+      if (more ? !(await options.catchUp()) : !(await watch.changedSince(ticket, options.until))) return 'ended';
       if (options.until.aborted) return 'ended';
       ticket = watch.ticket();
       page = await readWalkPage(db, { ...walk, after: position, resumed: true });

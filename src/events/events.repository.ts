@@ -6,7 +6,8 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database, EventRow } from '../db/database.js';
 import { databaseClockMs } from '../db/dialect.js';
-import { firstRows, pageLimit } from '../db/page-limit.js';
+import { compiledQuery, type CompiledQueryOf } from '../db/compiled-query.js';
+import { firstRows, pageLimit, pageLimitRows } from '../db/page-limit.js';
 
 /**
  * Where a reader of the feed stands: after the event at this position. 0 is before every event.
@@ -42,10 +43,40 @@ export interface EventsAfter {
 /** Numbered events after `after` in position order; `types`, when given, keeps only those types, of at most EVENTS_READ_PER_ANSWER events read. */
 export async function findEventsAfter(db: Kysely<Database>, query: EventsAfterQuery): Promise<EventsAfter> {
   const { types } = query;
-  if (types === undefined) return { rows: firstRows(await selectEventsAfter(db, query).execute(), query.limit) };
+  if (types === undefined) return { rows: firstRows(await eventsAfter(db, query), query.limit) };
   const end = await positionAfter(db, query.after, EVENTS_READ_PER_ANSWER);
-  const rows = firstRows(await selectEventsAfter(db, { ...query, upTo: end }).execute(), query.limit);
+  const rows = firstRows(await eventsAfter(db, { ...query, upTo: end }), query.limit);
   return end !== undefined && rows.length < query.limit ? { rows, readTo: end } : { rows };
+}
+
+/**
+ * selectEventsAfter compiled once per shape (db/compiled-query.ts): a stream catching up reads a
+ * page at every turn, and building the statement with Kysely, then naming each row's columns
+ * through its plugin, cost about as much as the page's rows. Shapes are few: every type, or 1 to
+ * all but one of them, with or without `upTo`, times the LIMITs of db/page-limit.ts.
+ */
+const eventsAfterByShape = new Map<string, CompiledQueryOf<Record<string, unknown>, EventRow>>();
+
+function eventsAfter(db: Kysely<Database>, query: EventsAfterQuery & { upTo?: EventPosition | undefined }): Promise<EventRow[]> {
+  const typeCount = query.types?.length;
+  const hasUpTo = query.upTo !== undefined;
+  const limit = pageLimitRows(query.limit);
+  const shape = `${typeCount ?? 'all'},${hasUpTo},${limit}`;
+  let compiled = eventsAfterByShape.get(shape);
+  if (compiled === undefined) {
+    compiled = compiledQuery<Database, Record<string, unknown>, EventRow>((db, value) =>
+      selectEventsAfter(db, {
+        after: value('after') as EventPosition,
+        upTo: hasUpTo ? (value('upTo') as EventPosition) : undefined,
+        types: typeCount === undefined ? undefined : Array.from({ length: typeCount }, (_, i) => value(`type${i}`) as string),
+        limit,
+      }),
+    );
+    eventsAfterByShape.set(shape, compiled);
+  }
+  const values: Record<string, unknown> = { after: query.after, upTo: query.upTo };
+  query.types?.forEach((type, i) => (values[`type${i}`] = type));
+  return compiled.execute(db, values);
 }
 
 /** The statement of `findEventsAfter` (test/events/events.query-plan.test.ts explains it). */

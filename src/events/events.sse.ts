@@ -2,9 +2,9 @@
  * The HTTP side of the feed's live stream (Server-Sent Events): which requests ask for it, and the
  * body it is written to. The body is a stream handed to `reply.send`, not a hijacked socket, so the
  * answer goes through the request pipeline as any other (its headers, its log line and metrics once
- * it ends). A reader slower than the feed is never buffered for without bound: a frame is written
- * only once the one before it has drained into the socket (`write` waits for `drain`), so at most
- * about one page of frames waits in memory per stream.
+ * it ends). A reader slower than the feed is never buffered for without bound: a page of frames is
+ * written only once the one before it has drained into the socket (`write` waits for `drain`), so
+ * at most the body's 64 KiB and one page of frames wait in memory per stream.
  */
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
