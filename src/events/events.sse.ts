@@ -2,9 +2,10 @@
  * The HTTP side of the feed's live stream (Server-Sent Events): which requests ask for it, and the
  * body it is written to. The body is a stream handed to `reply.send`, not a hijacked socket, so the
  * answer goes through the request pipeline as any other (its headers, its log line and metrics once
- * it ends). A reader slower than the feed is never buffered for without bound: a page of frames is
- * written only once the one before it has drained into the socket (`write` waits for `drain`), so
- * at most the body's 64 KiB and one page of frames wait in memory per stream.
+ * it ends). A reader slower than the feed is never buffered for without bound: frames are written
+ * in pieces of about 64 KiB, each only once the one before it has drained into the socket (`write`
+ * waits for `drain`), so what waits in memory per stream is the body's buffer, one piece and the
+ * rest of its page's frames as text (a page is 100 events at most).
  */
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
