@@ -85,12 +85,13 @@ export async function streamWalk(
       let more = false;
       if (page) {
         const { positions, next } = page;
-        const frames = page.events.map((event, i) => eventFrame(event, walk.cursorOf(positions[i]!)));
+        const pieces = piecesOf(page.events.map((event, i) => eventFrame(event, walk.cursorOf(positions[i]!))));
         more = page.more;
         page = undefined;
-        if (frames.length > 0) {
+        if (pieces.length > 0) {
           if (!(await options.stillAllowed())) return 'refused';
-          await writeFrames(sink, frames);
+          // Each piece let go as it is handed over: a reader that does not read holds only what is still to send.
+          while (pieces.length > 0) await sink.write(pieces.shift()!);
         }
         position = next;
       }
@@ -108,19 +109,21 @@ export async function streamWalk(
 const WRITE_CHARS = 64 * 1024;
 
 /**
- * A page's frames in writes of about WRITE_CHARS, each once the one before may be followed: 200
- * streams opening together wrote 100 frames each, one socket write apiece.
+ * A page's frames joined into pieces of about WRITE_CHARS characters, each written once the one
+ * before may be followed: 200 streams opening together wrote 100 frames each, one socket write apiece.
  */
-async function writeFrames(sink: FrameSink, frames: string[]): Promise<void> {
+function piecesOf(frames: string[]): string[] {
+  const pieces: string[] = [];
   let text = '';
   for (const frame of frames) {
     text += frame;
     if (text.length >= WRITE_CHARS) {
-      await sink.write(text);
+      pieces.push(text);
       text = '';
     }
   }
-  if (text !== '') await sink.write(text);
+  if (text !== '') pieces.push(text);
+  return pieces;
 }
 
 /** One Server-Sent Events frame: `id` (the cursor after the event), `event` (its type), `data` (the Event as JSON, one line). */

@@ -3,9 +3,10 @@
  * body it is written to. The body is a stream handed to `reply.send`, not a hijacked socket, so the
  * answer goes through the request pipeline as any other (its headers, its log line and metrics once
  * it ends). A reader slower than the feed is never buffered for without bound: frames are written
- * in pieces of about 64 KiB, each only once the one before it has drained into the socket (`write`
- * waits for `drain`), so what waits in memory per stream is the body's buffer, one piece and the
- * rest of its page's frames as text (a page is 100 events at most).
+ * in pieces of about 64 K characters, each once the body has taken the one before (`write` waits
+ * for `drain`), so what a reader that does not read keeps in memory per stream is the body's and
+ * the socket's buffers (about 64 KiB each, a piece more while one waits to go in) and what is left
+ * of its page as text (a page is 100 events at most).
  */
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
