@@ -32,6 +32,8 @@ function serviceEnv(cursorSecret: string): Record<string, string> {
   delete passed.HOST;
   return {
     LOG_LEVEL: 'info',
+    // As the peer's (and the tests' processes hold fewer: test/helpers/spawn-service.ts).
+    DATABASE_POOL_MAX: String(databasePoolMax()),
     RATE_LIMIT_PER_MINUTE: String(SETTINGS.rateLimitPerMinute),
     // Set so the bench can make a deep cursor with the service's own code; the service reads its
     // secret once either way, so this changes no per-request work.

@@ -46,7 +46,11 @@ async function makeBootstrapKey(config: Config, baseUrl: string): Promise<void> 
 
 /** Serves HTTP until a stop signal, and answers the base URL it listens on; assumes `prepareDatabase` ran. */
 async function serveHttp(config: Config): Promise<string> {
-  const handle = createDb(config.databaseUrl, { poolMax: config.databasePoolMax, statementTimeoutMs: config.databaseStatementTimeoutMs });
+  const handle = createDb(config.databaseUrl, {
+    poolMax: config.databasePoolMax,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+    keepPoolFull: true,
+  });
   let warn = (_message: string, _error?: unknown): void => {};
   let replaced = (_error: Error): void => {};
   // Before the app reads the store (its cursor key): an import refuses a store in use (db/postgres/store-lock.ts).
@@ -63,6 +67,9 @@ async function serveHttp(config: Config): Promise<string> {
   const renderMetrics = cluster.isWorker ? offerWorkerMetrics(metrics) : metrics.render;
   const app = await buildApp({ db: handle.db, database: handle, config, metrics, renderMetrics });
   app.log.info({ database: handle.location }, 'database opened');
+  // Every connection open before the first request, and kept (postgres/pool.ts fillPool): a missing one is opened on demand.
+  const unfilled = await handle.fillPool?.();
+  if (unfilled) app.log.warn({ err: unfilled }, 'could not open every connection of the pool (DATABASE_POOL_MAX); the rest open as requests need them');
   warn = (message, error) => app.log.warn({ err: error }, message);
   // Under --workers the primary serves METRICS_PORT; workers never listen there.
   const metricsServer =

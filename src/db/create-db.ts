@@ -12,7 +12,7 @@ import { DEADLINE_CODE } from './postgres/deadline.js';
 import { isForgottenPreparedStatement, isStalePreparedStatement } from './postgres/prepared-statements.js';
 import { PostgresPoolDialect } from './postgres/dialect.js';
 import { PostgresPoolDriver } from './postgres/driver.js';
-import { createPostgresPool, statsOf, type PoolStats } from './postgres/pool.js';
+import { createPostgresPool, fillPool, statsOf, type PoolStats } from './postgres/pool.js';
 import { CommitListeners } from './commit-listeners.js';
 import { attachEngine } from './engine.js';
 import { createGroupCommit } from './sqlite/group-commit.js';
@@ -38,6 +38,8 @@ export interface DbOptions {
    * that must not run beside a service); throws StoreInUse when one has. PostgreSQL: no effect.
    */
   sqliteExclusive?: boolean;
+  /** PostgreSQL: a serving process's pool, kept at `poolMax` connections once filled (postgres/pool.ts `fillPool`). */
+  keepPoolFull?: boolean;
 }
 
 export interface DbHandle {
@@ -48,6 +50,8 @@ export interface DbHandle {
   close(): Promise<void>;
   /** PostgreSQL only: the connections now, read by /metrics. */
   poolStats?: () => PoolStats;
+  /** PostgreSQL only: opens the pool's every connection; answers why one could not open, if one could not. */
+  fillPool?: () => Promise<Error | undefined>;
 }
 
 export type { PoolStats };
@@ -118,7 +122,13 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
     const connectMs = operationBudgetMs(statementTimeoutMs);
     const budgetMs = options.unlimitedStatements ? Infinity : connectMs;
     const serverTimeoutMs = options.unlimitedStatements ? 0 : statementTimeoutMs;
-    const pool = createPostgresPool(url, { max, statementTimeoutMs: serverTimeoutMs, idleInTransactionMs: statementTimeoutMs, connectMs });
+    const pool = createPostgresPool(url, {
+      max,
+      statementTimeoutMs: serverTimeoutMs,
+      idleInTransactionMs: statementTimeoutMs,
+      connectMs,
+      keepOpen: options.keepPoolFull,
+    });
     const driver = new PostgresPoolDriver(pool, budgetMs);
     const db = new Kysely<Database>({ dialect: new PostgresPoolDialect(driver), plugins });
     attachEngine({
@@ -127,7 +137,14 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
       // Compiled reads skip Kysely's way; their rows are named as the plugin names them (compiled-query.ts).
       directRead: async (sql, parameters) => (await driver.run(sql, parameters)).map((row) => camelCase.rowNamed(row as Record<string, unknown>)),
     });
-    return { db, dialect, location: locationOf(url), close: () => db.destroy(), poolStats: () => statsOf(driver.pool, max) };
+    return {
+      db,
+      dialect,
+      location: locationOf(url),
+      close: () => db.destroy(),
+      poolStats: () => statsOf(driver.pool, max),
+      fillPool: () => fillPool(driver.pool),
+    };
   }
 
   if (dialect === 'sqlite') {

@@ -136,7 +136,9 @@ const LISTENING = /^Server listening at (http:\/\/\S+)$/;
 export async function spawnService(options: SpawnServiceOptions): Promise<RunningService> {
   assertBuilt();
   const args = options.args ?? ['serve', '--no-bootstrap-key'];
-  const env = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: options.databaseUrl, ...options.env };
+  // A serving process holds its whole pool from its start (db/postgres/pool.ts fillPool), and test files run four
+  // at a time, some with fleets of processes: fewer than the default 10 each keeps them within PostgreSQL's 100.
+  const env = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_POOL_MAX: '4', DATABASE_URL: options.databaseUrl, ...options.env };
   const [command, ...prefixArgs] = [...(options.commandPrefix ?? []), process.execPath];
   const fifo = options.stdout === 'fifo' ? openFifo() : undefined;
   const child = spawn(command!, [...prefixArgs, ...SERVICE_NODE_FLAGS, ...(options.nodeArgs ?? []), CLI_PATH, ...args], {
