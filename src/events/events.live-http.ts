@@ -11,12 +11,12 @@ import type { Database } from '../db/database.js';
 import { AppError } from '../errors.js';
 import type { RedisLink } from '../redis/redis-link.js';
 import { feedChangeChannel } from './events.fleet-channel.js';
-import { openStream, streamWalk, waitForPage } from './events.live.js';
+import { openStream, sharedPageReads, streamWalk, waitForPage } from './events.live.js';
 import { registerEventsMetrics } from './events.metrics.js';
 import { createCatchUpPace } from './events.catch-up.js';
 import { createLiveReaders } from './events.readers.js';
 import type { ListEventsQuery } from './events.schemas.js';
-import { type EventWalk, readFirstPage, startWalk, type WalkPage } from './events.service.js';
+import { type EventWalk, readFirstPage, readWalkPage, startWalk, type WalkPage } from './events.service.js';
 import { EVENT_STREAM_HEADERS, eventStreamBody, KEEP_ALIVE_MS } from './events.sse.js';
 import { createFeedWakeup } from './events.wakeup.js';
 
@@ -50,6 +50,7 @@ export function createEventsLive(app: FastifyInstance, db: Kysely<Database>, opt
   const wakeup = createFeedWakeup({ db, log: app.log, channel, recheckMs: options.recheckMs });
   const readers = createLiveReaders(options.streamsPerKey);
   const catchUp = createCatchUpPace();
+  const pages = sharedPageReads((walk) => readWalkPage(db, walk));
   registerEventsMetrics(app.metrics.registry, db, readers);
   // First thing in a stop: waiting long polls answer, streams end, before the server waits for them.
   app.addHook('preClose', async () => wakeup.close());
@@ -70,7 +71,7 @@ export function createEventsLive(app: FastifyInstance, db: Kysely<Database>, opt
       const deadline = new AbortController();
       const timer = setTimeout(() => deadline.abort(), waitSeconds * 1000);
       try {
-        return await waitForPage(db, walk, wakeup, AbortSignal.any([deadline.signal, goneSignal(reply)]));
+        return await waitForPage(pages, walk, wakeup, AbortSignal.any([deadline.signal, goneSignal(reply)]));
       } finally {
         clearTimeout(timer);
         release();
@@ -91,13 +92,13 @@ export function createEventsLive(app: FastifyInstance, db: Kysely<Database>, opt
       try {
         // The first page is read in turn too: streams opened together (a fleet of readers restarted) would read theirs in one burst.
         if (!(await catchUp.turn(request.apiKey!.id, until))) throw new AppError('service_unavailable', 'the stream was not opened: the service is stopping');
-        opening = await openStream(db, walk, wakeup);
+        opening = await openStream(pages, walk, wakeup);
       } catch (error) {
         release();
         throw error;
       }
       const out = eventStreamBody({ keepAliveMs: options.keepAliveMs ?? KEEP_ALIVE_MS, until });
-      streamWalk(db, walk, out.sink, {
+      streamWalk(pages, walk, out.sink, {
         opening,
         until,
         stillAllowed: () => options.keyStillUsable(request),

@@ -3,18 +3,48 @@
  * HTTP here: both read the pages of one walk (events.service.ts) and sleep on the process's one
  * wake-up signal (events.wakeup.ts) between pages, never polling the database on their own.
  */
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.js';
 import type { Event } from './events.schemas.js';
-import { type EventWalk, readWalkPage, type WalkPage } from './events.service.js';
+import type { EventWalk, WalkPage } from './events.service.js';
 import type { FeedWakeup, FeedWatch } from './events.wakeup.js';
+
+/** How the live readers of one process read their pages. */
+export interface PageReads {
+  /** The page of `walk`, for a reader whose ticket (taken just before) is `ticket`. */
+  read(walk: EventWalk, ticket: number): Promise<WalkPage>;
+}
+
+/**
+ * One read for every live reader that asks for the same page after the same move of the feed. A
+ * commit wakes every waiting reader at once, and the streams at the feed's end all read the same
+ * next page: 200 of them made each commit 200 reads of the database, queued on the pool. A reader
+ * joins only a read begun at its own ticket: a move after that read began wakes the reader again,
+ * so what the read could not see is read then. Only reads in flight are kept, at most one per reader.
+ * Readers share the page's objects and never change them.
+ */
+export function sharedPageReads(readPage: (walk: EventWalk) => Promise<WalkPage>): PageReads {
+  const inFlight = new Map<string, Promise<WalkPage>>();
+  return {
+    read(walk, ticket) {
+      const key = `${ticket} ${walk.after} ${walk.limit} ${walk.resumed} ${walk.types?.join(',') ?? '*'}`;
+      let page = inFlight.get(key);
+      if (page === undefined) {
+        const reading = readPage(walk);
+        const forget = () => void inFlight.delete(key);
+        reading.then(forget, forget);
+        inFlight.set(key, reading);
+        page = reading;
+      }
+      return page;
+    },
+  };
+}
 
 /**
  * The page a long poll answers: the first page of the walk that holds an event, or, once `until`
  * aborts (the wait's end, the client gone, a stop), an empty one at the position reached (a
  * filtered walk moves past the other types it read meanwhile).
  */
-export async function waitForPage(db: Kysely<Database>, walk: EventWalk, wakeup: FeedWakeup, until: AbortSignal): Promise<Pick<WalkPage, 'events' | 'next'>> {
+export async function waitForPage(pages: PageReads, walk: EventWalk, wakeup: FeedWakeup, until: AbortSignal): Promise<Pick<WalkPage, 'events' | 'next'>> {
   let position = walk.after;
   let resumed = walk.resumed;
   let skipFirst = walk.startsLatest;
@@ -23,7 +53,7 @@ export async function waitForPage(db: Kysely<Database>, walk: EventWalk, wakeup:
     for (;;) {
       const ticket = watch.ticket();
       if (!skipFirst) {
-        const page = await readWalkPage(db, { ...walk, after: position, resumed });
+        const page = await pages.read({ ...walk, after: position, resumed }, ticket);
         if (page.events.length > 0) return page;
         position = page.next;
         resumed = true;
@@ -50,11 +80,11 @@ export interface StreamOpening {
   page: WalkPage | undefined;
 }
 
-export async function openStream(db: Kysely<Database>, walk: EventWalk, wakeup: FeedWakeup): Promise<StreamOpening> {
+export async function openStream(pages: PageReads, walk: EventWalk, wakeup: FeedWakeup): Promise<StreamOpening> {
   const watch = wakeup.watch();
   const ticket = watch.ticket();
   try {
-    return { watch, ticket, page: walk.startsLatest ? undefined : await readWalkPage(db, walk) };
+    return { watch, ticket, page: walk.startsLatest ? undefined : await pages.read(walk, ticket) };
   } catch (error) {
     watch.stop();
     throw error;
@@ -68,7 +98,7 @@ export async function openStream(db: Kysely<Database>, walk: EventWalk, wakeup: 
  * (a full page, more at once), each next page waits for its turn (`catchUp`, events.catch-up.ts).
  */
 export async function streamWalk(
-  db: Kysely<Database>,
+  pages: PageReads,
   walk: EventWalk,
   sink: FrameSink,
   options: { opening: StreamOpening; until: AbortSignal; stillAllowed: () => Promise<boolean>; catchUp: () => Promise<boolean> },
@@ -98,7 +128,7 @@ export async function streamWalk(
       if (more ? !(await options.catchUp()) : !(await watch.changedSince(ticket, options.until))) return 'ended';
       if (options.until.aborted) return 'ended';
       ticket = watch.ticket();
-      page = await readWalkPage(db, { ...walk, after: position, resumed: true });
+      page = await pages.read({ ...walk, after: position, resumed: true }, ticket);
     }
   } finally {
     watch.stop();

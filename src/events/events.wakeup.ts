@@ -3,7 +3,8 @@
  * of the events feed shares (events.live.ts). No waiter ever queries the database on its own to
  * learn whether something happened: one check for all of them reads the feed's frontier (the
  * largest position given: events.repository.ts `readFeedFrontier`), and only
- * when it moved are the waiters woken, each then reading its own page once.
+ * when it moved are the waiters woken, each then reading its page once (readers at the same place
+ * share one read: events.live.ts `sharedPageReads`).
  *
  * What starts a check, and only while someone waits:
  * - a commit of this process (db/commit-listeners.ts): at once;

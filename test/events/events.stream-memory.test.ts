@@ -11,10 +11,8 @@ import { it } from 'node:test';
 import { setImmediate as nextTask } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../src/db/database.js';
 import type { Event } from '../../src/events/events.schemas.js';
-import { type FrameSink, streamWalk } from '../../src/events/events.live.js';
+import { type FrameSink, type PageReads, streamWalk } from '../../src/events/events.live.js';
 import type { EventWalk, WalkPage } from '../../src/events/events.service.js';
 
 setFlagsFromString('--expose-gc');
@@ -38,7 +36,7 @@ const walk: EventWalk = { after: 0, types: undefined, limit: 100, resumed: false
 function streamOnePage(sink: FrameSink, catchUp: () => Promise<boolean>, dataChars?: number) {
   const page = fullPage(dataChars);
   const watched = new WeakRef(page);
-  const streaming = streamWalk({} as Kysely<Database>, walk, sink, {
+  const streaming = streamWalk({} as PageReads, walk, sink, {
     opening: { watch: { ticket: () => 0, changedSince: async () => false, stop: () => {} }, ticket: 0, page },
     until: new AbortController().signal,
     stillAllowed: async () => true,
