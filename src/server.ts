@@ -67,7 +67,7 @@ async function serveHttp(config: Config): Promise<string> {
   const renderMetrics = cluster.isWorker ? offerWorkerMetrics(metrics) : metrics.render;
   const app = await buildApp({ db: handle.db, database: handle, config, metrics, renderMetrics });
   app.log.info({ database: handle.location }, 'database opened');
-  // Every connection open before the first request, and kept (postgres/pool.ts fillPool): a missing one is opened on demand.
+  // Every connection open before the first request, and kept (db/postgres/pool.ts fillPool): a missing one is opened on demand.
   const unfilled = await handle.fillPool?.();
   if (unfilled) app.log.warn({ err: unfilled }, 'could not open every connection of the pool (DATABASE_POOL_MAX); the rest open as requests need them');
   warn = (message, error) => app.log.warn({ err: error }, message);
