@@ -92,7 +92,7 @@ export function createEventsLive(app: FastifyInstance, db: Kysely<Database>, opt
       try {
         // The first page is read in turn too: streams opened together (a fleet of readers restarted) would read theirs in one burst.
         if (!(await catchUp.turn(request.apiKey!.id, until))) throw new AppError('service_unavailable', 'the stream was not opened: the service is stopping');
-        opening = await openStream(pages, walk, wakeup);
+        opening = await openStream(pages, walk, wakeup, until);
       } catch (error) {
         release();
         throw error;

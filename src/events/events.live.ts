@@ -48,7 +48,7 @@ export async function waitForPage(pages: PageReads, walk: EventWalk, wakeup: Fee
   let position = walk.after;
   let resumed = walk.resumed;
   let skipFirst = walk.startsLatest;
-  const watch = wakeup.watch();
+  const watch = wakeup.watch(until);
   try {
     for (;;) {
       const ticket = watch.ticket();
@@ -61,7 +61,7 @@ export async function waitForPage(pages: PageReads, walk: EventWalk, wakeup: Fee
         if (page.more && !until.aborted) continue;
       }
       skipFirst = false;
-      if (!(await watch.changedSince(ticket, until))) return { events: [], next: position };
+      if (!(await watch.changedSince(ticket))) return { events: [], next: position };
     }
   } finally {
     watch.stop();
@@ -80,8 +80,8 @@ export interface StreamOpening {
   page: WalkPage | undefined;
 }
 
-export async function openStream(pages: PageReads, walk: EventWalk, wakeup: FeedWakeup): Promise<StreamOpening> {
-  const watch = wakeup.watch();
+export async function openStream(pages: PageReads, walk: EventWalk, wakeup: FeedWakeup, until: AbortSignal): Promise<StreamOpening> {
+  const watch = wakeup.watch(until);
   const ticket = watch.ticket();
   try {
     return { watch, ticket, page: walk.startsLatest ? undefined : await pages.read(walk, ticket) };
@@ -125,7 +125,7 @@ export async function streamWalk(
         }
         position = next;
       }
-      if (more ? !(await options.catchUp()) : !(await watch.changedSince(ticket, options.until))) return 'ended';
+      if (more ? !(await options.catchUp()) : !(await watch.changedSince(ticket))) return 'ended';
       if (options.until.aborted) return 'ended';
       ticket = watch.ticket();
       page = await pages.read({ ...walk, after: position, resumed: true }, ticket);

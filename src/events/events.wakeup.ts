@@ -34,14 +34,18 @@ const RECHECK_MS = 1000;
 export interface FeedWatch {
   /** The moves seen so far: take it before reading a page, then wait with `changedSince`. */
   ticket(): number;
-  /** Resolves true once the feed moved after `ticket` (at once if it already has), false if `signal` aborts first. */
-  changedSince(ticket: number, signal: AbortSignal): Promise<boolean>;
+  /**
+   * Resolves true once the feed moved after `ticket` (at once if it already has), false once the
+   * watch's `until` aborts or the app stops. One wait at a time.
+   */
+  changedSince(ticket: number): Promise<boolean>;
   /** The reader is done: checks stop once nobody watches. */
   stop(): void;
 }
 
 export interface FeedWakeup {
-  watch(): FeedWatch;
+  /** A reader's watch, until `until` aborts (its client gone, its deadline) or it stops. */
+  watch(until: AbortSignal): FeedWatch;
   /** Aborted when the app stops: every waiter ends then. */
   readonly stopping: AbortSignal;
   /** Stops waking: aborts `stopping`, stops the timer and the listeners. */
@@ -58,7 +62,8 @@ export interface FeedWakeupOptions {
 
 export function createFeedWakeup(options: FeedWakeupOptions): FeedWakeup {
   const { db, log, channel } = options;
-  const waiters = new Set<() => void>();
+  /** The waits in progress: each ends with true when the feed moves, false when the app stops. */
+  const waiters = new Set<(moved: boolean) => void>();
   const stopping = new AbortController();
   let moves = 0;
   let frontier: string | undefined;
@@ -70,7 +75,7 @@ export function createFeedWakeup(options: FeedWakeupOptions): FeedWakeup {
   const wakeAll = () => {
     const woken = [...waiters];
     waiters.clear();
-    for (const wake of woken) wake();
+    for (const end of woken) end(true);
   };
 
   const runChecks = async () => {
@@ -109,33 +114,37 @@ export function createFeedWakeup(options: FeedWakeupOptions): FeedWakeup {
   });
   channel?.subscribe(check);
 
-  const changedSince = (ticket: number, signal: AbortSignal): Promise<boolean> => {
-    if (moves > ticket) return Promise.resolve(true);
-    if (signal.aborted || stopping.signal.aborted) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const end = (changed: boolean) => {
-        waiters.delete(wake);
-        signal.removeEventListener('abort', abort);
-        stopping.signal.removeEventListener('abort', abort);
-        resolve(changed);
-      };
-      const wake = () => end(true);
-      const abort = () => end(false);
-      waiters.add(wake);
-      signal.addEventListener('abort', abort, { once: true });
-      stopping.signal.addEventListener('abort', abort, { once: true });
-    });
-  };
-
   return {
-    watch() {
+    watch(until) {
       watching += 1;
       let stopped = false;
+      /** How the wait in progress ends, if one is. */
+      let waiting: ((moved: boolean) => void) | undefined;
+      const end = (moved: boolean) => {
+        const resolve = waiting;
+        waiting = undefined;
+        waiters.delete(end);
+        resolve?.(moved);
+      };
+      // One listener for the watch's life, not one per wait: a stream waits once per commit.
+      const abort = () => end(false);
+      until.addEventListener('abort', abort, { once: true });
       return {
         ticket: () => moves,
-        changedSince,
+        changedSince(ticket) {
+          if (moves > ticket) return Promise.resolve(true);
+          if (until.aborted || stopping.signal.aborted) return Promise.resolve(false);
+          return new Promise((resolve) => {
+            waiting = resolve;
+            waiters.add(end);
+          });
+        },
         stop() {
-          if (!stopped) watching -= 1;
+          if (!stopped) {
+            watching -= 1;
+            until.removeEventListener('abort', abort);
+            end(false);
+          }
           stopped = true;
         },
       };
@@ -143,6 +152,9 @@ export function createFeedWakeup(options: FeedWakeupOptions): FeedWakeup {
     stopping: stopping.signal,
     close() {
       stopping.abort();
+      const ending = [...waiters];
+      waiters.clear();
+      for (const end of ending) end(false);
       clearInterval(timer);
       stopListening();
       channel?.close();

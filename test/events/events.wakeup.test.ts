@@ -27,25 +27,41 @@ for (const dialect of ALL_DIALECTS) {
     });
 
     it('a commit while the reader reads (after its ticket, before its wait) > its wait ends at once', async () => {
-      const watch = wakeup.watch();
+      const watch = wakeup.watch(new AbortController().signal);
       try {
         const ticket = watch.ticket();
         // The reader would be reading its page now: nobody waits yet, but it watches.
         await createPet(database.db, { name: 'Between', categoryId: 1 });
-        assert.equal(await withDeadline(watch.changedSince(ticket, new AbortController().signal), 5_000, 'the commit made during the read was missed'), true);
+        assert.equal(await withDeadline(watch.changedSince(ticket), 5_000, 'the commit made during the read was missed'), true);
       } finally {
         watch.stop();
       }
     });
 
-    it('an aborted wait > answers false; the app stopping > every wait answers false', async () => {
-      const watch = wakeup.watch();
+    it('a watch whose reader leaves > its wait in progress answers false, and so does every later one', async () => {
+      const gone = new AbortController();
+      const watch = wakeup.watch(gone.signal);
       const ticket = watch.ticket();
-      assert.equal(await watch.changedSince(ticket, AbortSignal.abort()), false);
-      const waiting = watch.changedSince(ticket, new AbortController().signal);
-      wakeup.close();
-      assert.equal(await withDeadline(waiting, 5_000, 'the stop did not end the wait'), false);
+      const waiting = watch.changedSince(ticket);
+      gone.abort();
+      assert.equal(await withDeadline(waiting, 5_000, 'the reader left and its wait went on'), false);
+      assert.equal(await watch.changedSince(ticket), false);
       watch.stop();
+    });
+
+    it('a watch stopped while it waits > its wait answers false', async () => {
+      const watch = wakeup.watch(new AbortController().signal);
+      const waiting = watch.changedSince(watch.ticket());
+      watch.stop();
+      assert.equal(await withDeadline(waiting, 5_000, 'the stopped watch kept waiting'), false);
+    });
+
+    it('the app stopping > every wait answers false', async () => {
+      const watches = [wakeup.watch(new AbortController().signal), wakeup.watch(new AbortController().signal)];
+      const waiting = watches.map((watch) => watch.changedSince(watch.ticket()));
+      wakeup.close();
+      assert.deepEqual(await withDeadline(Promise.all(waiting), 5_000, 'the stop did not end the waits'), [false, false]);
+      for (const watch of watches) watch.stop();
     });
   });
 }
