@@ -46,11 +46,7 @@ async function makeBootstrapKey(config: Config, baseUrl: string): Promise<void> 
 
 /** Serves HTTP until a stop signal, and answers the base URL it listens on; assumes `prepareDatabase` ran. */
 async function serveHttp(config: Config): Promise<string> {
-  const handle = createDb(config.databaseUrl, {
-    poolMax: config.databasePoolMax,
-    statementTimeoutMs: config.databaseStatementTimeoutMs,
-    keepPoolFull: true,
-  });
+  const handle = createDb(config.databaseUrl, { poolMax: config.databasePoolMax, statementTimeoutMs: config.databaseStatementTimeoutMs });
   let warn = (_message: string, _error?: unknown): void => {};
   let replaced = (_error: Error): void => {};
   // Before the app reads the store (its cursor key): an import refuses a store in use (db/postgres/store-lock.ts).
@@ -67,9 +63,6 @@ async function serveHttp(config: Config): Promise<string> {
   const renderMetrics = cluster.isWorker ? offerWorkerMetrics(metrics) : metrics.render;
   const app = await buildApp({ db: handle.db, database: handle, config, metrics, renderMetrics });
   app.log.info({ database: handle.location }, 'database opened');
-  // Every connection open before the first request, and kept (db/postgres/pool.ts fillPool): a missing one is opened on demand.
-  const unfilled = await handle.fillPool?.();
-  if (unfilled) app.log.warn({ err: unfilled }, 'could not open every connection of the pool (DATABASE_POOL_MAX); the rest open as requests need them');
   warn = (message, error) => app.log.warn({ err: error }, message);
   // Under --workers the primary serves METRICS_PORT; workers never listen there.
   const metricsServer =
@@ -111,6 +104,16 @@ async function serveHttp(config: Config): Promise<string> {
   process.once('SIGINT', (signal) => void stop(signal));
 
   await app.listen({ port: config.port, host: config.host });
+  // Every connection opened and kept (db/postgres/pool.ts fillPool), beside the first requests: a server that does not
+  // answer holds neither the start nor a stop.
+  void handle.fillPool?.().then((refused) => {
+    if (refused && !stopping) {
+      app.log.warn(
+        { err: refused },
+        "PostgreSQL refused some of the pool's connections (DATABASE_POOL_MAX): none is kept open when idle; connections open and close as requests need them",
+      );
+    }
+  });
   if (metricsServer) await listenForScrapes(metricsServer, config.metricsPort!, config.host);
   return baseUrlOf(config.host, (app.server.address() as AddressInfo | null)?.port ?? config.port);
 }

@@ -38,8 +38,6 @@ export interface DbOptions {
    * that must not run beside a service); throws StoreInUse when one has. PostgreSQL: no effect.
    */
   sqliteExclusive?: boolean;
-  /** PostgreSQL: a serving process's pool, kept at `poolMax` connections once filled (postgres/pool.ts `fillPool`). */
-  keepPoolFull?: boolean;
 }
 
 export interface DbHandle {
@@ -50,7 +48,7 @@ export interface DbHandle {
   close(): Promise<void>;
   /** PostgreSQL only: the connections now, read by /metrics. */
   poolStats?: () => PoolStats;
-  /** PostgreSQL only: opens the pool's every connection; answers why one could not open, if one could not. */
+  /** PostgreSQL only: opens the pool's every connection and keeps them; answers why one could not open, if one could not (postgres/pool.ts). */
   fillPool?: () => Promise<Error | undefined>;
 }
 
@@ -127,7 +125,6 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
       statementTimeoutMs: serverTimeoutMs,
       idleInTransactionMs: statementTimeoutMs,
       connectMs,
-      keepOpen: options.keepPoolFull,
     });
     const driver = new PostgresPoolDriver(pool, budgetMs);
     const db = new Kysely<Database>({ dialect: new PostgresPoolDialect(driver), plugins });

@@ -3,6 +3,7 @@
  * HTTP here: both read the pages of one walk (events.service.ts) and sleep on the process's one
  * wake-up signal (events.wakeup.ts) between pages, never polling the database on their own.
  */
+import { AppError } from '../errors.js';
 import type { Event } from './events.schemas.js';
 import type { EventWalk, WalkPage } from './events.service.js';
 import type { FeedWakeup, FeedWatch } from './events.wakeup.js';
@@ -26,15 +27,16 @@ export function sharedPageReads(readPage: (walk: EventWalk) => Promise<WalkPage>
   return {
     read(walk, ticket) {
       const key = `${ticket} ${walk.after} ${walk.limit} ${walk.resumed} ${walk.types?.join(',') ?? '*'}`;
-      let page = inFlight.get(key);
-      if (page === undefined) {
-        const reading = readPage(walk);
-        const forget = () => void inFlight.delete(key);
-        reading.then(forget, forget);
-        inFlight.set(key, reading);
-        page = reading;
-      }
-      return page;
+      const shared = inFlight.get(key);
+      // A read that failed for its connection (a statement cancelled, a link lost) is tried again by
+      // each who joined it, as each would have read alone: one failure does not end every stream at once.
+      // An answer of the feed's own (410) is the same for all.
+      if (shared !== undefined) return shared.catch((error: unknown) => (error instanceof AppError ? Promise.reject(error) : readPage(walk)));
+      const reading = readPage(walk);
+      const forget = () => void inFlight.delete(key);
+      reading.then(forget, forget);
+      inFlight.set(key, reading);
+      return reading;
     },
   };
 }

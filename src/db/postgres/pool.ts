@@ -12,12 +12,7 @@ export interface PoolOptions {
   idleInTransactionMs: number;
   /** The longest wait for a connection (deadline.ts: an operation's budget). */
   connectMs: number;
-  /**
-   * A serving process's pool: its `max` connections, once open (fillPool), stay open however long
-   * idle. Otherwise a connection idle for `idleMs` is closed.
-   */
-  keepOpen?: boolean;
-  /** Tests only: how long a connection may stay idle (ten seconds by default). */
+  /** Tests only: how long a connection may stay idle before it is closed (ten seconds by default; fillPool keeps them). */
   idleMs?: number;
 }
 
@@ -41,10 +36,9 @@ export function createPostgresPool(url: string, options: PoolOptions): pg.Pool {
   const pool = new pg.Pool({
     ...postgresConfigOf(url),
     max: options.max,
-    min: options.keepOpen ? options.max : 0,
     // The wait for a connection (a new one, or one handed back) is cut at the operation's budget.
     connectionTimeoutMillis: options.connectMs,
-    // Idle connections close after ten seconds, beyond `min`; none is closed for its age.
+    // Idle connections close after ten seconds (beyond those fillPool keeps); none is closed for its age.
     idleTimeoutMillis: options.idleMs ?? 10_000,
     keepAlive: true,
     keepAliveInitialDelayMillis: 60_000,
@@ -63,19 +57,28 @@ export function createPostgresPool(url: string, options: PoolOptions): pg.Pool {
 }
 
 /**
- * Opens connections until the pool holds its `max` and hands them back idle; answers the error
- * that kept one from opening (the server's max_connections, say), if any. A serving process fills
- * its pool before it listens: a burst after a quiet spell (200 event streams opened at once) would
- * otherwise wait while the pool opened connections one burst request after another, each a new
- * server process with cold caches, and writes arriving then waited behind them (creates' p99 while
- * 200 streams opened went from 81–129 ms to 35–42 ms with the pool filled, docs/performance.md).
+ * A serving process's pool: opens its every connection and keeps them however long idle (pg's
+ * `min`). A burst after a quiet spell (200 event streams opened at once) otherwise waited while the
+ * pool opened connections, each a new server process with cold caches, and the writes arriving then
+ * waited behind them (creates' p99 while 200 streams opened: 81–129 ms, 35–42 ms with the pool full;
+ * docs/performance.md). Each connection is handed back as soon as it is open, so requests arriving
+ * meanwhile use it. When the server refuses one (its max_connections, a role's limit), the pool keeps
+ * none for good: it would hold the slots the CLI and a restarting instance need, so it goes back to
+ * opening and closing connections on demand; the refusal is answered.
  */
 export async function fillPool(pool: pg.Pool): Promise<Error | undefined> {
-  const wanted = Math.max(0, (pool.options.max ?? 0) - pool.totalCount);
-  const opened = await Promise.allSettled(Array.from({ length: wanted }, () => pool.connect()));
-  for (const result of opened) if (result.status === 'fulfilled') result.value.release();
-  const failed = opened.find((result) => result.status === 'rejected');
-  return failed === undefined ? undefined : (failed.reason as Error);
+  const max = pool.options.max ?? 0;
+  pool.options.min = max;
+  // Every connection in use at once: the idle ones are taken, the missing ones opened.
+  const inUse = pool.totalCount - pool.idleCount;
+  const opened = await Promise.allSettled(Array.from({ length: Math.max(0, max - inUse) }, () => pool.connect().then((client) => client.release())));
+  const refused = opened.find((result) => result.status === 'rejected');
+  if (refused === undefined) return undefined;
+  pool.options.min = 0;
+  // Handed back again, so the idle ones beyond `min` close in their turn.
+  const idle = await Promise.allSettled(Array.from({ length: pool.idleCount }, () => pool.connect()));
+  for (const result of idle) if (result.status === 'fulfilled') result.value.release();
+  return refused.reason as Error;
 }
 
 export function statsOf(pool: pg.Pool, max: number): PoolStats {
