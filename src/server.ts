@@ -106,14 +106,17 @@ async function serveHttp(config: Config): Promise<string> {
   await app.listen({ port: config.port, host: config.host });
   // Every connection opened and kept (db/postgres/pool.ts fillPool), beside the first requests: a server that does not
   // answer holds neither the start nor a stop.
-  void handle.fillPool?.().then((refused) => {
-    if (refused && !stopping) {
-      app.log.warn(
-        { err: refused },
-        "PostgreSQL refused some of the pool's connections (DATABASE_POOL_MAX): none is kept open when idle; connections open and close as requests need them",
-      );
-    }
-  });
+  void handle
+    .fillPool?.()
+    .then((failure) => {
+      if (failure && !stopping) {
+        app.log.warn(
+          { err: failure },
+          'could not open every connection of the pool (DATABASE_POOL_MAX): none is kept open when idle; connections open and close as requests need them',
+        );
+      }
+    })
+    .catch((error: unknown) => app.log.warn({ err: error }, 'could not fill the pool of connections'));
   if (metricsServer) await listenForScrapes(metricsServer, config.metricsPort!, config.host);
   return baseUrlOf(config.host, (app.server.address() as AddressInfo | null)?.port ?? config.port);
 }

@@ -3,7 +3,6 @@
  * HTTP here: both read the pages of one walk (events.service.ts) and sleep on the process's one
  * wake-up signal (events.wakeup.ts) between pages, never polling the database on their own.
  */
-import { AppError } from '../errors.js';
 import type { Event } from './events.schemas.js';
 import type { EventWalk, WalkPage } from './events.service.js';
 import type { FeedWakeup, FeedWatch } from './events.wakeup.js';
@@ -20,7 +19,8 @@ export interface PageReads {
  * next page: 200 of them made each commit 200 reads of the database, queued on the pool. A reader
  * joins only a read begun at its own ticket: a move after that read began wakes the reader again,
  * so what the read could not see is read then. Only reads in flight are kept, at most one per reader.
- * Readers share the page's objects and never change them.
+ * Readers share the page's objects and never change them, and a read's failure: each stream it ends
+ * is resumed by its client from the last id it got, its first page paced like any other's.
  */
 export function sharedPageReads(readPage: (walk: EventWalk) => Promise<WalkPage>): PageReads {
   const inFlight = new Map<string, Promise<WalkPage>>();
@@ -28,10 +28,7 @@ export function sharedPageReads(readPage: (walk: EventWalk) => Promise<WalkPage>
     read(walk, ticket) {
       const key = `${ticket} ${walk.after} ${walk.limit} ${walk.resumed} ${walk.types?.join(',') ?? '*'}`;
       const shared = inFlight.get(key);
-      // A read that failed for its connection (a statement cancelled, a link lost) is tried again by
-      // each who joined it, as each would have read alone: one failure does not end every stream at once.
-      // An answer of the feed's own (410) is the same for all.
-      if (shared !== undefined) return shared.catch((error: unknown) => (error instanceof AppError ? Promise.reject(error) : readPage(walk)));
+      if (shared !== undefined) return shared;
       const reading = readPage(walk);
       const forget = () => void inFlight.delete(key);
       reading.then(forget, forget);

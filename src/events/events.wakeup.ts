@@ -133,7 +133,9 @@ export function createFeedWakeup(options: FeedWakeupOptions): FeedWakeup {
         ticket: () => moves,
         changedSince(ticket) {
           if (moves > ticket) return Promise.resolve(true);
-          if (until.aborted || stopping.signal.aborted) return Promise.resolve(false);
+          if (stopped || until.aborted || stopping.signal.aborted) return Promise.resolve(false);
+          // One wait at a time: one still pending ends first.
+          end(false);
           return new Promise((resolve) => {
             waiting = resolve;
             waiters.add(end);

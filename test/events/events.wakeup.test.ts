@@ -6,6 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
+import { announceCommit } from '../../src/db/commit-listeners.js';
+import { numberWaitingEvents } from '../../src/events/events.sequencer.js';
 import { createFeedWakeup, type FeedWakeup } from '../../src/events/events.wakeup.js';
 import { wantsEventStream } from '../../src/events/events.sse.js';
 import { createPet } from '../../src/pets/pets.service.js';
@@ -49,11 +51,29 @@ for (const dialect of ALL_DIALECTS) {
       watch.stop();
     });
 
-    it('a watch stopped while it waits > its wait answers false', async () => {
+    it('a watch stopped while it waits > its wait answers false, and so does a wait after the stop', async () => {
       const watch = wakeup.watch(new AbortController().signal);
       const waiting = watch.changedSince(watch.ticket());
       watch.stop();
       assert.equal(await withDeadline(waiting, 5_000, 'the stopped watch kept waiting'), false);
+      assert.equal(await withDeadline(watch.changedSince(watch.ticket()), 5_000, 'a wait after the stop never ended'), false);
+    });
+
+    it('a second wait while one is pending > the first answers false; a move ends the second', async () => {
+      const watch = wakeup.watch(new AbortController().signal);
+      try {
+        const ticket = watch.ticket();
+        const first = watch.changedSince(ticket);
+        const second = watch.changedSince(ticket);
+        assert.equal(await withDeadline(first, 5_000, 'the first wait was left pending'), false);
+        // A move of the feed: on PostgreSQL the event counts once numbered, and the numbering is told as a commit.
+        await createPet(database.db, { name: 'Second wait', categoryId: 1 });
+        await numberWaitingEvents(database.db);
+        void announceCommit(database.db, { recordsEvents: false });
+        assert.equal(await withDeadline(second, 5_000, 'the move did not end the second wait'), true);
+      } finally {
+        watch.stop();
+      }
     });
 
     it('the app stopping > every wait answers false', async () => {

@@ -62,12 +62,13 @@ export function createPostgresPool(url: string, options: PoolOptions): pg.Pool {
  * pool opened connections, each a new server process with cold caches, and the writes arriving then
  * waited behind them (creates' p99 while 200 streams opened: 81–129 ms, 35–42 ms with the pool full;
  * docs/performance.md). Each connection is handed back as soon as it is open, so requests arriving
- * meanwhile use it. When the server refuses one (its max_connections, a role's limit), the pool keeps
- * none for good: it would hold the slots the CLI and a restarting instance need, so it goes back to
- * opening and closing connections on demand; the refusal is answered.
+ * meanwhile use it. When one cannot be opened (the server's max_connections, a role's limit, a
+ * timeout), the pool keeps none for good: it would hold the slots the CLI and a restarting instance
+ * need, so it goes back to opening and closing connections on demand; the failure is answered.
  */
 export async function fillPool(pool: pg.Pool): Promise<Error | undefined> {
   const max = pool.options.max ?? 0;
+  // pg-pool reads `min` at each release (test/db/postgres/pool-fill.test.ts holds it to that).
   pool.options.min = max;
   // Every connection in use at once: the idle ones are taken, the missing ones opened.
   const inUse = pool.totalCount - pool.idleCount;
