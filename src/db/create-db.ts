@@ -96,14 +96,32 @@ class ColumnNames extends CamelCasePlugin {
       const value = row[column];
       // A value with names of its own (JSON, arrays of it) is named the plugin's way, nested names included.
       if (typeof value === 'object' && value !== null) return this.mapRow(row);
-      let name = this.#names.get(column);
-      if (name === undefined) {
-        name = this.camelCase(column);
-        if (this.#names.size < 1000) this.#names.set(column, name);
-      }
-      named[name] = value;
+      named[this.#nameOf(column)] = value;
     }
     return named;
+  }
+
+  /** Rows given as arrays of values in the columns' order (pg's `rowMode: 'array'`), named as rowNamed names them. */
+  rowsNamed(columns: readonly string[], rows: readonly unknown[][]): Record<string, unknown>[] {
+    const names = columns.map((column) => this.#nameOf(column));
+    return rows.map((values) => {
+      const named: Record<string, unknown> = {};
+      for (let i = 0; i < names.length; i++) {
+        const value = values[i];
+        if (typeof value === 'object' && value !== null) return this.mapRow(Object.fromEntries(columns.map((column, j) => [column, values[j]])));
+        named[names[i]!] = value;
+      }
+      return named;
+    });
+  }
+
+  #nameOf(column: string): string {
+    let name = this.#names.get(column);
+    if (name === undefined) {
+      name = this.camelCase(column);
+      if (this.#names.size < 1000) this.#names.set(column, name);
+    }
+    return name;
   }
 }
 
@@ -132,7 +150,11 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
       db,
       commits: new CommitListeners(),
       // Compiled reads skip Kysely's way; their rows are named as the plugin names them (compiled-query.ts).
-      directRead: async (sql, parameters) => (await driver.run(sql, parameters)).map((row) => camelCase.rowNamed(row as Record<string, unknown>)),
+      directRead: async (sql, parameters) => {
+        // Rows as arrays: pg builds no object of its own that would only be copied under the plugin's names.
+        const { columns, rows } = await driver.run(sql, parameters);
+        return camelCase.rowsNamed(columns, rows);
+      },
     });
     return {
       db,

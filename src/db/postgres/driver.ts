@@ -13,7 +13,7 @@ import type net from 'node:net';
 import { AbortedTransactionError, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
 import type pg from 'pg';
 import { deadlineError, raceDeadline, startBudget, type Budget } from './deadline.js';
-import { isForgottenPreparedStatement, isStalePreparedStatement, prepareAgain, resultOf, runStatement, statementNameOf } from './prepared-statements.js';
+import { isForgottenPreparedStatement, isStalePreparedStatement, prepareAgain, runStatement, statementNameOf } from './prepared-statements.js';
 
 export class PostgresPoolDriver implements Driver {
   constructor(
@@ -44,7 +44,7 @@ export class PostgresPoolDriver implements Driver {
    * pg's callbacks and one promise: every promise layer costs on every read (docs/performance.md).
    * A refusal of the prepared form is met as runStatement meets it (prepareAgain).
    */
-  run(text: string, parameters: readonly unknown[]): Promise<unknown[]> {
+  run(text: string, parameters: readonly unknown[]): Promise<RowsAsArrays> {
     const budget = startBudget(this.budgetMs);
     const values = parameters as unknown[];
     return new Promise((resolve, reject) => {
@@ -74,23 +74,23 @@ export class PostgresPoolDriver implements Driver {
                   failed(deadlineError(budget));
                 }, budget.remainingMs());
           const name = values.length === 0 ? undefined : statementNameOf(text);
-          client.query({ text, values, name }, (error: (Error & { code?: unknown }) | null, result: pg.QueryResult) => {
+          const statement = { text, values, name, rowMode: 'array' as const };
+          client.query(statement, (error: (Error & { code?: unknown }) | null, result: pg.QueryResult<unknown[]>) => {
             if (settled) return;
             settled = true;
             clearTimeout(timer);
             try {
               if (!error) {
-                const { rows } = resultOf(result);
                 release(false);
-                return resolve(rows);
+                return resolve(rowsAsArrays(result));
               }
               if (name !== undefined && (isForgottenPreparedStatement(error) || isStalePreparedStatement(error))) {
                 // Outside a transaction: prepared anew on this connection, within what is left of the budget.
                 const race = <T>(work: Promise<T>) => raceDeadline(work, budget, () => closeLink(client));
-                return void prepareAgain(client, { text, values, name }, error, race).then(
+                return void prepareAgain<unknown[]>(client, { ...statement, name }, error, race).then(
                   (again) => {
                     release(false);
-                    resolve(again.rows);
+                    resolve(rowsAsArrays(again));
                   },
                   (again: unknown) => failed(lostClients.has(client) ? closedError(again as Error) : again),
                 );
@@ -236,4 +236,14 @@ function closeLink(client: pg.PoolClient): void {
 function closedError(error: Error): Error {
   if ((error as { code?: unknown }).code) return error;
   return Object.assign(new Error(`the database connection was lost (${error.message})`), { code: 'CONNECTION_CLOSED' });
+}
+
+/** A read's rows as arrays of values, in the order of its columns (pg's `rowMode: 'array'`). */
+export interface RowsAsArrays {
+  columns: string[];
+  rows: unknown[][];
+}
+
+function rowsAsArrays(result: pg.QueryResult<unknown[]>): RowsAsArrays {
+  return { columns: result.fields.map((field) => field.name), rows: result.rows };
 }

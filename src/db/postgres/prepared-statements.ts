@@ -73,7 +73,7 @@ export async function runStatement<R>(
     const refused = isForgottenPreparedStatement(error) || isStalePreparedStatement(error);
     if (!(error as { code?: unknown }).code || (refused && options.inTransaction)) options.inDoubt();
     if (!refused || options.inTransaction) throw error;
-    return prepareAgain<R>(client, { text, values, name }, error, race);
+    return resultOf<R>(await prepareAgain(client, { text, values, name }, error, race));
   }
 }
 
@@ -82,16 +82,16 @@ export async function runStatement<R>(
  * prepared anew: a stale one is deallocated first (a forgotten one is already gone), and pg is told
  * to forget the name.
  */
-export async function prepareAgain<R>(
+export async function prepareAgain<Row extends pg.QueryResultRow | unknown[]>(
   client: pg.PoolClient,
-  statement: { text: string; values: unknown[]; name: string },
+  statement: { text: string; values: unknown[]; name: string; rowMode?: 'array' },
   refusal: unknown,
   race: <T>(work: Promise<T>) => Promise<T>,
-): Promise<QueryResult<R>> {
+): Promise<pg.QueryResult<Row>> {
   const { name } = statement;
   if (!isForgottenPreparedStatement(refusal)) await race(client.query(`deallocate "${name}"`));
   delete (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements[name];
-  return resultOf<R>(await race(client.query(statement)));
+  return race(client.query<Row>(statement));
 }
 
 const COUNTED_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
