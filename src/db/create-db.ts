@@ -101,18 +101,34 @@ class ColumnNames extends CamelCasePlugin {
     return named;
   }
 
-  /** Rows given as arrays of values in the columns' order (pg's `rowMode: 'array'`), named as rowNamed names them. */
+  /** Rows given as arrays of values in the columns' order (pg's `rowMode: 'array'`), named as rowNamed names pg's objects. */
   rowsNamed(columns: readonly string[], rows: readonly unknown[][]): Record<string, unknown>[] {
-    const names = columns.map((column) => this.#nameOf(column));
+    const { kept, names, at } = this.#layoutOf(columns);
     return rows.map((values) => {
       const named: Record<string, unknown> = {};
       for (let i = 0; i < names.length; i++) {
-        const value = values[i];
-        if (typeof value === 'object' && value !== null) return this.mapRow(Object.fromEntries(columns.map((column, j) => [column, values[j]])));
+        const value = values[at[i]!];
+        if (typeof value === 'object' && value !== null) return this.mapRow(Object.fromEntries(kept.map((column, j) => [column, values[at[j]!]])));
         named[names[i]!] = value;
       }
       return named;
     });
+  }
+
+  /** Each set of columns' layout, worked out once: the compiled reads' are few. */
+  readonly #layouts = new Map<string, { kept: string[]; names: string[]; at: number[] }>();
+
+  #layoutOf(columns: readonly string[]): { kept: string[]; names: string[]; at: number[] } {
+    const key = columns.join('\0');
+    let layout = this.#layouts.get(key);
+    if (layout === undefined) {
+      // The keys pg's object would have, in its order (integer-like names first), the last of equal names winning.
+      const positions = Object.fromEntries(columns.map((column, i) => [column, i]));
+      const kept = Object.keys(positions);
+      layout = { kept, names: kept.map((column) => this.#nameOf(column)), at: kept.map((column) => positions[column]!) };
+      if (this.#layouts.size < 1000) this.#layouts.set(key, layout);
+    }
+    return layout;
   }
 
   #nameOf(column: string): string {

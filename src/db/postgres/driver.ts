@@ -90,7 +90,11 @@ export class PostgresPoolDriver implements Driver {
                 return void prepareAgain<unknown[]>(client, { ...statement, name }, error, race).then(
                   (again) => {
                     release(false);
-                    resolve(rowsAsArrays(again));
+                    try {
+                      resolve(rowsAsArrays(again));
+                    } catch (thrown) {
+                      reject(thrown instanceof Error ? thrown : new Error(String(thrown)));
+                    }
                   },
                   (again: unknown) => failed(lostClients.has(client) ? closedError(again as Error) : again),
                 );
@@ -244,6 +248,9 @@ export interface RowsAsArrays {
   rows: unknown[][];
 }
 
-function rowsAsArrays(result: pg.QueryResult<unknown[]>): RowsAsArrays {
+/** A text of several statements (the simple protocol, without parameters) answers the last one's rows, as Kysely's way does. */
+function rowsAsArrays(answer: pg.QueryResult<unknown[]> | Array<pg.QueryResult<unknown[]>>): RowsAsArrays {
+  const result = Array.isArray(answer) ? answer.at(-1) : answer;
+  if (!result) return { columns: [], rows: [] };
   return { columns: result.fields.map((field) => field.name), rows: result.rows };
 }

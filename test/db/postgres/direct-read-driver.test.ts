@@ -52,6 +52,30 @@ describeOnPostgres('direct reads through the PostgreSQL driver', {}, () => {
     assert.deepEqual(kysely.rows, [{ someNumber: 7, noValue: null, someJson: { innerName: 1, listOf: [{ deepName: 2 }] }, someList: [1, 2] }]);
   });
 
+  it('columns whose names meet (a duplicate, camel-cased alike, integer-like) > the same row, keys in the same order, as Kysely gives', async () => {
+    for (const text of [
+      `select 1 as a, 2 as a, 'x' as a_b, 'y' as "aB", 3 as b where $1::int = 1`,
+      `select 'x' as "1_", 'y' as "1" where $1::int = 1`,
+      `select 'x' as b, 'y' as "2", 'z' as "1", json_build_object('inner_name', 1) as a where $1::int = 1`,
+      `select g as some_number from generate_series(1, 3) as g where $1::int = 1`,
+    ]) {
+      const kysely = await sql.raw(text.replace('$1', '1')).execute(handle.db);
+      const direct = await read(text, [1]);
+      assert.deepEqual(direct, kysely.rows, text);
+      assert.deepEqual(
+        direct.map((row) => Object.keys(row as object)),
+        kysely.rows.map((row) => Object.keys(row as object)),
+        text,
+      );
+    }
+  });
+
+  it("a text of several statements without parameters > the last one's rows, as Kysely gives", async () => {
+    const text = 'select 1 as a; select 2 as some_b';
+    assert.deepEqual(await read(text, []), (await sql.raw(text).execute(handle.db)).rows);
+    assert.deepEqual(await read(text, []), [{ someB: 2 }]);
+  });
+
   it('when the read gets no answer in time > it fails as unavailable, and its connection is closed instead of used again', async () => {
     const before = await backendPid();
     proxy.stall();
