@@ -120,6 +120,8 @@ export interface AppDeps {
   webhookUrlDns?: ResolverLookupOptions;
   /** Tests only: how often an idle events stream writes its keep-alive comment (15 s by default). */
   eventKeepAliveMs?: number;
+  /** Tests only: how long frames wait for an events stream's reader that takes nothing before it is cut (60 s by default). */
+  eventStallMs?: number;
   /** Tests only: how often each process looks at the feed for its waiting readers (every second by default). */
   eventRecheckMs?: number;
   /** Tests only: the folder of the built console (dist/console/static by default). */
@@ -288,6 +290,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         redis,
         streamsPerKey: config.eventStreamsPerKey ?? CONFIG_DEFAULTS.EVENT_STREAMS_PER_KEY,
         keepAliveMs: deps.eventKeepAliveMs,
+        stallMs: deps.eventStallMs,
         recheckMs: deps.eventRecheckMs,
         // A stream outlives the check of its request: its key is verified again before each batch (revocations included).
         keyStillUsable: async (request: FastifyRequest) =>

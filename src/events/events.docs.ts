@@ -1,6 +1,6 @@
 /** The OpenAPI prose of the events feed, kept apart so the route reads at a glance. */
 import { CONFIG_DEFAULTS } from '../config-defaults.js';
-import { EVENT_STREAM_MEDIA_TYPE, KEEP_ALIVE_MS, RECONNECT_MS } from './events.sse.js';
+import { EVENT_STREAM_MEDIA_TYPE, KEEP_ALIVE_MS, RECONNECT_MS, STALLED_READER_MS } from './events.sse.js';
 
 export const LIST_EVENTS_DESCRIPTION = `The store's changes as a feed, oldest first: every change of an animal or an order is recorded as one event in the same transaction as the change (a change that rolls back leaves none), and stays in the feed until it is purged (**Retention**, below).
 
@@ -24,7 +24,7 @@ data: <the Event as JSON, on one line>
 
 \`\`\`
 
-It starts with \`retry: ${RECONNECT_MS}\` (the reconnection delay suggested, in ms), and writes a comment line (\`: keep-alive\`) every ${KEEP_ALIVE_MS / 1000} s while idle, so proxies do not close it. To resume, reconnect with \`Last-Event-ID\` set to the last \`id:\` received (EventSource does it by itself): the stream goes on exactly after that event, none missed, none twice. The stream ends when the instance stops (resume as above), when the key is revoked (checked before each batch of events), or when the client leaves. \`limit\` does not apply to a stream. A stream that cannot start is answered as any error, in JSON: 400, 403, 410, 429 \`too_many_streams\` (at most \`EVENT_STREAMS_PER_KEY\` streams per key and instance, ${CONFIG_DEFAULTS.EVENT_STREAMS_PER_KEY} by default).`;
+It starts with \`retry: ${RECONNECT_MS}\` (the reconnection delay suggested, in ms), and writes a comment line (\`: keep-alive\`) every ${KEEP_ALIVE_MS / 1000} s while idle, so proxies do not close it. To resume, reconnect with \`Last-Event-ID\` set to the last \`id:\` received (EventSource does it by itself): the stream goes on exactly after that event, none missed, none twice. The stream ends when the instance stops (resume as above), when the key is revoked (checked before each batch of events), when the client leaves, or when the client takes nothing for ${STALLED_READER_MS / 1000} s while events wait to be sent (resume as above). \`limit\` does not apply to a stream. A stream that cannot start is answered as any error, in JSON: 400, 403, 410, 429 \`too_many_streams\` (at most \`EVENT_STREAMS_PER_KEY\` streams per key and instance, ${CONFIG_DEFAULTS.EVENT_STREAMS_PER_KEY} by default).`;
 
 /** The Last-Event-ID header, for the OpenAPI document. */
 export const LAST_EVENT_ID_DESCRIPTION = `Streams only (\`Accept: ${EVENT_STREAM_MEDIA_TYPE}\`): the \`id:\` of the last frame received, to resume after it. It wins over \`cursor\` and \`start\`, and is checked as a cursor is (made for the same \`type\` filter; 400 \`invalid_cursor\` otherwise, 410 \`cursor_expired\` when its next events were purged).`;

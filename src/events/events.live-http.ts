@@ -17,7 +17,7 @@ import { createCatchUpPace } from './events.catch-up.js';
 import { createLiveReaders } from './events.readers.js';
 import type { ListEventsQuery } from './events.schemas.js';
 import { type EventWalk, readFirstPage, readWalkPage, startWalk, type WalkPage } from './events.service.js';
-import { EVENT_STREAM_HEADERS, eventStreamBody, KEEP_ALIVE_MS } from './events.sse.js';
+import { EVENT_STREAM_HEADERS, eventStreamBody, KEEP_ALIVE_MS, STALLED_READER_MS, StalledReader } from './events.sse.js';
 import { createFeedWakeup } from './events.wakeup.js';
 
 /** What a client refused a stream is told to wait, in seconds. */
@@ -30,6 +30,8 @@ export interface EventsLiveOptions {
   streamsPerKey: number;
   /** Tests only: how often an idle stream writes its comment line (15 s by default). */
   keepAliveMs?: number | undefined;
+  /** Tests only: how long frames wait for a reader that takes nothing before its stream is cut (STALLED_READER_MS by default). */
+  stallMs?: number | undefined;
   /** Tests only: how often the process looks at the feed for its waiters (events.wakeup.ts). */
   recheckMs?: number | undefined;
   /** Whether the key of a request streaming is still usable (not revoked, not expired). */
@@ -97,7 +99,8 @@ export function createEventsLive(app: FastifyInstance, db: Kysely<Database>, opt
         release();
         throw error;
       }
-      const out = eventStreamBody({ keepAliveMs: options.keepAliveMs ?? KEEP_ALIVE_MS, until });
+      const out = eventStreamBody({ keepAliveMs: options.keepAliveMs ?? KEEP_ALIVE_MS, stallMs: options.stallMs ?? STALLED_READER_MS, until });
+      let stalled = false;
       streamWalk(pages, walk, out.sink, {
         opening,
         until,
@@ -106,14 +109,17 @@ export function createEventsLive(app: FastifyInstance, db: Kysely<Database>, opt
       })
         .catch((error: unknown) => {
           // The client resumes from the last id it got; a failure that is not its leaving is told.
-          if (!until.aborted) request.log.warn({ err: error }, 'the events stream ended on an error');
+          if (error instanceof StalledReader) {
+            stalled = true;
+            request.log.info({ keyId: request.apiKey!.id }, `the events stream was cut: ${error.message}`);
+          } else if (!until.aborted) request.log.warn({ err: error }, 'the events stream ended on an error');
         })
         .finally(() => {
           release();
           out.end();
-          // A stop does not wait for a reader that does not read: what it has not taken yet is cut off
+          // Neither a stop nor a stalled reader waits for what the reader has not taken: it is cut off
           // (a frame cut in two is never dispatched by a client) and it resumes from the last id it got.
-          if (wakeup.stopping.aborted && out.body.readableLength + out.body.writableLength + reply.raw.writableLength > 0) reply.raw.destroy();
+          if ((stalled || wakeup.stopping.aborted) && out.body.readableLength + out.body.writableLength + reply.raw.writableLength > 0) reply.raw.destroy();
         });
       return reply.headers(EVENT_STREAM_HEADERS).send(out.body);
     },

@@ -6,7 +6,9 @@
  * in pieces of about 64 K characters, each once the body has taken the one before (`write` waits
  * for `drain`), so what a reader that does not read keeps in memory per stream is the body's and
  * the socket's buffers (about 64 KiB each, a piece more while one waits to go in) and what is left
- * of its page as text (a page is 100 events at most).
+ * of its page as text (a page is 100 events at most). A reader that takes nothing for
+ * STALLED_READER_MS while frames wait (a client that stopped reading, a peer gone without a word)
+ * is cut off, so it does not hold its key's stream and that memory for as long as it stays connected.
  */
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
@@ -15,6 +17,8 @@ import type { FrameSink } from './events.live.js';
 export const EVENT_STREAM_MEDIA_TYPE = 'text/event-stream';
 /** How often an idle stream writes a comment line, so proxies do not close it as idle. */
 export const KEEP_ALIVE_MS = 15_000;
+/** How long frames may wait for a reader that takes nothing before the stream is cut; its client resumes from the last id it got. */
+export const STALLED_READER_MS = 60_000;
 /** The reconnection delay a stream suggests to EventSource clients (`retry:`), in ms. */
 export const RECONNECT_MS = 1000;
 const KEEP_ALIVE = ': keep-alive\n\n';
@@ -42,6 +46,13 @@ export function wantsEventStream(accept: string | undefined): boolean {
   return stream > 0 && stream >= (weights.get('application/json') ?? 0);
 }
 
+/** A write waited `stallMs` for a reader that took nothing. */
+export class StalledReader extends Error {
+  constructor(stallMs: number) {
+    super(`the reader took nothing for ${stallMs / 1000} s while frames waited`);
+  }
+}
+
 export interface EventStreamBody {
   /** What `reply.send` sends. */
   body: PassThrough;
@@ -51,7 +62,7 @@ export interface EventStreamBody {
 }
 
 /** A stream's body: the reconnection hint first, a comment every `keepAliveMs` while nothing else waits to go. */
-export function eventStreamBody(options: { keepAliveMs: number; until: AbortSignal }): EventStreamBody {
+export function eventStreamBody(options: { keepAliveMs: number; stallMs: number; until: AbortSignal }): EventStreamBody {
   const body = new PassThrough({ highWaterMark: HIGH_WATER_BYTES });
   body.write(`retry: ${RECONNECT_MS}\n\n`);
   const keepAlive = setInterval(() => {
@@ -63,7 +74,13 @@ export function eventStreamBody(options: { keepAliveMs: number; until: AbortSign
     sink: {
       async write(text) {
         if (!body.writable) throw new Error('the stream has ended');
-        if (!body.write(text)) await once(body, 'drain', { signal: options.until });
+        if (body.write(text)) return;
+        const stalled = AbortSignal.timeout(options.stallMs);
+        try {
+          await once(body, 'drain', { signal: AbortSignal.any([options.until, stalled]) });
+        } catch (error) {
+          throw stalled.aborted && !options.until.aborted ? new StalledReader(options.stallMs) : error;
+        }
       },
     },
     end() {

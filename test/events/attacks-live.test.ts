@@ -19,6 +19,7 @@ import {
 import { onCommit } from '../../src/db/commit-listeners.js';
 import type { Database } from '../../src/db/database.js';
 import { sampleValue } from '../helpers/metrics.js';
+import { openSse } from '../helpers/sse-client.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 import { waitUntil, withDeadline } from '../helpers/wait-for.js';
@@ -142,5 +143,66 @@ for (const dialect of ALL_DIALECTS) {
         await t.database.drop();
       }
     });
+
+    it("a stream whose client stops reading, megabytes behind > is cut once frames waited the stall time, its key's place given back; a client that reads is not cut", async () => {
+      const STALL_MS = 3000;
+      const t = await createTestApp(dialect, { env: { EVENT_STREAMS_PER_KEY: '1', RATE_LIMIT_PER_MINUTE: '100000' }, hooks: { eventStallMs: STALL_MS } });
+      let reader: net.Socket | undefined;
+      const served: net.Socket[] = [];
+      t.app.server.on('connection', (socket: net.Socket) => served.push(socket));
+      try {
+        await t.app.listen({ port: 0, host: '127.0.0.1' });
+        const port = (t.app.server.address() as AddressInfo).port;
+        // More than the socket buffers of both ends hold: the stream waits for its reader to drain.
+        await writeManyPets(t.database.db, dialect, 20_000);
+
+        // A client that reads takes the whole feed, however long that takes, and is never cut.
+        const reading = await openSse(`http://127.0.0.1:${port}`, '/v1/events', t.auth);
+        assert.equal(reading.status, 200);
+        const frames = await reading.framesUntil(
+          (frame) => frame.data !== undefined && (JSON.parse(frame.data) as { data: { id: number } }).data.id === 20_000,
+          120_000,
+        );
+        assert.equal(frames.filter((frame) => frame.data !== undefined).length, 20_000);
+        reading.close();
+        await waitUntil(async () => (await gaugeOf(t, 'animal_store_event_streams_open')) === 0, {
+          deadlineMs: 10_000,
+          what: 'the reading stream never closed',
+        });
+        assert.equal(t.logs.filter((line) => String(line.msg).startsWith('the events stream was cut')).length, 0);
+
+        reader = net.connect(port, '127.0.0.1');
+        reader.on('error', () => {});
+        reader.pause();
+        reader.write(`GET /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: ${t.auth.authorization}\r\nAccept: text/event-stream\r\n\r\n`);
+        await waitUntil(() => served.some((socket) => socket.writableLength > 0), { deadlineMs: 30_000, what: 'the stream never filled the socket buffers' });
+        const cut = await withDeadline(
+          t.waitForLog((line) => String(line.msg).startsWith('the events stream was cut')),
+          30_000,
+          'the stream of a client that stopped reading was never cut',
+        );
+        assert.equal(cut.level, 30);
+        await waitUntil(async () => (await gaugeOf(t, 'animal_store_event_streams_open')) === 0, {
+          deadlineMs: 10_000,
+          what: 'the stalled stream still counts as open',
+        });
+        assert.ok(
+          served.filter((socket) => socket.writableLength > 0).every((socket) => socket.destroyed),
+          'the stalled connection was kept',
+        );
+        // The key's one place is free again: a new stream opens instead of 429 too_many_streams.
+        const next = await openSse(`http://127.0.0.1:${port}`, '/v1/events?start=latest', t.auth);
+        assert.equal(next.status, 200, await (next.status === 200 ? Promise.resolve('') : next.text()));
+        next.close();
+      } finally {
+        reader?.destroy();
+        await t.app.close();
+        await t.database.drop();
+      }
+    });
   });
+}
+
+async function gaugeOf(t: TestApp, name: string): Promise<number | undefined> {
+  return sampleValue(await t.app.metrics.render(), name);
 }

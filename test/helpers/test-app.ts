@@ -63,6 +63,7 @@ export async function createTestApp(
       | 'onIdempotencyKeyReserved'
       | 'eventPurgeSchedule'
       | 'eventKeepAliveMs'
+      | 'eventStallMs'
       | 'eventRecheckMs'
       | 'webhookLookup'
       | 'webhookUrlDns'

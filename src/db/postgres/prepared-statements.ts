@@ -97,7 +97,7 @@ export async function prepareAgain<Row extends pg.QueryResultRow | unknown[]>(
 const COUNTED_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 
 /** Kysely's result from pg's: the last statement's, when the simple protocol ran several. */
-export function resultOf<R>(answer: pg.QueryResult | pg.QueryResult[]): QueryResult<R> {
+function resultOf<R>(answer: pg.QueryResult | pg.QueryResult[]): QueryResult<R> {
   const last = Array.isArray(answer) ? answer.at(-1) : answer;
   if (!last) return { rows: [] };
   // Kysely's commit reads a ROLLBACK answer (the transaction had failed) from the first row.
