@@ -119,7 +119,12 @@ export function createEventsLive(app: FastifyInstance, db: Kysely<Database>, opt
           out.end();
           // Neither a stop nor a stalled reader waits for what the reader has not taken: it is cut off
           // (a frame cut in two is never dispatched by a client) and it resumes from the last id it got.
-          if ((stalled || wakeup.stopping.aborted) && out.body.readableLength + out.body.writableLength + reply.raw.writableLength > 0) reply.raw.destroy();
+          // A stalled one is reset, so the kernel drops the megabytes queued for it at once instead
+          // of holding them, the stream's place already given back, until the client reads or TCP gives up.
+          if ((stalled || wakeup.stopping.aborted) && out.body.readableLength + out.body.writableLength + reply.raw.writableLength > 0) {
+            if (stalled && reply.raw.socket) reply.raw.socket.resetAndDestroy();
+            else reply.raw.destroy();
+          }
         });
       return reply.headers(EVENT_STREAM_HEADERS).send(out.body);
     },

@@ -6,7 +6,7 @@
  * in pieces of about 64 K characters, each once the body has taken the one before (`write` waits
  * for `drain`), so what a reader that does not read keeps in memory per stream is the body's and
  * the socket's buffers (about 64 KiB each, a piece more while one waits to go in) and what is left
- * of its page as text (a page is 100 events at most). A reader that takes nothing for
+ * of its page as text (a page is 100 events at most). A connection that takes nothing for
  * STALLED_READER_MS while frames wait (a client that stopped reading, a peer gone without a word)
  * is cut off, so it does not hold its key's stream and that memory for as long as it stays connected.
  */
@@ -17,7 +17,11 @@ import type { FrameSink } from './events.live.js';
 export const EVENT_STREAM_MEDIA_TYPE = 'text/event-stream';
 /** How often an idle stream writes a comment line, so proxies do not close it as idle. */
 export const KEEP_ALIVE_MS = 15_000;
-/** How long frames may wait for a reader that takes nothing before the stream is cut; its client resumes from the last id it got. */
+/**
+ * How long a refused write may wait for the connection to take more before the stream is cut; its
+ * client resumes from the last id it got. The kernel takes more only once a good part of its send
+ * buffer (up to megabytes) has been read, so a reader slower than a few tens of KB/s may be cut too.
+ */
 export const STALLED_READER_MS = 60_000;
 /** The reconnection delay a stream suggests to EventSource clients (`retry:`), in ms. */
 export const RECONNECT_MS = 1000;
@@ -49,7 +53,7 @@ export function wantsEventStream(accept: string | undefined): boolean {
 /** A write waited `stallMs` for a reader that took nothing. */
 export class StalledReader extends Error {
   constructor(stallMs: number) {
-    super(`the reader took nothing for ${stallMs / 1000} s while frames waited`);
+    super(`the connection took nothing for ${stallMs / 1000} s while frames waited`);
   }
 }
 
@@ -75,11 +79,14 @@ export function eventStreamBody(options: { keepAliveMs: number; stallMs: number;
       async write(text) {
         if (!body.writable) throw new Error('the stream has ended');
         if (body.write(text)) return;
-        const stalled = AbortSignal.timeout(options.stallMs);
+        const stalled = new AbortController();
+        const timer = setTimeout(() => stalled.abort(), options.stallMs);
         try {
-          await once(body, 'drain', { signal: AbortSignal.any([options.until, stalled]) });
+          await once(body, 'drain', { signal: AbortSignal.any([options.until, stalled.signal]) });
         } catch (error) {
-          throw stalled.aborted && !options.until.aborted ? new StalledReader(options.stallMs) : error;
+          throw stalled.signal.aborted && !options.until.aborted ? new StalledReader(options.stallMs) : error;
+        } finally {
+          clearTimeout(timer);
         }
       },
     },

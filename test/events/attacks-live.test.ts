@@ -172,7 +172,10 @@ for (const dialect of ALL_DIALECTS) {
         assert.equal(t.logs.filter((line) => String(line.msg).startsWith('the events stream was cut')).length, 0);
 
         reader = net.connect(port, '127.0.0.1');
-        reader.on('error', () => {});
+        const readerEnd = new Promise<string>((resolve) => {
+          reader!.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+          reader!.on('end', () => resolve('end'));
+        });
         reader.pause();
         reader.write(`GET /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: ${t.auth.authorization}\r\nAccept: text/event-stream\r\n\r\n`);
         await waitUntil(() => served.some((socket) => socket.writableLength > 0), { deadlineMs: 30_000, what: 'the stream never filled the socket buffers' });
@@ -190,6 +193,9 @@ for (const dialect of ALL_DIALECTS) {
           served.filter((socket) => socket.writableLength > 0).every((socket) => socket.destroyed),
           'the stalled connection was kept',
         );
+        // Reset, not closed: the kernel dropped what it still held for the client, which reads no more of it.
+        reader.resume();
+        assert.equal(await withDeadline(readerEnd, 30_000, 'the client never saw its connection end'), 'ECONNRESET');
         // The key's one place is free again: a new stream opens instead of 429 too_many_streams.
         const next = await openSse(`http://127.0.0.1:${port}`, '/v1/events?start=latest', t.auth);
         assert.equal(next.status, 200, await (next.status === 200 ? Promise.resolve('') : next.text()));
