@@ -100,7 +100,6 @@ export function createEventsLive(app: FastifyInstance, db: Kysely<Database>, opt
         throw error;
       }
       const out = eventStreamBody({ keepAliveMs: options.keepAliveMs ?? KEEP_ALIVE_MS, stallMs: options.stallMs ?? STALLED_READER_MS, until });
-      let stalled = false;
       streamWalk(pages, walk, out.sink, {
         opening,
         until,
@@ -110,21 +109,20 @@ export function createEventsLive(app: FastifyInstance, db: Kysely<Database>, opt
         .catch((error: unknown) => {
           // The client resumes from the last id it got; a failure that is not its leaving is told.
           if (error instanceof StalledReader) {
-            stalled = true;
             request.log.info({ keyId: request.apiKey!.id }, `the events stream was cut: ${error.message}`);
+            // Reset, so the kernel drops the megabytes queued for it at once, instead of holding them
+            // (the stream's place given back) until the client reads them or TCP gives up. Node 22
+            // closes a socket whose write is pending instead of resetting it; Node 24 resets it.
+            if (reply.raw.socket) reply.raw.socket.resetAndDestroy();
+            else reply.raw.destroy();
           } else if (!until.aborted) request.log.warn({ err: error }, 'the events stream ended on an error');
         })
         .finally(() => {
           release();
           out.end();
-          // Neither a stop nor a stalled reader waits for what the reader has not taken: it is cut off
+          // A stop does not wait for a reader that does not read: what it has not taken yet is cut off
           // (a frame cut in two is never dispatched by a client) and it resumes from the last id it got.
-          // A stalled one is reset, so the kernel drops the megabytes queued for it at once instead
-          // of holding them, the stream's place already given back, until the client reads or TCP gives up.
-          if ((stalled || wakeup.stopping.aborted) && out.body.readableLength + out.body.writableLength + reply.raw.writableLength > 0) {
-            if (stalled && reply.raw.socket) reply.raw.socket.resetAndDestroy();
-            else reply.raw.destroy();
-          }
+          if (wakeup.stopping.aborted && out.body.readableLength + out.body.writableLength + reply.raw.writableLength > 0) reply.raw.destroy();
         });
       return reply.headers(EVENT_STREAM_HEADERS).send(out.body);
     },

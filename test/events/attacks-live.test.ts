@@ -194,8 +194,10 @@ for (const dialect of ALL_DIALECTS) {
           'the stalled connection was kept',
         );
         // Reset, not closed: the kernel dropped what it still held for the client, which reads no more of it.
+        // (Node 22 closes a socket whose write is pending instead of resetting it.)
         reader.resume();
-        assert.equal(await withDeadline(readerEnd, 30_000, 'the client never saw its connection end'), 'ECONNRESET');
+        const ending = await withDeadline(readerEnd, 30_000, 'the client never saw its connection end');
+        assert.equal(ending, Number(process.versions.node.split('.')[0]) >= 24 ? 'ECONNRESET' : 'end');
         // The key's one place is free again: a new stream opens instead of 429 too_many_streams.
         const next = await openSse(`http://127.0.0.1:${port}`, '/v1/events?start=latest', t.auth);
         assert.equal(next.status, 200, await (next.status === 200 ? Promise.resolve('') : next.text()));
