@@ -120,7 +120,7 @@ export interface AppDeps {
   webhookUrlDns?: ResolverLookupOptions;
   /** Tests only: how often an idle events stream writes its keep-alive comment (15 s by default). */
   eventKeepAliveMs?: number;
-  /** Tests only: how long frames wait for an events stream's reader that takes nothing before it is cut (60 s by default). */
+  /** Tests only: how long an events stream's refused write waits for the connection to take more before the stream is cut (60 s by default). */
   eventStallMs?: number;
   /** Tests only: how often each process looks at the feed for its waiting readers (every second by default). */
   eventRecheckMs?: number;

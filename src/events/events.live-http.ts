@@ -30,7 +30,7 @@ export interface EventsLiveOptions {
   streamsPerKey: number;
   /** Tests only: how often an idle stream writes its comment line (15 s by default). */
   keepAliveMs?: number | undefined;
-  /** Tests only: how long frames wait for a reader that takes nothing before its stream is cut (STALLED_READER_MS by default). */
+  /** Tests only: how long a refused write waits for the connection to take more before the stream is cut (STALLED_READER_MS by default). */
   stallMs?: number | undefined;
   /** Tests only: how often the process looks at the feed for its waiters (events.wakeup.ts). */
   recheckMs?: number | undefined;
