@@ -1,5 +1,5 @@
 /**
- * The benchmark of issue 9: `npm run bench` (which builds dist/ first). See bench/README.md and
+ * The benchmark: `npm run bench` (which builds dist/ first). See bench/README.md and
  * docs/performance.md ("Method") for what it measures and how to read it.
  *
  * For each database (SQLite always; PostgreSQL too when BENCH_DATABASE_URL or TEST_DATABASE_URL

@@ -1,5 +1,5 @@
 /**
- * Webhook deliveries per second (issue 17: at least 500/s to a local receiver, on each database).
+ * Webhook deliveries per second (the goal: at least 500/s to a local receiver, on each database).
  * For each database: the real service (bench/servers.ts, pinned like the scenarios' service) with
  * WEBHOOK_ALLOWED_HOSTS=127.0.0.1, one endpoint row pointing at a node:http receiver in this process
  * that answers 204, then WEBHOOK_BENCH_EVENTS pets inserted straight into the table (their events

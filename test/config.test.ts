@@ -105,7 +105,7 @@ describe('loadConfig', () => {
     }
   });
 
-  it('Attack (issue 17): WEBHOOK_LEASE_SECONDS too short for any attempt to start (2 s) > stops the start naming the minimum, 5', () => {
+  it('Attack: WEBHOOK_LEASE_SECONDS too short for any attempt to start (2 s) > stops the start naming the minimum, 5', () => {
     assert.equal(loadConfig({ WEBHOOK_LEASE_SECONDS: '5', DATABASE_STATEMENT_TIMEOUT_MS: '500' }).webhookLeaseSeconds, 5);
     for (const value of ['2', '4', '3601']) {
       assert.throws(
@@ -116,7 +116,7 @@ describe('loadConfig', () => {
     }
   });
 
-  it('Attack (issue 17): WEBHOOK_LEASE_SECONDS shorter than 2 × (DATABASE_STATEMENT_TIMEOUT_MS + 1 s to send + 1 s to record) > stops the start naming the minimum', () => {
+  it('Attack: WEBHOOK_LEASE_SECONDS shorter than 2 × (DATABASE_STATEMENT_TIMEOUT_MS + 1 s to send + 1 s to record) > stops the start naming the minimum', () => {
     // An attempt reads its endpoint and records its outcome, each up to the statement timeout, within its lease.
     const problemsOf = (env: Record<string, string>) => {
       try {

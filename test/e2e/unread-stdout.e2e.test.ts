@@ -82,7 +82,7 @@ describe('serve with a stdout pipe nobody reads', { timeout: SUITE_STUCK_MS }, (
  * Standard output a socket nobody reads: what a Node supervisor (child_process 'pipe') or
  * systemd's journal gives the service. A socket cannot be opened anew through /proc/self/fd/1
  * as a pipe is, so the primary and its workers share one description of it, whose O_NONBLOCK
- * libuv clears at every fork of a worker and Node at every exit: found (review of issue 15) with
+ * libuv clears at every fork of a worker and Node at every exit: found with
  * the primary and a worker blocked in write(2) for good after SIGTERM, /healthz unanswered once a
  * worker was replaced.
  */

@@ -1,5 +1,5 @@
 /**
- * The hostile review of the feed's long polls and live stream (issue 17), over real ports on both
+ * The hostile review of the feed's long polls and live stream, over real ports on both
  * databases: each test is an attack that once worked, kept so it keeps failing.
  */
 import assert from 'node:assert/strict';
@@ -61,7 +61,7 @@ async function writeManyPets(db: Kysely<Database>, dialect: string, count: numbe
     await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${count})
       insert into pets (name, category_id, status, created_at) select printf('%0200d', i), 1, 'available', 1 from n`.execute(db);
   } else {
-    // An id is its transaction's by default: one statement writing many pets gives them their own, below every new one.
+    // Ids given by hand stay below every id the identity hands out next, so a later create cannot collide.
     await sql`insert into pets (id, name, category_id, status, created_at) select i, lpad(i::text, 200, '0'), 1, 'available', 1 from generate_series(1, ${count}) i`.execute(
       db,
     );
@@ -69,7 +69,7 @@ async function writeManyPets(db: Kysely<Database>, dialect: string, count: numbe
 }
 
 for (const dialect of ALL_DIALECTS) {
-  describeOnDialect(dialect, `Attack (issue 17): the live feed on ${dialect}`, {}, () => {
+  describeOnDialect(dialect, `Attack: the live feed on ${dialect}`, {}, () => {
     let t: TestApp & { port: number };
     const hold = new HoldNextRead();
     before(async () => {
@@ -99,11 +99,11 @@ for (const dialect of ALL_DIALECTS) {
       held.release();
     };
 
-    it('Attack (issue 17): a client that hangs up before its stream starts > its place is given back, not held until an event comes', async () => {
+    it('Attack: a client that hangs up before its stream starts > its place is given back, not held until an event comes', async () => {
       await hangUpDuringRead('events', '/v1/events', { accept: 'text/event-stream' });
       await waitUntil(async () => (await gauge('animal_store_event_streams_open')) === 0, { deadlineMs: 5_000, what: 'a stream nobody reads holds its place' });
     });
-    it('Attack (issue 17): a commit listener that throws > the committed write still answers 201, not a 500 that invites a second one', async () => {
+    it('Attack: a commit listener that throws > the committed write still answers 201, not a 500 that invites a second one', async () => {
       const stop = onCommit(t.database.db, () => {
         throw new Error('a listener that fails');
       });
@@ -121,8 +121,8 @@ for (const dialect of ALL_DIALECTS) {
     });
   });
 
-  describeOnDialect(dialect, `Attack (issue 17): stopping under a live feed on ${dialect}`, {}, () => {
-    it('Attack (issue 17): a stream whose client never reads, megabytes behind > the app still stops at once (the client resumes from its last id)', async () => {
+  describeOnDialect(dialect, `Attack: stopping under a live feed on ${dialect}`, {}, () => {
+    it('Attack: a stream whose client never reads, megabytes behind > the app still stops at once (the client resumes from its last id)', async () => {
       const t = await createTestApp(dialect);
       let reader: net.Socket | undefined;
       const served: net.Socket[] = [];

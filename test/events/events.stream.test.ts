@@ -126,7 +126,7 @@ for (const dialect of ALL_DIALECTS) {
       }
     });
 
-    it(`Attack (issue 17): a key's streams beyond EVENT_STREAMS_PER_KEY (5) > 429 too_many_streams with Retry-After, not counted as rate_limited; closing one frees a place`, async () => {
+    it(`Attack: a key's streams beyond EVENT_STREAMS_PER_KEY (5) > 429 too_many_streams with Retry-After, not counted as rate_limited; closing one frees a place`, async () => {
       const key = { authorization: `Bearer ${(await issueApiKey(t.database.db, { name: 'streams' })).key}` };
       const open = await Promise.all(Array.from({ length: 5 }, () => openSse(t.baseUrl, '/v1/events?start=latest', key)));
       try {
@@ -138,7 +138,7 @@ for (const dialect of ALL_DIALECTS) {
         assert.equal(sixth.status, 429);
         assert.equal(sixth.headers['retry-after'], '5');
         assert.equal((JSON.parse(await sixth.text()) as { code: string }).code, 'too_many_streams');
-        // Attack (issue 17): a 429 too_many_streams is no rate limit: the answer is counted, not as rate_limited.
+        // Attack: a 429 too_many_streams is no rate limit: the answer is counted, not as rate_limited.
         const counted = async () => sampleValue(await t.app.metrics.render(), 'animal_store_http_requests_total', { operation: 'listEvents', status: '429' });
         await waitUntil(async () => (await counted()) === 1, { deadlineMs: 5_000, what: 'the 429 answer was not counted' });
         assert.equal(sampleValue(await t.app.metrics.render(), 'animal_store_rate_limited_total', { operation: 'listEvents' }), undefined);

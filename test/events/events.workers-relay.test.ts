@@ -107,7 +107,7 @@ if (cluster.isWorker) {
         return ((await created.json()) as { id: number }).id;
       };
 
-      it('Attack (issue 17): a long poll waiting in one worker, a pet created in the other > the relay wakes it (the check is an hour away)', async () => {
+      it('Attack: a long poll waiting in one worker, a pet created in the other > the relay wakes it (the check is an hour away)', async () => {
         // start=latest with wait: the position is fixed before the poll waits, and the poll counts
         // as waiting (the worker's own gauge) only after that, so the pet is created after it.
         const poll = fetch(`${workers[0]!.baseUrl}/v1/events?start=latest&wait=30`, { headers: headers() });
@@ -122,7 +122,7 @@ if (cluster.isWorker) {
         );
       });
 
-      it('Attack (issue 17): a stream waiting in one worker, a pet created in the other > the relay wakes it (the check is an hour away)', async () => {
+      it('Attack: a stream waiting in one worker, a pet created in the other > the relay wakes it (the check is an hour away)', async () => {
         // start=latest: the stream's position is fixed before it answers, so the pet comes after it
         // and only a wake-up makes the waiting worker read again.
         const stream = await openSse(workers[0]!.baseUrl, '/v1/events?start=latest', headers());

@@ -1,5 +1,5 @@
 /**
- * Defect found by the attack on issue 9 (branch attack-perf): a kept answer can be staler than a
+ * A defect found by a hostile review: a kept answer can be staler than a
  * change acknowledged before the request was sent.
  *
  * db/sqlite/statements.ts reads `PRAGMA data_version` at most once per turn of the event loop,

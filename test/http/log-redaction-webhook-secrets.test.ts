@@ -26,7 +26,7 @@ const partsOf = (secret: string) => [secret.slice(6, 16), secret.slice(-12, -2)]
 describe('redactSecrets > webhook signing secrets', () => {
   const secret = secretWithSigns();
 
-  it('Attack (issue 17): a secret as written, percent-encoded, or with its + read as a space > keeps only whsec_', () => {
+  it('Attack: a secret as written, percent-encoded, or with its + read as a space > keeps only whsec_', () => {
     for (const text of [
       `/v1/x?s=${secret}&limit=2`,
       `/v1/x?s=${encodeURIComponent(secret)}`,
@@ -58,7 +58,7 @@ describe('request and error logs > webhook signing secrets', () => {
     for (const part of partsOf(secret)) assert.ok(!text.includes(part), text);
   };
 
-  it('Attack (issue 17): a secret in a URL, a request id or a body that fails validation > reaches no log line', async () => {
+  it('Attack: a secret in a URL, a request id or a body that fails validation > reaches no log line', async () => {
     const from = t.logs.length;
     const sane = `whsec_${secret.slice(6).replace(/[+/=]/g, '')}`;
     for (const url of [`/v1/webhook-endpoints?secret=${secret}`, `/v1/webhook-endpoints/${encodeURIComponent(secret)}`]) {
@@ -76,7 +76,7 @@ describe('request and error logs > webhook signing secrets', () => {
     assertSecretHidden(from);
   });
 
-  it('Attack (issue 17): an unexpected error whose message quotes a secret > is logged with whsec_[redacted]', async () => {
+  it('Attack: an unexpected error whose message quotes a secret > is logged with whsec_[redacted]', async () => {
     const database = await createTestDatabase('sqlite');
     const { logs, logStream } = logCollector();
     const app = await buildApp({ db: database.db, config: loadConfig({ LOG_LEVEL: 'info' }), logStream });

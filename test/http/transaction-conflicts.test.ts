@@ -16,7 +16,7 @@ describeOnPostgres('transaction conflicts that escape the retries', {}, () => {
     ['deadlock_detected', '40P01'],
     ['serialization_failure', '40001'],
   ] as const) {
-    it(`Attack (issue 17): a ${condition} (${code}) that no retry caught > 503 service_unavailable with Retry-After, not 500`, async () => {
+    it(`Attack: a ${condition} (${code}) that no retry caught > 503 service_unavailable with Retry-After, not 500`, async () => {
       const other = await createTestApp('postgres');
       try {
         assert.equal(

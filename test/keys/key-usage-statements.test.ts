@@ -17,7 +17,7 @@ for (const dialect of ALL_DIALECTS) {
     });
     after(() => t?.drop());
 
-    it('Attack (issue 16): flushes of 1 to 12 keys send one statement text, and each key gets its own time, never an earlier one', async () => {
+    it('Attack: flushes of 1 to 12 keys send one statement text, and each key gets its own time, never an earlier one', async () => {
       const ids: number[] = [];
       for (let i = 0; i < 12; i += 1) {
         ids.push(

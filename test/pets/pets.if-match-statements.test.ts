@@ -18,7 +18,7 @@ for (const dialect of ALL_DIALECTS) {
     });
     after(() => t?.drop());
 
-    it('Attack (issue 16): If-Match with 1 to 40 tags sends one update text and one delete text', async () => {
+    it('Attack: If-Match with 1 to 40 tags sends one update text and one delete text', async () => {
       const pet = await insertPet(t.db, { name: 'Tagged', categoryId: 1, status: 'available', createdAt: Date.now() });
       const updates = recordingTexts(t.db);
       const removals = recordingTexts(t.db);

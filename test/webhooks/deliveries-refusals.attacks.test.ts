@@ -1,5 +1,5 @@
 /**
- * Hostile review of issue 17, what a test message or a retry by hand must refuse, on both
+ * Hostile review, what a test message or a retry by hand must refuse, on both
  * databases: a disabled endpoint (nothing would send it: 409 webhook_endpoint_disabled), a delivery
  * whose attempt is in flight (409 webhook_delivery_in_flight, the attempt's record would overwrite
  * the retry), and an endpoint removed while the test message is being added (404, not 500).
@@ -38,7 +38,7 @@ describeWebhookSuite(
       return (response.json() as Delivery[]).find((d) => d.id === id)!;
     };
 
-    it('Attack (issue 17): test and retry on a disabled endpoint answer 409 webhook_endpoint_disabled, adding or reviving nothing', async () => {
+    it('Attack: test and retry on a disabled endpoint answer 409 webhook_endpoint_disabled, adding or reviving nothing', async () => {
       const endpoint = await insertWebhookEndpoint(t.database.db, { url: 'http://127.0.0.1:9/never', status: 'disabled' });
       const failed = await insertWebhookDelivery(t.database.db, { endpointId: endpoint.id, eventType: 'pet.created' });
       const message = `webhook endpoint ${endpoint.id} is disabled: nothing is sent to it; enable it first (PATCH status enabled)`;
@@ -50,7 +50,7 @@ describeWebhookSuite(
       assertErrorBody(await retry(endpoint.id, failed.id + 1000), { status: 404, code: 'webhook_delivery_not_found' });
     });
 
-    it('Attack (issue 17): a retry while an attempt of the delivery is in flight answers 409 webhook_delivery_in_flight; once it ended, the retry sends it again', async () => {
+    it('Attack: a retry while an attempt of the delivery is in flight answers 409 webhook_delivery_in_flight; once it ended, the retry sends it again', async () => {
       const hooks = await suite.receiver(({ index }) => (index === 0 ? 'hold' : { status: 204 }));
       const endpoint = await insertWebhookEndpoint(t.database.db, { url: hooks.url });
       const sent = await sendTest(endpoint.id);
@@ -87,7 +87,7 @@ describeWebhookSuite(
 
     // PostgreSQL only: sQLite's write transactions run one at a time: no removal can commit inside the test message's.
     if (dialect === 'postgres') {
-      it('Attack (issue 17): an endpoint removed by a transaction that commits while its test message is being added answers 404, not 500', async () => {
+      it('Attack: an endpoint removed by a transaction that commits while its test message is being added answers 404, not 500', async () => {
         const endpoint = await insertWebhookEndpoint(t.database.db, { url: 'http://127.0.0.1:9/never' });
         let release!: () => void;
         const released = new Promise<void>((resolve) => (release = resolve));

@@ -41,7 +41,7 @@ for (const dialect of ALL_DIALECTS) {
         claimDueDeliveries(trx, { owner: `test:${++claims}`, now, leaseMs: 60_000, limit: 100, perEndpoint: 16, skipEndpoints: [], ...query }),
       );
 
-    it("Attack (issue 17): one endpoint's backlog > a claim takes at most its share, and the other endpoints' due deliveries with it", async () => {
+    it("Attack: one endpoint's backlog > a claim takes at most its share, and the other endpoints' due deliveries with it", async () => {
       const flooded = await insertWebhookEndpoint(database.db, { url: 'https://flooded.example/in' });
       const quiet = await insertWebhookEndpoint(database.db, { url: 'https://quiet.example/in' });
       await addDeliveries(flooded.id, 60);
@@ -52,7 +52,7 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal(claimed.filter((row) => row.endpointId === flooded.id).length, 16);
     });
 
-    it('Attack (issue 17): a delivery of a type the endpoint no longer receives > never claimed; a webhook.test is', async () => {
+    it('Attack: a delivery of a type the endpoint no longer receives > never claimed; a webhook.test is', async () => {
       const narrowed = await insertWebhookEndpoint(database.db, { url: 'https://narrowed.example/in', events: ['pet.created'], allowedTypes: ['pet.created'] });
       // Fanned out before a PATCH narrowed the endpoint's types to pet.created.
       const [dropped] = await addDeliveries(narrowed.id, 1, { eventType: 'pet.deleted' });
@@ -67,7 +67,7 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal(await anyDeliveryDue(database.db, { now, skipEndpoints: [] }), false, 'nothing left that a claim would take');
     });
 
-    it('Attack (issue 17): due deliveries of a disabled endpoint only > nothing is due (no claim at every poll for nothing)', async () => {
+    it('Attack: due deliveries of a disabled endpoint only > nothing is due (no claim at every poll for nothing)', async () => {
       const disabled = await insertWebhookEndpoint(database.db, { url: 'https://disabled.example/in', status: 'disabled' });
       await addDeliveries(disabled.id, 2);
       assert.equal(await anyDeliveryDue(database.db, { now, skipEndpoints: [] }), false);
@@ -89,7 +89,7 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal(await countDueDeliveries(database.db, now, 2), 2, 'counted up to the cap');
     });
 
-    it("Attack (issue 17): a process whose clock is an hour ahead > cannot take a delivery another holds the lease of (the database's clock decides)", async () => {
+    it("Attack: a process whose clock is an hour ahead > cannot take a delivery another holds the lease of (the database's clock decides)", async () => {
       const endpoint = await insertWebhookEndpoint(database.db, { url: 'https://leased.example/in' });
       const [row] = await addDeliveries(endpoint.id, 1);
       assert.deepEqual(

@@ -31,7 +31,7 @@ describeWebhookSuite(
       for (let i = 0; i < count; i++) await suite.createPet(`${prefix} ${i}`);
     };
 
-    it(`Attack (issue 17): ${HANGING_ENDPOINTS} endpoints hanging with backlogs > a healthy endpoint still gets its deliveries`, async () => {
+    it(`Attack: ${HANGING_ENDPOINTS} endpoints hanging with backlogs > a healthy endpoint still gets its deliveries`, async () => {
       const hanging = await Promise.all(Array.from({ length: HANGING_ENDPOINTS }, () => receiver(() => 'hold')));
       for (const hooks of hanging) await insertWebhookEndpoint(t.database.db, { url: hooks.url });
       // A backlog for each: more than its slots.
@@ -60,7 +60,7 @@ describeWebhookSuite(
       );
     });
 
-    it('Attack (issue 17): the URL changed while claimed deliveries waited for a slot > they go to the new URL, none to the old one', async () => {
+    it('Attack: the URL changed while claimed deliveries waited for a slot > they go to the new URL, none to the old one', async () => {
       const old = await receiver(() => 'hold');
       const endpoint = await insertWebhookEndpoint(t.database.db, { url: old.url });
       const backlog = PER_ENDPOINT_IN_FLIGHT + 4;
@@ -92,7 +92,7 @@ describeWebhookSuite(
       assert.equal(old.received.length, PER_ENDPOINT_IN_FLIGHT, 'nothing was sent to the old URL once it changed');
     });
 
-    it('Attack (issue 17): the endpoint disabled while claimed deliveries waited for a slot > none of them is sent', async () => {
+    it('Attack: the endpoint disabled while claimed deliveries waited for a slot > none of them is sent', async () => {
       const hooks = await receiver(() => 'hold');
       const endpoint = await insertWebhookEndpoint(t.database.db, { url: hooks.url });
       const backlog = PER_ENDPOINT_IN_FLIGHT + 4;

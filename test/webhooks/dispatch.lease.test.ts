@@ -31,7 +31,7 @@ for (const dialect of ALL_DIALECTS) {
     const deliveryRow = (id: number) => database.db.selectFrom('webhookDeliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     const attemptsOf = (id: number) => database.db.selectFrom('webhookAttempts').selectAll().where('deliveryId', '=', id).execute();
 
-    it("Attack (issue 17): a lease that ended is taken over > the first owner's late record writes nothing, its release leaves the new lease; the new owner's record counts", async () => {
+    it("Attack: a lease that ended is taken over > the first owner's late record writes nothing, its release leaves the new lease; the new owner's record counts", async () => {
       const start = 1_000_000;
       const endpoint = await insertWebhookEndpoint(database.db, { url: 'http://127.0.0.1:9/hooks', now: start });
       const { id } = await database.db

@@ -50,7 +50,7 @@ describeOnPostgres('webhook dispatcher during a PostgreSQL outage', { timeout: 6
     return { app, ...logs };
   };
 
-  it('Attack (issue 17): the database refuses connections > failed rounds back off twice as long each time, one warning each, and recover', async () => {
+  it('Attack: the database refuses connections > failed rounds back off twice as long each time, one warning each, and recover', async () => {
     const { app, logs, waitForLog } = await startApp();
     try {
       await proxy.cut();
@@ -76,7 +76,7 @@ describeOnPostgres('webhook dispatcher during a PostgreSQL outage', { timeout: 6
     }
   });
 
-  it('Attack (issue 17): the database goes silent mid-round > the app still closes (the dispatcher waits a bounded time)', async () => {
+  it('Attack: the database goes silent mid-round > the app still closes (the dispatcher waits a bounded time)', async () => {
     let atRoundStart: (() => void) | undefined;
     const { app, waitForLog } = await startApp(() => atRoundStart?.());
     // The network goes silent as a round starts: its first query is held, and the round is stuck in

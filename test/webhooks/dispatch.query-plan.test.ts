@@ -62,7 +62,7 @@ for (const dialect of ALL_DIALECTS) {
     };
     const filter = () => ({ now: Date.now(), skipEndpoints: [hanging] });
 
-    it("Attack (issue 17): a claim with a hanging endpoint's backlog left out > seeks each other endpoint's soonest due in its index, never reads the backlog", async () => {
+    it("Attack: a claim with a hanging endpoint's backlog left out > seeks each other endpoint's soonest due in its index, never reads the backlog", async () => {
       const plan = await planOf(claimStatement(database.db, { ...filter(), owner: 'plan', leaseMs: 60_000, limit: 100, perEndpoint: 32 }).compile());
       assertPerEndpoint(plan);
       if (dialect === 'postgres') {
@@ -76,7 +76,7 @@ for (const dialect of ALL_DIALECTS) {
       }
     });
 
-    it('Attack (issue 17): the look for due deliveries every poll > one row of each endpoint at most, the hanging one left out', async () => {
+    it('Attack: the look for due deliveries every poll > one row of each endpoint at most, the hanging one left out', async () => {
       assertPerEndpoint(await planOf(anyDueStatement(database.db, filter()).compile(database.db)));
     });
 

@@ -73,7 +73,7 @@ for (const dialect of ALL_DIALECTS) {
           [entry, 500],
         ] as const,
     )) {
-      it(`Attack (issue 17): an attempt in flight when its delivery is stopped (${why}), answered ${answer} > its attempt is recorded, the delivery is succeeded (a 2xx) or stays failed, retryable once the attempt ends`, async () => {
+      it(`Attack: an attempt in flight when its delivery is stopped (${why}), answered ${answer} > its attempt is recorded, the delivery is succeeded (a 2xx) or stays failed, retryable once the attempt ends`, async () => {
         const { endpoint, claim, receiver: hooks } = await claimedDeliveryAtHoldingReceiver();
         const sent = attemptDelivery(attempts.context, claim, new AbortController().signal);
         const [request] = await withDeadline(hooks.waitFor(1), 10_000, 'the attempt to reach the receiver');
@@ -99,7 +99,7 @@ for (const dialect of ALL_DIALECTS) {
       });
     }
 
-    it('Attack (issue 17): a stopped delivery whose attempt died with its process > retryable by hand once its lease ends, not before', async () => {
+    it('Attack: a stopped delivery whose attempt died with its process > retryable by hand once its lease ends, not before', async () => {
       const endpoint = await insertWebhookEndpoint(db(), { url: 'https://gone.example/in' });
       const clock = await databaseNowMs(db());
       const live = await insertWebhookDelivery(db(), {
@@ -131,7 +131,7 @@ for (const dialect of ALL_DIALECTS) {
       });
     });
 
-    it("Attack (issue 17): the endpoint's read before the send ended too near the lease's end > the delivery is given back unsent", async () => {
+    it("Attack: the endpoint's read before the send ended too near the lease's end > the delivery is given back unsent", async () => {
       const { claim, receiver: hooks } = await claimedDeliveryAtHoldingReceiver();
       // As if the read had waited (for a pool connection, or a lock) until less than half the attempt's timeout was left.
       const late = { ...claim, leaseDeadline: performance.now() + RECORD_MARGIN_MS + attempts.context.timeoutMs / 4 };
@@ -147,7 +147,7 @@ for (const dialect of ALL_DIALECTS) {
       );
     });
 
-    it("Attack (issue 17): less than the attempt's timeout left of the lease after the endpoint's read > the send is given only what is left", async () => {
+    it("Attack: less than the attempt's timeout left of the lease after the endpoint's read > the send is given only what is left", async () => {
       const short = attemptContextForTests(db(), { timeoutMs: 2000 });
       try {
         const { claim } = await claimedDeliveryAtHoldingReceiver();
@@ -169,7 +169,7 @@ for (const dialect of ALL_DIALECTS) {
       'a success ending a failing spell (200)': { status: 200, outcome: 'succeeded' },
     } as const;
     for (const [what, answer] of dialect === 'postgres' ? Object.entries(answers) : []) {
-      it(`Attack (issue 17): ${what} records while a PATCH or DELETE holds its endpoint > it waits for the endpoint before locking its delivery (no deadlock)`, async () => {
+      it(`Attack: ${what} records while a PATCH or DELETE holds its endpoint > it waits for the endpoint before locking its delivery (no deadlock)`, async () => {
         const { endpoint, claim, receiver: hooks } = await claimedDeliveryAtHoldingReceiver();
         await db()
           .updateTable('webhookEndpoints')

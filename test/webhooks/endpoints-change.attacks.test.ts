@@ -1,5 +1,5 @@
 /**
- * Hostile review of issue 17, what a change of an endpoint does to its deliveries, on both
+ * Hostile review, what a change of an endpoint does to its deliveries, on both
  * databases: a key that may not read orders cannot point an endpoint at its own receiver and get
  * the order events already queued, nor send one again by hand (nor learn that it exists: 404 as a
  * missing one); disabling leaves nothing due, and
@@ -64,7 +64,7 @@ for (const dialect of ALL_DIALECTS) {
       return rows;
     };
 
-    it('Attack (issue 17): a key without orders:read points an endpoint receiving orders at its own receiver: the queued order deliveries fail, only pet events and tests reach it', async () => {
+    it('Attack: a key without orders:read points an endpoint receiving orders at its own receiver: the queued order deliveries fail, only pet events and tests reach it', async () => {
       const mine = await receiver();
       const endpoint = await insertWebhookEndpoint(t.database.db, { url: 'http://127.0.0.1:9/the-full-keys-receiver', events: ['pet.*', 'order.*'] });
       await queue(endpoint.id, 'order.placed', 'pet.created', 'webhook.test');
@@ -87,7 +87,7 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal(mine.received.length, 2, 'no order event reached the new receiver');
     });
 
-    it('Attack (issue 17): a PATCH of events that drops order types fails their queued deliveries; a description or status change keeps allowedTypes', async () => {
+    it('Attack: a PATCH of events that drops order types fails their queued deliveries; a description or status change keeps allowedTypes', async () => {
       const endpoint = await insertWebhookEndpoint(t.database.db, { url: 'http://127.0.0.1:9/never', events: ['pet.*', 'order.*'] });
       await queue(endpoint.id, 'order.delivered', 'pet.deleted');
       assert.equal((await patch(endpoint.id, { description: 'words only' }, writeOnly)).statusCode, 200);
@@ -100,7 +100,7 @@ for (const dialect of ALL_DIALECTS) {
       });
     });
 
-    it('Attack (issue 17): a retry by hand needs the scope that reads the delivery type, and the endpoint must still receive it; webhook.test needs neither', async () => {
+    it('Attack: a retry by hand needs the scope that reads the delivery type, and the endpoint must still receive it; webhook.test needs neither', async () => {
       const endpoint = await insertWebhookEndpoint(t.database.db, { url: (await receiver()).url, events: ['pet.*', 'order.*'] });
       const [order, pet, test] = await Promise.all(
         ['order.placed', 'pet.updated', 'webhook.test'].map((eventType) => insertWebhookDelivery(t.database.db, { endpointId: endpoint.id, eventType })),
@@ -122,7 +122,7 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal((await states(endpoint.id))['order.placed']![0], 'failed');
     });
 
-    it('Attack (issue 17): a retry by hand of a delivery of a type the key may not read > 404 webhook_delivery_not_found, as a missing one (the listing hides it)', async () => {
+    it('Attack: a retry by hand of a delivery of a type the key may not read > 404 webhook_delivery_not_found, as a missing one (the listing hides it)', async () => {
       const endpoint = await insertWebhookEndpoint(t.database.db, { url: 'http://127.0.0.1:9/never', events: ['pet.*', 'order.*'] });
       const order = await insertWebhookDelivery(t.database.db, { endpointId: endpoint.id, eventType: 'order.placed' });
       const hidden = await retry(endpoint.id, order.id, petsOnly);
@@ -137,7 +137,7 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal((await states(endpoint.id))['order.placed']![0], 'failed', 'nothing was revived');
     });
 
-    it('Attack (issue 17): PATCH status disabled leaves nothing due (queued deliveries fail), and enabling again revives none of them', async () => {
+    it('Attack: PATCH status disabled leaves nothing due (queued deliveries fail), and enabling again revives none of them', async () => {
       const endpoint = await insertWebhookEndpoint(t.database.db, { url: 'http://127.0.0.1:9/never' });
       await queue(endpoint.id, 'pet.created', 'webhook.test');
       const disabled = await patch(endpoint.id, { status: 'disabled' });
@@ -151,7 +151,7 @@ for (const dialect of ALL_DIALECTS) {
 
     // PostgreSQL only: sQLite's write transactions run one at a time: no batch runs beside the PATCH.
     if (dialect === 'postgres') {
-      it('Attack (issue 17): a fan-out batch that read the endpoint before a narrowing PATCH cannot queue an order delivery after it', async () => {
+      it('Attack: a fan-out batch that read the endpoint before a narrowing PATCH cannot queue an order delivery after it', async () => {
         const endpoint = await insertWebhookEndpoint(t.database.db, { url: 'http://127.0.0.1:9/never', events: ['pet.*', 'order.*'] });
         let insert!: () => void;
         const inserting = new Promise<void>((resolve) => (insert = resolve));

@@ -1,5 +1,5 @@
 /**
- * Hostile review of issue 17, PostgreSQL only: the removal of a webhook endpoint cascades to its
+ * Hostile review, PostgreSQL only: the removal of a webhook endpoint cascades to its
  * deliveries, which a dispatcher recording an attempt locks before it updates the endpoint (its
  * failing spell). The two orders meet in a deadlock, and PostgreSQL aborts one: when it is the
  * removal, it must be run again (retried write transaction), not answered 500.
@@ -21,7 +21,7 @@ describeOnPostgres('webhook endpoint writes meeting concurrent ones', {}, () => 
   });
   after(() => t.close());
 
-  it('Attack (issue 17): a removal chosen as a deadlock victim against an attempt being recorded > run again, answered 204, not 500', async () => {
+  it('Attack: a removal chosen as a deadlock victim against an attempt being recorded > run again, answered 204, not 500', async () => {
     const endpoint = await insertWebhookEndpoint(t.database.db, { url: 'https://receiver.example/' });
     const delivery = await insertWebhookDelivery(t.database.db, { endpointId: endpoint.id, eventType: 'pet.created', state: 'pending' });
     let removal!: Promise<{ statusCode: number; body: string }>;

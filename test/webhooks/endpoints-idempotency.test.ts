@@ -33,7 +33,7 @@ for (const dialect of ALL_DIALECTS) {
     const keptBodies = async () =>
       (await t.database.db.selectFrom('idempotencyKeys').select('responseBody').execute()).map((row) => row.responseBody ?? '').join('\n');
 
-    it('Attack (issue 17): create and rotate under a key > keep no secret in the idempotency record; a replay answers the first answer, secret included', async () => {
+    it('Attack: create and rotate under a key > keep no secret in the idempotency record; a replay answers the first answer, secret included', async () => {
       const createKey = newKey();
       const created = await send('POST', '/v1/webhook-endpoints', createKey, NEW_ENDPOINT);
       assert.equal(created.statusCode, 201, created.body);
@@ -52,7 +52,7 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal(again.body, rotated.body, 'the first answer, byte for byte');
     });
 
-    it('Attack (issue 17): a replay of a create after a rotation > refuses with 409 webhook_secret_superseded, never answers the replaced secret', async () => {
+    it('Attack: a replay of a create after a rotation > refuses with 409 webhook_secret_superseded, never answers the replaced secret', async () => {
       const createKey = newKey();
       const created = await send('POST', '/v1/webhook-endpoints', createKey, NEW_ENDPOINT);
       const { id, secret } = created.json<{ id: number; secret: string }>();
@@ -65,7 +65,7 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal((await t.database.db.selectFrom('webhookEndpoints').select('id').execute()).length, 2, 'nothing was created again');
     });
 
-    it('Attack (issue 17): a replay of a rotation after a second rotation, or after the endpoint was removed > refuses', async () => {
+    it('Attack: a replay of a rotation after a second rotation, or after the endpoint was removed > refuses', async () => {
       const { id } = (await send('POST', '/v1/webhook-endpoints', newKey(), NEW_ENDPOINT)).json<{ id: number }>();
       const firstKey = newKey();
       assert.equal((await send('POST', `/v1/webhook-endpoints/${id}/rotate-secret`, firstKey)).statusCode, 200);

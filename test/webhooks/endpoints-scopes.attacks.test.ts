@@ -1,5 +1,5 @@
 /**
- * Hostile review of issue 17, on both databases: what a key with the webhook scopes but without a
+ * Hostile review, on both databases: what a key with the webhook scopes but without a
  * read scope (`orders:read`, say) learns or gains through an endpoint that receives those events.
  * Its deliveries listing leaves out the deliveries of types it may not read (their event ids,
  * times and outcomes tell of orders); and it may not rotate the signing secret of such an
@@ -44,7 +44,7 @@ for (const dialect of ALL_DIALECTS) {
       return types;
     };
 
-    it('Attack (issue 17): a webhooks:read key without orders:read > the deliveries listing leaves out the order events, test messages shown', async () => {
+    it('Attack: a webhooks:read key without orders:read > the deliveries listing leaves out the order events, test messages shown', async () => {
       const endpoint = await insertWebhookEndpoint(t.database.db, { url: 'https://receiver.example/' });
       for (const eventType of ['pet.created', 'order.placed', 'webhook.test', 'order.delivered', 'pet.deleted']) {
         await insertWebhookDelivery(t.database.db, { endpointId: endpoint.id, eventType });
@@ -58,7 +58,7 @@ for (const dialect of ALL_DIALECTS) {
       assert.deepEqual(await typesListed(endpoint.id, await keyWith('webhooks:read')), ['webhook.test']);
     });
 
-    it('Attack (issue 17): rotate-secret by a key that may not read every type the endpoint receives > 403 insufficient_scope naming the scope, secret unchanged', async () => {
+    it('Attack: rotate-secret by a key that may not read every type the endpoint receives > 403 insufficient_scope naming the scope, secret unchanged', async () => {
       const endpoint = await insertWebhookEndpoint(t.database.db, { url: 'https://receiver.example/' });
       const rotate = (id: number, auth: { authorization: string }) =>
         t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${id}/rotate-secret`, headers: auth });

@@ -1,5 +1,5 @@
 /**
- * Hostile review of issue 17, on both databases: a key that may not read order events must not
+ * Hostile review, on both databases: a key that may not read order events must not
  * hold a secret that signs them. A pets-only key creates an endpoint naming `order.*` too (it
  * receives pet events only) and is answered its secret; a key that reads orders later sets its url,
  * which widens `allowedTypes` to order events. That PATCH replaces the secret at once, without
@@ -58,7 +58,7 @@ for (const dialect of ALL_DIALECTS) {
       return { body: message.body, headers: message.headers as Record<string, string> };
     };
 
-    it('Attack (issue 17): a PATCH that widens allowedTypes > replaces the secret at once (no overlap) and answers it; the secret the pets-only key holds signs nothing more', async () => {
+    it('Attack: a PATCH that widens allowedTypes > replaces the secret at once (no overlap) and answers it; the secret the pets-only key holds signs nothing more', async () => {
       const first = await receiver();
       const created = await create(first.url);
       assert.equal(created.statusCode, 201, created.body);
@@ -86,7 +86,7 @@ for (const dialect of ALL_DIALECTS) {
       assert.equal((await t.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${id}/rotate-secret`, headers: petsOnly })).statusCode, 403);
     });
 
-    it('Attack (issue 17): a PATCH that does not widen allowedTypes > answers no secret and keeps it', async () => {
+    it('Attack: a PATCH that does not widen allowedTypes > answers no secret and keeps it', async () => {
       const created = await create((await receiver()).url);
       const { id, secret } = created.json<Answer>();
       const secretNow = async () => (await t.database.db.selectFrom('webhookEndpoints').select('secret').where('id', '=', id).executeTakeFirstOrThrow()).secret;
@@ -107,7 +107,7 @@ for (const dialect of ALL_DIALECTS) {
       assert.notEqual(await secretNow(), secret);
     });
 
-    it('Attack (issue 17): a widening PATCH retried with its Idempotency-Key > replays the new secret, none kept at rest; refused once the secret is rotated', async () => {
+    it('Attack: a widening PATCH retried with its Idempotency-Key > replays the new secret, none kept at rest; refused once the secret is rotated', async () => {
       const { id } = (await create((await receiver()).url)).json<Answer>();
       const key = { 'idempotency-key': '"widen-1"' };
       const widened = await patch(id, { events: ['order.*', 'pet.*'] }, t.auth, key);

@@ -30,7 +30,7 @@ const message = (url: string) => ({ url, messageId: 'msg_1', payload: '{}', secr
 const notStopped = () => new AbortController().signal;
 
 describe('webhook sender', () => {
-  it('Attack (issue 17): a name server that never answers > the name is asked through c-ares (not the threadpool), and the attempt fails with a DNS timeout', async () => {
+  it('Attack: a name server that never answers > the name is asked through c-ares (not the threadpool), and the attempt fails with a DNS timeout', async () => {
     const silent = dgram.createSocket('udp4');
     await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
     const asked = new Promise<void>((resolve) => silent.once('message', () => resolve()));
@@ -55,7 +55,7 @@ describe('webhook sender', () => {
     }
   });
 
-  it('Attack (issue 17): WEBHOOK_ALLOWED_HOSTS with a trailing dot > the host is allowed at send as at registration (http reaches it)', async () => {
+  it('Attack: WEBHOOK_ALLOWED_HOSTS with a trailing dot > the host is allowed at send as at registration (http reaches it)', async () => {
     const receiver = await startWebhookReceiver();
     const sender = createWebhookSender({
       allowedHosts: ['hooks.internal.'],

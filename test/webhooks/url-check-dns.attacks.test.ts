@@ -1,5 +1,5 @@
 /**
- * Hostile review of issue 17, the DNS lookup of a webhook URL at registration (POST, PATCH url),
+ * Hostile review, the DNS lookup of a webhook URL at registration (POST, PATCH url),
  * on both databases. It must not run on libuv's threadpool (getaddrinfo holds a thread for as long
  * as the system resolver tries, so a few names whose DNS never answers stalled the process), and at
  * most REGISTRATION_LOOKUPS_PER_KEY of one key run at once (one more answers 503, for that key
@@ -65,7 +65,7 @@ for (const dialect of ALL_DIALECTS) {
         payload: { url, events: ['pet.*'] },
       });
 
-    it('Attack (issue 17): a name whose DNS never answers > asked through c-ares, not the threadpool: the registration is answered while every pool thread is held', async () => {
+    it('Attack: a name whose DNS never answers > asked through c-ares, not the threadpool: the registration is answered while every pool thread is held', async () => {
       const silent = dgram.createSocket('udp4');
       await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
       const asked = new Promise<string>((resolve) => silent.once('message', (message) => resolve(message.toString('latin1'))));
@@ -110,7 +110,7 @@ for (const dialect of ALL_DIALECTS) {
       authorization: `Bearer ${(await issueApiKey(t.database.db, { name, scopes: ['pets:read', 'webhooks:write'] })).key}`,
     });
 
-    it(`Attack (issue 17): one key with ${REGISTRATION_LOOKUPS_PER_KEY} lookups hanging > its next registration answers 503 with Retry-After; another key is still served`, async () => {
+    it(`Attack: one key with ${REGISTRATION_LOOKUPS_PER_KEY} lookups hanging > its next registration answers 503 with Retry-After; another key is still served`, async () => {
       const dns = hangingLookup();
       const t = await createTestApp(dialect, { hooks: { webhookLookup: dns.lookup } });
       try {
@@ -150,7 +150,7 @@ for (const dialect of ALL_DIALECTS) {
       }
     });
 
-    it(`Attack (issue 17): all ${REGISTRATION_LOOKUPS_MAX} lookup slots of the process hanging (many keys) > a registration is accepted without its lookup, and counted`, async () => {
+    it(`Attack: all ${REGISTRATION_LOOKUPS_MAX} lookup slots of the process hanging (many keys) > a registration is accepted without its lookup, and counted`, async () => {
       const dns = hangingLookup();
       const t = await createTestApp(dialect, { hooks: { webhookLookup: dns.lookup } });
       try {

@@ -1,6 +1,6 @@
 /**
- * Defect found by the attack on issue 9 (branch attack-perf): PostgreSQL statements are now
- * prepared once per connection under a name (then db/postgres-named-statements.ts; now Postgres.js, bounded by db/postgres/prepared-statements.ts). When another instance
+ * A defect found by a hostile review: PostgreSQL statements are prepared once per connection
+ * under a name (db/postgres/prepared-statements.ts). When another instance
  * adds a column to a table (an expand migration of a rolling deploy), every statement prepared
  * with `select *` / `returning *` over it (orders, keys, idempotency) fails once per pooled
  * connection with 0A000 "cached plan must not change result type", answered 500 internal_error.
