@@ -37,7 +37,9 @@ export function registerAccessControl(scope: FastifyInstance, options: AccessCon
   // only a key not cached waits for the database. A throw reaches the error handler as from an async hook.
   scope.addHook('onRequest', (request, reply, done) => {
     // Unknown routes have no url pattern; they answer 404/405 without asking for a key.
-    if (request.routeOptions.config.public || request.routeOptions.url === undefined) return done();
+    // Read once: Fastify builds a new routeOptions object at each read.
+    const route = request.routeOptions;
+    if (route.config.public || route.url === undefined) return done();
     const token = bearerTokenFrom(request, reply);
     const cached = verifier.verifyCached(token);
     if (cached !== undefined) {

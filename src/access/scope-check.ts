@@ -43,8 +43,9 @@ export function requireAccessDeclarations(app: FastifyInstance): void {
 
 /** Throws 403 insufficient_scope when the key lacks the scope the route declares. */
 export function refuseWithoutScope(request: FastifyRequest, reply: FastifyReply, key: VerifiedKey): void {
-  if (request.routeOptions.config.anyKey) return;
-  const needed = request.routeOptions.config.scope!;
+  const { config } = request.routeOptions;
+  if (config.anyKey) return;
+  const needed = config.scope!;
   if (typeof needed === 'string' ? key.scopes.includes(needed) : needed.some((scope) => key.scopes.includes(scope))) return;
   // RFC 6750 §3.1: the key is valid but not enough; the challenge names the scope it lacks.
   reply.header('www-authenticate', `Bearer ${REALM}, error="insufficient_scope", scope="${typeof needed === 'string' ? needed : needed.join(' ')}"`);

@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { AppError } from '../errors.js';
+import { logRequest } from '../http/request-context.js';
 import type { RedisLink } from '../redis/redis-link.js';
 import { feedChangeChannel } from './events.fleet-channel.js';
 import { openStream, sharedPageReads, streamWalk, waitForPage } from './events.live.js';
@@ -110,6 +111,8 @@ export function createEventsLive(app: FastifyInstance, db: Kysely<Database>, opt
           // The client resumes from the last id it got; a failure that is not its leaving is told.
           if (error instanceof StalledReader) {
             request.log.info({ keyId: request.apiKey!.id }, `the events stream was cut: ${error.message}`);
+            // Its access line is written now, as answered: the service ended it, the client did not hang up.
+            logRequest(request, reply, false);
             // Reset, so the kernel drops the megabytes queued for it at once, instead of holding them
             // (the stream's place given back) until the client reads them or TCP gives up. Node 22
             // closes a socket whose write is pending instead of resetting it; Node 24 resets it.

@@ -185,6 +185,14 @@ for (const dialect of ALL_DIALECTS) {
           'the stream of a client that stopped reading was never cut',
         );
         assert.equal(cut.level, 30);
+        // Its access line says the service ended an answered stream, not that the client hung up.
+        const access = await withDeadline(
+          t.waitForLog((line) => line.msg === 'request' && line.requestId === cut.requestId),
+          10_000,
+          'the cut stream has no access line',
+        );
+        assert.equal(access.statusCode, 200);
+        assert.equal(access.clientAborted, undefined);
         await waitUntil(async () => (await gaugeOf(t, 'animal_store_event_streams_open')) === 0, {
           deadlineMs: 10_000,
           what: 'the stalled stream still counts as open',
