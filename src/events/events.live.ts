@@ -113,14 +113,17 @@ export async function streamWalk(
     for (;;) {
       let more = false;
       if (page) {
-        // Asked before the frames are made, so a revoked key's page costs nothing.
-        if (page.events.length > 0 && !(await options.stillAllowed())) return 'refused';
         const { positions, next } = page;
         const pieces = piecesOf(page.events.map((event, i) => eventFrame(event, walk.cursorOf(positions[i]!))));
         more = page.more;
         page = undefined;
-        // Each piece let go as it is handed over: a reader that does not read holds only what is still to send.
-        while (pieces.length > 0) await sink.write(pieces.shift()!);
+        if (pieces.length > 0) {
+          // Asked once the page is let go: the check may wait for the database, and a page's objects
+          // held through that wait by 200 streams are what the collector must not promote.
+          if (!(await options.stillAllowed())) return 'refused';
+          // Each piece let go as it is handed over: a reader that does not read holds only what is still to send.
+          while (pieces.length > 0) await sink.write(pieces.shift()!);
+        }
         position = next;
       }
       if (more ? !(await options.catchUp()) : !(await watch.changedSince(ticket))) return 'ended';

@@ -206,6 +206,8 @@ for (const dialect of ALL_DIALECTS) {
         reader.resume();
         const ending = await withDeadline(readerEnd, 30_000, 'the client never saw its connection end');
         assert.equal(ending, Number(process.versions.node.split('.')[0]) >= 24 ? 'ECONNRESET' : 'end');
+        // One access line: the reset that followed it did not add a clientAborted one.
+        assert.equal(t.logs.filter((line) => line.msg === 'request' && line.requestId === cut.requestId).length, 1);
         // The key's one place is free again: a new stream opens instead of 429 too_many_streams.
         const next = await openSse(`http://127.0.0.1:${port}`, '/v1/events?start=latest', t.auth);
         assert.equal(next.status, 200, await (next.status === 200 ? Promise.resolve('') : next.text()));
