@@ -125,7 +125,11 @@ export function createEventsLive(app: FastifyInstance, db: Kysely<Database>, opt
           out.end();
           // A stop does not wait for a reader that does not read: what it has not taken yet is cut off
           // (a frame cut in two is never dispatched by a client) and it resumes from the last id it got.
-          if (wakeup.stopping.aborted && out.body.readableLength + out.body.writableLength + reply.raw.writableLength > 0) reply.raw.destroy();
+          // Its access line is written first, as answered: the service ended it, the client did not hang up.
+          if (wakeup.stopping.aborted && out.body.readableLength + out.body.writableLength + reply.raw.writableLength > 0) {
+            logRequest(request, reply, false);
+            reply.raw.destroy();
+          }
         });
       return reply.headers(EVENT_STREAM_HEADERS).send(out.body);
     },

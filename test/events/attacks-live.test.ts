@@ -137,6 +137,11 @@ for (const dialect of ALL_DIALECTS) {
         reader.write(`GET /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: ${t.auth.authorization}\r\nAccept: text/event-stream\r\n\r\n`);
         await waitUntil(() => served.some((socket) => socket.writableLength > 0), { deadlineMs: 30_000, what: 'the stream never filled the socket buffers' });
         await withDeadline(t.app.close(), 10_000, 'the app waited for a reader that never reads');
+        // One access line, as answered: the stop ended the stream, its client did not hang up.
+        const lines = t.logs.filter((line) => line.msg === 'request' && line.url === '/v1/events');
+        assert.equal(lines.length, 1);
+        assert.equal(lines[0]!.statusCode, 200);
+        assert.equal(lines[0]!.clientAborted, undefined);
       } finally {
         reader?.destroy();
         await t.app.close();
