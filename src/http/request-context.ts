@@ -52,8 +52,8 @@ export function setAnswerHeaders(reply: FastifyReply, stopping: boolean): void {
 /**
  * One log line per request: when the answer is sent, or when the client hangs up before that
  * (`clientAborted: true`, with the status only if it was sent; null otherwise), or when the service
- * cuts an events stream whose reader stalled (events.live-http.ts, as answered). Whichever comes
- * first writes it; a handler that answers later into the closed connection adds none.
+ * cuts an events stream, for a stalled reader or a stop (events.live-http.ts, as answered). Whichever
+ * comes first writes it; a handler that answers later into the closed connection adds none.
  */
 export function decorateRequestLog(app: FastifyInstance): void {
   app.decorateRequest('replyToLog', null);
