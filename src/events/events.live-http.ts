@@ -100,6 +100,12 @@ export function createEventsLive(app: FastifyInstance, db: Kysely<Database>, opt
         release();
         throw error;
       }
+      // The service ends the stream, its client did not hang up: its access line, written first, says it was answered.
+      const cut = (reset: boolean) => {
+        logRequest(request, reply, false);
+        if (reset && reply.raw.socket) reply.raw.socket.resetAndDestroy();
+        else reply.raw.destroy();
+      };
       const out = eventStreamBody({ keepAliveMs: options.keepAliveMs ?? KEEP_ALIVE_MS, stallMs: options.stallMs ?? STALLED_READER_MS, until });
       streamWalk(pages, walk, out.sink, {
         opening,
@@ -111,13 +117,10 @@ export function createEventsLive(app: FastifyInstance, db: Kysely<Database>, opt
           // The client resumes from the last id it got; a failure that is not its leaving is told.
           if (error instanceof StalledReader) {
             request.log.info({ keyId: request.apiKey!.id }, `the events stream was cut: ${error.message}`);
-            // Its access line is written now, as answered: the service ended it, the client did not hang up.
-            logRequest(request, reply, false);
             // Reset, so the kernel drops the megabytes queued for it at once, instead of holding them
             // (the stream's place given back) until the client reads them or TCP gives up. Node 22
             // closes a socket whose write is pending instead of resetting it; Node 24 resets it.
-            if (reply.raw.socket) reply.raw.socket.resetAndDestroy();
-            else reply.raw.destroy();
+            cut(true);
           } else if (!until.aborted) request.log.warn({ err: error }, 'the events stream ended on an error');
         })
         .finally(() => {
@@ -125,11 +128,7 @@ export function createEventsLive(app: FastifyInstance, db: Kysely<Database>, opt
           out.end();
           // A stop does not wait for a reader that does not read: what it has not taken yet is cut off
           // (a frame cut in two is never dispatched by a client) and it resumes from the last id it got.
-          // Its access line is written first, as answered: the service ended it, the client did not hang up.
-          if (wakeup.stopping.aborted && out.body.readableLength + out.body.writableLength + reply.raw.writableLength > 0) {
-            logRequest(request, reply, false);
-            reply.raw.destroy();
-          }
+          if (wakeup.stopping.aborted && out.body.readableLength + out.body.writableLength + reply.raw.writableLength > 0) cut(false);
         });
       return reply.headers(EVENT_STREAM_HEADERS).send(out.body);
     },

@@ -4,9 +4,11 @@
  * answer goes through the request pipeline as any other: its headers, and its log line once it
  * ends. Its metrics count it only when its body ends and is all sent (a stop, a revoked key, a
  * failed read): a stream its client leaves, or one the service cuts (a stalled reader, a stop that
- * finds frames not taken), never finishes its answer, as any request whose client hangs up. A reader slower than the feed is never buffered for without bound: frames are written
- * in pieces of about 64 K characters, each once the body has taken the one before (`write` waits
- * for `drain`), so what a reader that does not read keeps in memory per stream is the body's and
+ * finds frames not taken), never finishes its answer, as any request whose client hangs up.
+ *
+ * A reader slower than the feed is never buffered for without bound: frames are written in pieces
+ * of about 64 K characters, each once the body has taken the one before (`write` waits for
+ * `drain`), so what a reader that does not read keeps in memory per stream is the body's and
  * the socket's buffers (about 64 KiB each, a piece more while one waits to go in) and what is left
  * of its page as text (a page is 100 events at most). A connection that takes nothing for
  * STALLED_READER_MS while frames wait (a client that stopped reading, a peer gone without a word)
