@@ -3,7 +3,7 @@
  * so an operator sees every bad value in one message instead of one per restart.
  */
 
-import { DATABASE_URL_FORMS, dialectOf, redactPassword } from './db/create-db.js';
+import { DATABASE_URL_FORMS, dialectOf, redactPassword } from './db/database-url.js';
 import { postgresConfigOf } from './db/postgres/url.js';
 import { type CorsOrigins, parseCorsOrigins } from './http/cors-policy.js';
 import { CONFIG_DEFAULTS, CONFIG_RANGES, type ConfigVariable } from './config-defaults.js';

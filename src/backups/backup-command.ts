@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import type { Config } from '../config.js';
-import { dialectOf, locationOf, sqlitePathOf } from '../db/create-db.js';
+import { dialectOf, locationOf, sqlitePathOf } from '../db/database-url.js';
 import { backupSqliteStore, BackupRefused } from './backup.js';
 import { postgresAdvice } from './postgres-advice.js';
 import { restoreSqliteStore } from './restore.js';

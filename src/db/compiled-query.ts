@@ -11,7 +11,7 @@
  *
  * A read through the database createDb made takes its engine's direct way (engine.ts): at once on
  * SQLite (db/sqlite/statements.ts `readNow`), straight to a pooled connection on PostgreSQL
- * (db/postgres/driver.ts `run`), its rows named as Kysely's plugins would; a read through a
+ * (db/postgres/direct-read.ts), its rows named as Kysely's plugins would; a read through a
  * transaction, or any other instance, goes through Kysely.
  */
 import type { CompiledQuery, Compilable, Kysely } from 'kysely';

@@ -4,7 +4,7 @@
  * (the URL with its password hidden). The hint never repeats a password.
  */
 import { errorCodeOf } from './error-code.js';
-import { dialectOf, redactPassword, sqlitePathOf } from './create-db.js';
+import { dialectOf, redactPassword, sqlitePathOf } from './database-url.js';
 import { DEADLINE_CODE } from './postgres/deadline.js';
 import { postgresConfigOf } from './postgres/url.js';
 

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../db/create-db.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { isTransactionConflict } from '../db/retry-conflicts.js';
 import { AppError, type ErrorDetail } from '../errors.js';
 import { redactSecrets } from '../secrets/log-redaction.js';

@@ -13,7 +13,8 @@
  * (orders/orders.metrics.ts) reads `animal_store_orders{status}` from the database at scrape time.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { DialectName, PoolStats } from '../db/create-db.js';
+import type { PoolStats } from '../db/create-db.js';
+import type { DialectName } from '../db/database-url.js';
 import { droppedStdoutLogLines } from '../log-destination.js';
 import { Tallies } from './tallies.js';
 

@@ -10,7 +10,7 @@
 import http from 'node:http';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sqlitePathOf } from '../../src/db/create-db.js';
+import { sqlitePathOf } from '../../src/db/database-url.js';
 import { call, createKey, KEY_PATTERN, listKeysJson, type Pet, suitePlaces, unique, walk } from '../helpers/cli-e2e.js';
 import { runCli, type RunningService, spawnService, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { waitUntil } from '../helpers/wait-for.js';

@@ -14,7 +14,8 @@ import { call, type Pet, servedSuite, uniqueCategory } from '../helpers/cli-e2e.
 import { runCli, type RunningService, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { ALL_DIALECTS, describeOnDialect } from '../helpers/test-db.js';
 import SQLite from 'better-sqlite3';
-import { dialectOf, sqlitePathOf, withDb } from '../../src/db/create-db.js';
+import { withDb } from '../../src/db/create-db.js';
+import { dialectOf, sqlitePathOf } from '../../src/db/database-url.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'pets-import-'));
 after(() => rmSync(folder, { recursive: true, force: true }));

@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { createDb, type DbHandle, type DialectName } from '../../src/db/create-db.js';
+import { createDb, type DbHandle } from '../../src/db/create-db.js';
+import type { DialectName } from '../../src/db/database-url.js';
 import { type Fleet, startFleet } from '../helpers/fleet.js';
 import { type RunningService, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { assertStoreInvariant } from '../helpers/store-invariant.js';

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import type { DialectName } from '../../src/db/create-db.js';
+import type { DialectName } from '../../src/db/database-url.js';
 import { type Fleet, startFleet } from '../helpers/fleet.js';
 import { type RunningService, SUITE_STUCK_MS } from '../helpers/spawn-service.js';
 import { describeOnDialect } from '../helpers/test-db.js';

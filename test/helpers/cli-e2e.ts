@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { type RunningService, runCli, spawnService, stopAllServices } from './spawn-service.js';
-import type { DialectName } from '../../src/db/create-db.js';
+import type { DialectName } from '../../src/db/database-url.js';
 import { createEmptyDatabaseUrl } from './test-db.js';
 
 export const KEY_PATTERN = /^ask_[A-Za-z0-9_-]{43}$/;

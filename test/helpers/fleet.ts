@@ -5,7 +5,7 @@
  * `--workers` to listen, and makes a key with the CLI. `stop()` is for `after` hooks.
  */
 import assert from 'node:assert/strict';
-import type { DialectName } from '../../src/db/create-db.js';
+import type { DialectName } from '../../src/db/database-url.js';
 import type { ExtraEnv } from './child-processes.js';
 import { type RunningService, runCli, spawnService, stopAllServices, waitForListeningProcesses } from './spawn-service.js';
 import { createEmptyDatabaseUrl } from './test-db.js';

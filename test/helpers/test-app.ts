@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { type AppDeps, buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import type { DialectName } from '../../src/db/create-db.js';
+import type { DialectName } from '../../src/db/database-url.js';
 import type { Database } from '../../src/db/database.js';
 import { issueApiKey } from '../../src/keys/keys.service.js';
 import { createTestDatabase, type TestDatabase } from './test-db.js';

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { after, before, describe, it, type TestOptions } from 'node:test';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
-import { createDb, type DbHandle, type DialectName } from '../../src/db/create-db.js';
+import { createDb, type DbHandle } from '../../src/db/create-db.js';
+import type { DialectName } from '../../src/db/database-url.js';
 import type { Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 

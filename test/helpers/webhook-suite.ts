@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, type TestOptions } from 'node:test';
-import type { DialectName } from '../../src/db/create-db.js';
+import type { DialectName } from '../../src/db/database-url.js';
 import { createTestApp, type TestApp } from './test-app.js';
 import { ALL_DIALECTS, describeOnDialect } from './test-db.js';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-endpoint-row.js';

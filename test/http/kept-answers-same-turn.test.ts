@@ -23,7 +23,7 @@ import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import Sqlite from 'better-sqlite3';
 import { createPet } from '../../src/pets/pets.service.js';
-import { sqlitePathOf } from '../../src/db/create-db.js';
+import { sqlitePathOf } from '../../src/db/database-url.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** An HTTP/1.1 connection that may send requests before the answers of earlier ones came back. */

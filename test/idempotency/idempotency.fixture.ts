@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before } from 'node:test';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import type { DialectName } from '../../src/db/create-db.js';
+import type { DialectName } from '../../src/db/database-url.js';
 
 export const HOUR = 3_600_000;
 

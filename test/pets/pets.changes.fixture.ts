@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import type { DialectName } from '../../src/db/create-db.js';
+import type { DialectName } from '../../src/db/database-url.js';
 
 export const MERGE_PATCH = 'application/merge-patch+json';
 

@@ -8,7 +8,7 @@ import { after, before } from 'node:test';
 import { walkPages } from '../helpers/pages.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
-import type { DialectName } from '../../src/db/create-db.js';
+import type { DialectName } from '../../src/db/database-url.js';
 
 export interface Pet {
   id: number;

@@ -5,7 +5,7 @@
  */
 import { after, before } from 'node:test';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import type { DialectName } from '../../src/db/create-db.js';
+import type { DialectName } from '../../src/db/database-url.js';
 
 export function petRoutesSuite(dialect: DialectName, onReady: (ready: { t: TestApp }) => void) {
   let t: TestApp;

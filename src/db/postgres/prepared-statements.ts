@@ -24,9 +24,9 @@ export function statementNameOf(text: string): string | undefined {
 
 /**
  * PostgreSQL's 0A000 (feature_not_supported) "cached plan must not change result type": a table
- * changed under a statement prepared on this connection. The driver (driver.ts) runs such
+ * changed under a statement prepared on this connection. The driver (driver.ts, direct-read.ts) runs such
  * a statement again, prepared anew, which succeeds outside a transaction; inside one the failure
- * ended the transaction (the connection is dropped after it), and create-db.ts counts it as
+ * ended the transaction (the connection is dropped after it), and unavailable.ts counts it as
  * "unavailable" (503: the caller may retry). Told apart
  * from other 0A000 errors by the server's routine, which no locale translates, or by its English
  * message.

@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { createDb, isDatabaseUnavailable, type DbHandle } from '../../../src/db/create-db.js';
+import { createDb, type DbHandle } from '../../../src/db/create-db.js';
+import { isDatabaseUnavailable } from '../../../src/db/unavailable.js';
 import { DEADLINE_CODE, startBudget } from '../../../src/db/postgres/deadline.js';
 import { startDatabaseProxy, type TcpProxy } from '../../helpers/tcp-proxy.js';
 import { createEmptyDatabaseUrl, describeOnPostgres } from '../../helpers/test-db.js';

@@ -1,5 +1,5 @@
 /**
- * The driver's direct read (db/postgres/driver.ts `run`), the way of every compiled read outside a
+ * The driver's direct read (db/postgres/direct-read.ts), the way of every compiled read outside a
  * transaction, keeps each promise of Kysely's way through a connection: one deadline per read and
  * its connection closed when it passes, a lost connection failing as unavailable, a statement
  * refused in its prepared form prepared anew, a connection in doubt dropped, and a connection
@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { sql } from 'kysely';
-import { createDb, isDatabaseUnavailable, type DbHandle } from '../../../src/db/create-db.js';
+import { createDb, type DbHandle } from '../../../src/db/create-db.js';
+import { isDatabaseUnavailable } from '../../../src/db/unavailable.js';
 import { DEADLINE_CODE } from '../../../src/db/postgres/deadline.js';
 import { engineOf } from '../../../src/db/engine.js';
 import { startDatabaseProxy, type TcpProxy } from '../../helpers/tcp-proxy.js';

@@ -1,6 +1,6 @@
 /**
- * Hostile review of the PostgreSQL driver (db/postgres-driver.ts, postgres-pool.ts,
- * postgres-deadline.ts): a failing database and network against one pg pool. Each test names the
+ * Hostile review of the PostgreSQL driver (db/postgres/driver.ts, direct-read.ts, link.ts, pool.ts,
+ * deadline.ts): a failing database and network against one pg pool. Each test names the
  * promise it checks (docs/operations.md, "Connections and timeouts", or the driver's header).
  */
 import assert from 'node:assert/strict';
@@ -8,7 +8,8 @@ import net from 'node:net';
 import { after, before, it } from 'node:test';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { createDb, isDatabaseUnavailable, type DbHandle } from '../../../src/db/create-db.js';
+import { createDb, type DbHandle } from '../../../src/db/create-db.js';
+import { isDatabaseUnavailable } from '../../../src/db/unavailable.js';
 import { DEADLINE_CODE } from '../../../src/db/postgres/deadline.js';
 import { startDatabaseProxy, type TcpProxy } from '../../helpers/tcp-proxy.js';
 import { createEmptyDatabaseUrl, describeOnPostgres } from '../../helpers/test-db.js';

@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { sql } from 'kysely';
-import { createDb, isDatabaseUnavailable, type DbHandle } from '../../../src/db/create-db.js';
+import { createDb, type DbHandle } from '../../../src/db/create-db.js';
+import { isDatabaseUnavailable } from '../../../src/db/unavailable.js';
 import { isStalePreparedStatement } from '../../../src/db/postgres/prepared-statements.js';
 import { createEmptyDatabaseUrl, describeOnPostgres } from '../../helpers/test-db.js';
 import { rejection } from '../../helpers/rejection.js';

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { sql } from 'kysely';
-import { createDb, type DbHandle, isDatabaseUnavailable } from '../../../src/db/create-db.js';
+import { createDb, type DbHandle } from '../../../src/db/create-db.js';
+import { isDatabaseUnavailable } from '../../../src/db/unavailable.js';
 import { NO_OPENSSL } from '../../helpers/machine-tools.js';
 import { startTlsProxy, type TlsProxy } from '../../helpers/tls-proxy.js';
 import { createEmptyDatabaseUrl, describeOnPostgres } from '../../helpers/test-db.js';

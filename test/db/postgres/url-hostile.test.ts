@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../../src/config.js';
-import { createDb, locationOf } from '../../../src/db/create-db.js';
+import { createDb } from '../../../src/db/create-db.js';
+import { locationOf } from '../../../src/db/database-url.js';
 import { hintForDatabaseError } from '../../../src/db/hints.js';
 import { postgresConfigOf } from '../../../src/db/postgres/url.js';
 

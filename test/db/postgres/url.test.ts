@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../../src/config.js';
-import { isDatabaseUnavailable } from '../../../src/db/create-db.js';
+import { isDatabaseUnavailable } from '../../../src/db/unavailable.js';
 import { postgresConfigOf } from '../../../src/db/postgres/url.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'animal-store-url-'));

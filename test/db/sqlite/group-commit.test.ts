@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Kysely, sql } from 'kysely';
-import { createDb, isDatabaseUnavailable } from '../../../src/db/create-db.js';
+import { createDb } from '../../../src/db/create-db.js';
+import { isDatabaseUnavailable } from '../../../src/db/unavailable.js';
 import type { Database } from '../../../src/db/database.js';
 import { singleWrite, writeTransaction } from '../../../src/db/dialect.js';
 import { engineOf } from '../../../src/db/engine.js';

@@ -10,7 +10,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { buildApp } from '../../../src/app.js';
 import { loadConfig } from '../../../src/config.js';
-import { sqlitePathOf } from '../../../src/db/create-db.js';
+import { sqlitePathOf } from '../../../src/db/database-url.js';
 import { writeJoined } from '../../../src/db/sqlite/group-commit.js';
 import { issueApiKey } from '../../../src/keys/keys.service.js';
 import { insertPet } from '../../../src/pets/pets.repository.js';
