@@ -3,7 +3,7 @@
  * by http/error-handler.ts), as opposed to a bug.
  */
 import { DEADLINE_CODE } from './postgres/deadline.js';
-import { isForgottenPreparedStatement, isStalePreparedStatement } from './postgres/prepared-statements.js';
+import { isRefusedPrepared } from './postgres/prepared-statements.js';
 import { isSqliteBusy } from './sqlite/lock-wait.js';
 
 /** Errors that mean "the database cannot serve now, try again", as opposed to a bug. */
@@ -22,8 +22,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     code === '25P03' ||
     // PostgreSQL: a table changed under a statement prepared on this connection, or the server forgot
     // it, inside a transaction (the driver drops the connection; a retry takes another).
-    isStalePreparedStatement(error) ||
-    isForgottenPreparedStatement(error) ||
+    isRefusedPrepared(error) ||
     // SQLite: the disk is full, or the file could not be written.
     code.startsWith('SQLITE_FULL') ||
     code.startsWith('SQLITE_IOERR') ||
@@ -42,7 +41,7 @@ const UNAVAILABLE_CODES = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'EAI_AGAIN',
-  // A connection lost under a statement (postgres/driver.ts).
+  // A connection lost under a statement (postgres/link.ts).
   'CONNECTION_CLOSED',
   // No answer within the operation's budget (postgres/deadline.ts).
   DEADLINE_CODE,

@@ -1,6 +1,6 @@
 /**
  * One deadline per PostgreSQL operation. The wait for a connection (pg's pool, pool.ts)
- * and the wait for the answer (driver.ts) share one budget: with separate timeouts the
+ * and the wait for the answer (driver.ts, direct-read.ts) share one budget: with separate timeouts the
  * waits added up (a request could wait the whole connection timeout for a connection that a
  * stalled query freed only at its own read timeout, then stall a whole read timeout itself). A
  * transaction's first statement gets what the wait for its connection left; each later one a

@@ -9,8 +9,8 @@
  */
 import type pg from 'pg';
 import { deadlineError, raceDeadline, startBudget } from './deadline.js';
-import { closedError, closeLink, connectFailure, dropped, endsSession, isLost, watchLink } from './link.js';
-import { isForgottenPreparedStatement, isStalePreparedStatement, prepareAgain, statementNameOf } from './prepared-statements.js';
+import { alreadyClosed, closeLink, connectFailure, dropped, endsSession, failureOn, isLost, watchLink } from './link.js';
+import { isRefusedPrepared, prepareAgain, statementNameOf } from './prepared-statements.js';
 
 export function readDirect(pool: pg.Pool, budgetMs: number, text: string, parameters: readonly unknown[]): Promise<RowsAsArrays> {
   const budget = startBudget(budgetMs);
@@ -27,11 +27,11 @@ export function readDirect(pool: pg.Pool, budgetMs: number, text: string, parame
       // The callbacks run inside pg's socket handlers: whatever they throw is the read's failure.
       const failed = (error: unknown) => {
         release(true);
-        reject(error instanceof Error ? error : new Error(String(error)));
+        reject(asError(error));
       };
       try {
         watchLink(client);
-        if (isLost(client)) return failed(closedError(new Error('the connection was closed')));
+        if (isLost(client)) return failed(alreadyClosed());
         let settled = false;
         const timer =
           budget.budgetMs === Infinity
@@ -52,7 +52,7 @@ export function readDirect(pool: pg.Pool, budgetMs: number, text: string, parame
               release(false);
               return resolve(rowsAsArrays(result));
             }
-            if (name !== undefined && (isForgottenPreparedStatement(error) || isStalePreparedStatement(error))) {
+            if (name !== undefined && isRefusedPrepared(error)) {
               // Outside a transaction: prepared anew on this connection, within what is left of the budget.
               const race = <T>(work: Promise<T>) => raceDeadline(work, budget, () => closeLink(client));
               return void prepareAgain<unknown[]>(client, { ...statement, name }, error, race).then(
@@ -61,16 +61,15 @@ export function readDirect(pool: pg.Pool, budgetMs: number, text: string, parame
                   try {
                     resolve(rowsAsArrays(again));
                   } catch (thrown) {
-                    reject(thrown instanceof Error ? thrown : new Error(String(thrown)));
+                    reject(asError(thrown));
                   }
                 },
-                (again: unknown) => failed(isLost(client) ? closedError(again as Error) : again),
+                (again: unknown) => failed(failureOn(client, again)),
               );
             }
-            const lost = isLost(client);
             // A statement with no server answer (pg could not send its values) leaves its name in doubt.
-            release(lost || (name !== undefined && !error.code) || endsSession(error));
-            reject(lost ? closedError(error) : error);
+            release(isLost(client) || (name !== undefined && !error.code) || endsSession(error));
+            reject(failureOn(client, error));
           } catch (thrown) {
             failed(thrown);
           }
@@ -80,6 +79,10 @@ export function readDirect(pool: pg.Pool, budgetMs: number, text: string, parame
       }
     });
   });
+}
+
+function asError(thrown: unknown): Error {
+  return thrown instanceof Error ? thrown : new Error(String(thrown));
 }
 
 /** A read's rows as arrays of values, in the order of its columns. */

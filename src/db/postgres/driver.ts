@@ -13,7 +13,7 @@
 import { AbortedTransactionError, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
 import type pg from 'pg';
 import { raceDeadline, startBudget, type Budget } from './deadline.js';
-import { closedError, closeLink, connectFailure, dropped, endsSession, isLost, watchLink } from './link.js';
+import { alreadyClosed, closeLink, connectFailure, dropped, endsSession, failureOn, isLost, watchLink } from './link.js';
 import { runStatement } from './prepared-statements.js';
 
 export class PostgresPoolDriver implements Driver {
@@ -91,7 +91,7 @@ class PoolConnection implements DatabaseConnection {
   async execute<R>(text: string, values: unknown[]): Promise<QueryResult<R>> {
     const budget = this.#budget ?? startBudget(this.budgetMs);
     this.#budget = undefined;
-    if (this.closed) throw closedError(new Error('the connection was closed'));
+    if (this.closed) throw alreadyClosed();
     try {
       return await runStatement<R>(this.client, text, values, {
         race: (work) => raceDeadline(work, budget, () => this.#close()),
@@ -100,7 +100,7 @@ class PoolConnection implements DatabaseConnection {
       });
     } catch (error) {
       if (endsSession(error)) this.#discard = true;
-      throw this.closed ? closedError(error as Error) : error;
+      throw failureOn(this.client, error);
     }
   }
 

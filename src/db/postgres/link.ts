@@ -1,7 +1,9 @@
 /**
- * The state of one pooled connection's link, shared by the driver's two ways of running a
- * statement (driver.ts inside Kysely, direct-read.ts outside it): a connection whose socket failed,
- * ended or was closed by a deadline is lost, nothing more is sent on it, and the pool drops it.
+ * The link to the server, as the driver's two ways of running a statement (driver.ts inside
+ * Kysely, direct-read.ts outside it) both see it: a connection whose socket failed, ended or was
+ * closed by a deadline is lost, nothing more is sent on it, and the pool drops it; a failure of
+ * the link (or of the pool's wait for a connection) is told apart from a statement's own as
+ * unavailable (503), and a session the server ended is not handed out again.
  */
 import type net from 'node:net';
 import type pg from 'pg';
@@ -10,6 +12,7 @@ import { deadlineError, startBudget } from './deadline.js';
 const lostClients = new WeakSet<pg.PoolClient>();
 const watchedClients = new WeakSet<pg.PoolClient>();
 
+/** Its socket failed, ended or was closed by a deadline. */
 export function isLost(client: pg.PoolClient): boolean {
   return lostClients.has(client);
 }
@@ -32,8 +35,18 @@ export function closeLink(client: pg.PoolClient): void {
   (client as unknown as { connection: { stream: net.Socket } }).connection.stream.destroy();
 }
 
+/** A statement's failure as the caller sees it: on a lost connection, the loss (unavailable). */
+export function failureOn<E>(client: pg.PoolClient, error: E): E | Error {
+  return isLost(client) ? closedError(error as Error) : error;
+}
+
+/** The failure of a statement about to be sent on a connection already lost. */
+export function alreadyClosed(): Error {
+  return closedError(new Error('the connection was closed'));
+}
+
 /** An error of the link, not of the statement (pg gives those no code): unavailable, answered 503. */
-export function closedError(error: Error): Error {
+function closedError(error: Error): Error {
   if ((error as { code?: unknown }).code) return error;
   return Object.assign(new Error(`the database connection was lost (${error.message})`), { code: 'CONNECTION_CLOSED' });
 }

@@ -42,8 +42,13 @@ export function isStalePreparedStatement(error: unknown): boolean {
  * did it: a connection pooler resetting its server connections between clients, or a proxy
  * handing this client another server connection. The driver prepares it again, as it does a stale one.
  */
-export function isForgottenPreparedStatement(error: unknown): boolean {
+function isForgottenPreparedStatement(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === '26000';
+}
+
+/** The server refused a statement's prepared form (stale or forgotten): prepared anew, it runs. */
+export function isRefusedPrepared(error: unknown): boolean {
+  return isForgottenPreparedStatement(error) || isStalePreparedStatement(error);
 }
 
 /**
@@ -70,7 +75,7 @@ export async function runStatement<R>(
     return resultOf<R>(await race(client.query({ text, values, name })));
   } catch (error) {
     if (name === undefined) throw error;
-    const refused = isForgottenPreparedStatement(error) || isStalePreparedStatement(error);
+    const refused = isRefusedPrepared(error);
     if (!(error as { code?: unknown }).code || (refused && options.inTransaction)) options.inDoubt();
     if (!refused || options.inTransaction) throw error;
     return resultOf<R>(await prepareAgain(client, { text, values, name }, error, race));

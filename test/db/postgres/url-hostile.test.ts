@@ -1,5 +1,5 @@
 /**
- * Hostile review of a PostgreSQL DATABASE_URL (db/postgres-url.ts, create-db.ts locationOf,
+ * Hostile review of a PostgreSQL DATABASE_URL (db/postgres/url.ts, database-url.ts locationOf,
  * hints.ts): passwords with characters a URL gives a meaning to, IPv6 hosts, a socket folder,
  * an invalid URL. A password never appears in a message or a log line; nothing is printed on
  * stderr; what the URL says reaches the connection unchanged. No server needed.
