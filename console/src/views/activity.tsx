@@ -70,7 +70,10 @@ export function ActivityView() {
       for (let failures = 0; !signal.aborted;) {
         try {
           setState('connecting');
-          cursor.current ??= await presentCursor(client, types);
+          const start = cursor.current ?? (await presentCursor(client, types));
+          // A feed given up meanwhile (a new filter, "Pause") must not hand its cursor to the next one.
+          if (signal.aborted) return;
+          cursor.current = start;
           setState('live');
           setProblem('');
           for await (const item of client.events({ cursor: cursor.current, ...(types ? { types } : {}), signal })) {
@@ -124,7 +127,15 @@ export function ActivityView() {
       <div class="filters">
         <Field label="Type">
           {({ id }) => (
-            <select id={id} value={filter} onChange={(event) => setFilter(event.currentTarget.value)}>
+            <select
+              id={id}
+              value={filter}
+              onChange={(event) => {
+                // Not live again until the new feed has its cursor: what happens before that is not shown.
+                setState('connecting');
+                setFilter(event.currentTarget.value);
+              }}
+            >
               <option value="">Every type</option>
               {[...EVENT_TYPE_GROUPS, ...EVENT_TYPES].map((type) => (
                 <option key={type} value={type}>
