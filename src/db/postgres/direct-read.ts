@@ -67,9 +67,11 @@ export function readDirect(pool: pg.Pool, budgetMs: number, text: string, parame
                 (again: unknown) => failed(failureOn(client, again)),
               );
             }
+            // Told before the release, which may end the connection.
+            const failure = failureOn(client, error);
             // A statement with no server answer (pg could not send its values) leaves its name in doubt.
             release(isLost(client) || (name !== undefined && !error.code) || endsSession(error));
-            reject(failureOn(client, error));
+            reject(failure);
           } catch (thrown) {
             failed(thrown);
           }
