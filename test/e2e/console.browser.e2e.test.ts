@@ -324,7 +324,7 @@ for (const dialect of ALL_DIALECTS) {
         });
         await page.getByLabel('Type').selectOption('order.*');
         await page.getByText('No event yet since this page opened.').waitFor();
-        await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+        await page.getByRole('status').filter({ hasText: /^Live/ }).waitFor();
         await store.api('POST', '/pets', { name: `Filtered out ${dialect}`, categoryId: 1 });
         const pet = await store.api('POST', '/pets', { name: `Ordered live ${dialect}`, categoryId: 1 });
         await store.api('POST', '/store/orders', { petId: pet.body.id });

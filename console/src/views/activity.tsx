@@ -19,9 +19,13 @@ const SHOWN = 200;
 const MAX_RETRY_MS = 10_000;
 
 /** A cursor at the feed's present for these types: only what happens from now on follows it. */
-async function presentCursor(client: Client, types: EventTypeFilter[] | undefined): Promise<string> {
+async function presentCursor(client: Client, types: EventTypeFilter[] | undefined, signal: AbortSignal): Promise<string> {
   const { response } = await answer(
-    client.raw.GET('/events', { params: { query: { start: 'latest', limit: 1, ...(types ? { type: types } : {}) } }, headers: { accept: 'application/json' } }),
+    client.raw.GET('/events', {
+      params: { query: { start: 'latest', limit: 1, ...(types ? { type: types } : {}) } },
+      headers: { accept: 'application/json' },
+      signal,
+    }),
   );
   const cursor = nextCursorOf(response.headers.get('link'));
   if (!cursor) throw new Error('the events feed answered without its Link cursor');
@@ -70,13 +74,15 @@ export function ActivityView() {
       for (let failures = 0; !signal.aborted;) {
         try {
           setState('connecting');
-          const start = cursor.current ?? (await presentCursor(client, types));
+          const start = cursor.current ?? (await presentCursor(client, types, signal));
           // A feed given up meanwhile (a new filter, "Pause") must not hand its cursor to the next one.
           if (signal.aborted) return;
           cursor.current = start;
           setState('live');
           setProblem('');
           for await (const item of client.events({ cursor: cursor.current, ...(types ? { types } : {}), signal })) {
+            // An answer that arrived as this feed was given up belongs to no feed now shown.
+            if (signal.aborted) return;
             cursor.current = item.cursor;
             failures = 0;
             setEvents((shown) => [item.event, ...shown].slice(0, SHOWN));
@@ -94,12 +100,14 @@ export function ActivityView() {
           setProblem(messageOf(caught));
           // Wait before trying again, less when the browser says it is back online.
           await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, Math.min(MAX_RETRY_MS, 1000 * 2 ** (failures - 1)));
-            wake = () => {
+            const done = () => {
               clearTimeout(timer);
+              signal.removeEventListener('abort', done);
               resolve();
             };
-            signal.addEventListener('abort', wake, { once: true });
+            const timer = setTimeout(done, Math.min(MAX_RETRY_MS, 1000 * 2 ** (failures - 1)));
+            wake = done;
+            signal.addEventListener('abort', done, { once: true });
           });
         }
       }
@@ -132,7 +140,7 @@ export function ActivityView() {
               value={filter}
               onChange={(event) => {
                 // Not live again until the new feed has its cursor: what happens before that is not shown.
-                setState('connecting');
+                if (!paused) setState('connecting');
                 setFilter(event.currentTarget.value);
               }}
             >
